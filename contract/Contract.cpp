@@ -1,0 +1,136 @@
+//===- Contract.cpp - judge a BinaryInfo against a ContractSpec -----------===//
+#include "contract/Contract.h"
+
+#include "contract/LibraryGroups.h"
+
+#include "llvm/Support/GlobPattern.h"
+
+namespace linkguard::contract {
+
+using objlib::BinaryInfo;
+using objlib::Dependency;
+using objlib::Referenced;
+using objlib::Slice;
+
+bool Pattern::matches(const std::string &InstallName) const {
+  if (Text == "openmp")
+    return isOpenMPLibrary(InstallName);
+  if (Text == "libsystem")
+    return isLibSystem(InstallName);
+  auto Glob = llvm::GlobPattern::create(Text);
+  if (!Glob) {
+    llvm::consumeError(Glob.takeError());
+    return Text == InstallName || Text == fileNameOf(InstallName);
+  }
+  return Glob->match(InstallName) || Glob->match(fileNameOf(InstallName));
+}
+
+ContractSpec openMPDroppedContract() {
+  ContractSpec Spec;
+  Spec.ForbidUnreferenced = {{"openmp"}};
+  // ld64 keeps libSystem under -dead_strip_dylibs; losing it would mean the
+  // linker dropped more than it should have.
+  Spec.Require = {{"libsystem"}};
+  Spec.RequireOnlyForMachO = true;
+  return Spec;
+}
+
+bool Verdict::ok() const { return violations() == 0; }
+
+size_t Verdict::violations() const {
+  size_t N = 0;
+  for (const Finding &F : Findings)
+    N += F.Kind == FindingKind::Violation;
+  return N;
+}
+
+static std::vector<std::string> importNames(const Dependency &D) {
+  std::vector<std::string> Names;
+  for (const objlib::Import &I : D.Imports)
+    Names.push_back(I.Symbol);
+  return Names;
+}
+
+static std::string listSymbols(const std::vector<std::string> &Names) {
+  std::string Out;
+  size_t Shown = 0;
+  for (const std::string &N : Names) {
+    if (Shown++ == 5) {
+      Out += ", ... (" + std::to_string(Names.size()) + " in all)";
+      break;
+    }
+    Out += (Out.empty() ? "" : ", ") + N;
+  }
+  return Out;
+}
+
+static void judgeSlice(const Slice &S, const std::string &SliceName,
+                       objlib::Format Fmt, const ContractSpec &Spec,
+                       Verdict &V) {
+  auto add = [&](FindingKind K, const std::string &Dep, std::string Rule,
+                 std::string Msg, std::vector<std::string> Syms = {}) {
+    V.Findings.push_back({K, SliceName, Dep, std::move(Rule), std::move(Msg),
+                          std::move(Syms)});
+  };
+
+  for (const Dependency &D : S.Dependencies) {
+    for (const Pattern &P : Spec.Forbid)
+      if (P.matches(D.Name))
+        add(FindingKind::Violation, D.Name, "forbid " + P.Text,
+            D.Name + " is a dependency (" + objlib::dependencyKindName(D.Kind) +
+                "), and '" + P.Text + "' is forbidden");
+
+    for (const Pattern &P : Spec.ForbidUnreferenced) {
+      if (!P.matches(D.Name))
+        continue;
+      switch (D.IsReferenced) {
+      case Referenced::Yes:
+        add(FindingKind::Kept, D.Name, "forbid-unreferenced " + P.Text,
+            D.Name + " is kept: " + std::to_string(D.Imports.size()) +
+                " imported symbol(s) bind to it (" + listSymbols(importNames(D)) + ")",
+            importNames(D));
+        break;
+      case Referenced::No:
+        add(FindingKind::Violation, D.Name, "forbid-unreferenced " + P.Text,
+            D.Name + " is still a dependency (" + objlib::dependencyKindName(D.Kind) +
+                ") although no symbol binds to it; link with -Wl,-dead_strip_dylibs "
+                "or drop it from the link line (a -needed-l / -needed_library keeps it)");
+        break;
+      case Referenced::Unknown:
+        add(FindingKind::Unknown, D.Name, "forbid-unreferenced " + P.Text,
+            D.Name + " is a dependency and the file does not say whether any "
+                     "symbol binds to it (no symbol versions)");
+        break;
+      }
+    }
+
+    if (Spec.FailOnUnused && D.IsReferenced == Referenced::No)
+      add(FindingKind::Violation, D.Name, "unused",
+          D.Name + " is a dependency that no imported symbol binds to");
+    else if (Spec.FailOnUnused && D.IsReferenced == Referenced::Unknown)
+      add(FindingKind::Unknown, D.Name, "unused",
+          D.Name + ": whether any symbol binds to it cannot be told from the file");
+  }
+
+  bool RequireApplies = !Spec.RequireOnlyForMachO ||
+                        (Fmt == objlib::Format::MachO && S.FileType != "object");
+  if (RequireApplies)
+    for (const Pattern &P : Spec.Require) {
+      bool Found = false;
+      for (const Dependency &D : S.Dependencies)
+        Found |= P.matches(D.Name);
+      if (!Found)
+        add(FindingKind::Violation, "", "require " + P.Text,
+            "no dependency matches '" + P.Text + "'");
+    }
+}
+
+Verdict judge(const BinaryInfo &Binary, const ContractSpec &Spec) {
+  Verdict V;
+  for (const Slice &S : Binary.Slices)
+    judgeSlice(S, Binary.Slices.size() > 1 ? S.Arch : std::string(), Binary.Fmt,
+               Spec, V);
+  return V;
+}
+
+} // namespace linkguard::contract

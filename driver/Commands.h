@@ -1,0 +1,18 @@
+//===- Commands.h - linkguard's subcommands ----------------------*- C++ -*-===//
+//
+// Each subcommand takes the arguments after its own name and returns the
+// process exit status (driver/ExitCode.h). Only these functions print.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace linkguard::driver {
+
+int runInspect(const std::vector<std::string> &Args); // InspectCommand.cpp
+int runCheck(const std::vector<std::string> &Args);   // CheckCommand.cpp
+int runExplain(const std::vector<std::string> &Args); // ExplainCommand.cpp
+
+} // namespace linkguard::driver

@@ -1,0 +1,64 @@
+//===- CompilerResolution.h - which real compiler to run ---------*- C++ -*-===//
+//
+// The order (docs/compiler-resolution.md):
+//   1. LINKGUARD_CXX (C mode: LINKGUARD_CC);
+//   2. the user's CXX (CC) unless any of its words is linkguard itself -
+//      cpp_builder already runs $CXX, so the user's compiler is honoured;
+//   3. the next executable on PATH with the wanted name that is not linkguard
+//      (canonical paths compared, like ccache's find_non_ccache_executable);
+//   4. clang++ (clang) on PATH.
+// A launcher call (`linkguard <compiler> args...`) names the compiler itself.
+// Variables may hold a command with arguments ("ccache clang++"): they are
+// split like a shell word list, without running a shell.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "driver/Config.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace linkguard::driver {
+
+enum class Language { Cxx, C };
+
+/// The resolved compiler: an absolute executable plus leading arguments
+/// ("ccache" + {"clang++"} for CXX="ccache clang++").
+struct CompilerCommand {
+  std::string Executable;          // absolute path, for execv
+  std::vector<std::string> Prefix; // argv[0] and the arguments from CXX
+  std::string Origin;              // "LINKGUARD_CXX", "CXX", "PATH", "launcher"
+};
+
+struct ResolveRequest {
+  Language Lang = Language::Cxx;
+  /// The name to look for on PATH: "clang++" for linkguard-clang++, the
+  /// invoked name for a masquerade symlink ("c++"), or the launcher's
+  /// compiler word.
+  std::string WantedName = "clang++";
+  /// Set for the launcher form: the compiler words came from argv.
+  std::vector<std::string> LauncherCommand;
+  /// Canonical path of the running linkguard binary.
+  std::string SelfPath;
+};
+
+/// Splits a shell-like word list: whitespace separates, single and double
+/// quotes and backslash escapes group. No expansion of any kind.
+llvm::Expected<std::vector<std::string>> splitCommandWords(const std::string &S);
+
+/// True when Path (resolved through symlinks) is the linkguard binary, or
+/// its file name marks it as linkguard.
+bool isLinkguard(const std::string &Path, const std::string &SelfPath);
+
+/// Finds Name on PATH (or as given when it contains a slash), skipping
+/// linkguard itself. Empty when none.
+std::string findExecutable(const std::string &Name, const std::string &PathVar,
+                           const std::string &SelfPath);
+
+llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
+                                                const Config &Cfg);
+
+} // namespace linkguard::driver

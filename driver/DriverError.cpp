@@ -1,0 +1,40 @@
+//===- DriverError.cpp - errors become one line and an exit code ----------===//
+#include "driver/DriverError.h"
+
+#include "flags/ResponseFiles.h"
+#include "objlib/Reader.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace linkguard::driver {
+
+char DriverError::ID = 0;
+
+int reportError(llvm::Error E) {
+  if (!E)
+    return 0;
+  ExitCode Code = ExitCode::Internal;
+  std::string Message;
+  llvm::handleAllErrors(
+      std::move(E),
+      [&](const DriverError &D) {
+        Code = D.code();
+        Message = D.message();
+      },
+      [&](const flags::ResponseFileError &R) {
+        Code = ExitCode::BadResponseFile;
+        llvm::raw_string_ostream OS(Message);
+        R.log(OS);
+      },
+      [&](const objlib::ReadError &R) {
+        Code = R.kind() == objlib::ReadErrorKind::Unreadable
+                   ? ExitCode::UnreadableInput
+                   : ExitCode::MalformedBinary;
+        Message = R.message();
+      },
+      [&](const llvm::ErrorInfoBase &Other) { Message = Other.message(); });
+  llvm::errs() << "linkguard: error: " << Message << "\n";
+  return toInt(Code);
+}
+
+} // namespace linkguard::driver

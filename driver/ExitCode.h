@@ -1,0 +1,29 @@
+//===- ExitCode.h - linkguard's own exit codes -------------------*- C++ -*-===//
+//
+// The compiler's own status always passes through unchanged; these codes are
+// used only when linkguard itself stops or judges. Documented in
+// docs/exit-codes.md; the values follow sysexits.h where one fits.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+namespace linkguard::driver {
+
+enum class ExitCode : int {
+  Success = 0,
+  Violation = 1,         // `check`: the binary breaks its contract
+  Usage = 64,            // EX_USAGE: bad command line for linkguard itself
+  MalformedBinary = 65,  // EX_DATAERR: not an object file / damaged
+  UnreadableInput = 66,  // EX_NOINPUT: missing, unreadable, a directory
+  BadResponseFile = 67,  // an @file that cannot be read
+  Recursion = 68,        // linkguard would call itself
+  NoCompiler = 69,       // EX_UNAVAILABLE: no real compiler found
+  Internal = 70,         // EX_SOFTWARE: a bug in linkguard
+  SpawnFailed = 71,      // EX_OSERR: the compiler could not be started
+  BadConfig = 78,        // EX_CONFIG: bad LINKGUARD_* value or rules file
+  ContractViolated = 86, // enforce mode: the link output broke its contract
+};
+
+inline int toInt(ExitCode C) { return static_cast<int>(C); }
+
+} // namespace linkguard::driver

@@ -1,0 +1,53 @@
+//===- Help.cpp - top-level --help and --version --------------------------===//
+#include "driver/Help.h"
+
+#include "driver/CompilerResolution.h"
+#include "driver/Config.h"
+#include "driver/SelfPath.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace linkguard::driver {
+
+std::string topLevelHelp() {
+  return "linkguard " LINKGUARD_VERSION " - a compiler-driver wrapper that adds link flags "
+         "only where they belong,\nand proves from the linked binary that they worked.\n"
+         "\n"
+         "usage:\n"
+         "  linkguard-clang++ ARGS...        drop-in C++ driver (set CXX to it)\n"
+         "  linkguard-clang ARGS...          drop-in C driver (set CC to it)\n"
+         "  linkguard COMPILER ARGS...       launcher form (CMAKE_CXX_LINKER_LAUNCHER)\n"
+         "  linkguard inspect FILE...        load commands / NEEDED of a binary\n"
+         "  linkguard check FILE... OPTIONS  judge a binary's dependencies\n"
+         "  linkguard explain -- COMMAND     dry run: phase, rule, why\n"
+         "  linkguard --version              version and the real compiler in use\n"
+         "\n"
+         "environment:\n"
+         "  LINKGUARD_CXX / LINKGUARD_CC     the real compiler (else CXX/CC, else PATH)\n"
+         "  LINKGUARD_MODE                   off | inject | verify | enforce\n"
+         "  LINKGUARD_RULES=off              no rule injects anything\n"
+         "  LINKGUARD_RULE_MPS_AOT=off       turn off the MPS AOT rule only\n"
+         "  LINKGUARD_AOT                    auto | 1 | 0\n"
+         "  LINKGUARD_LOG, LINKGUARD_LOG_FILE  log level (default warn) and file\n"
+         "\n"
+         "Each subcommand takes --help. Exit codes: docs/exit-codes.md.\n";
+}
+
+int printVersion() {
+  llvm::outs() << "linkguard " LINKGUARD_VERSION "\n";
+  auto Cfg = configFromEnvironment();
+  if (!Cfg) {
+    llvm::consumeError(Cfg.takeError());
+    return 0;
+  }
+  ResolveRequest Req;
+  Req.SelfPath = selfPath();
+  auto C = resolveCompiler(Req, *Cfg);
+  if (C)
+    llvm::outs() << "real compiler: " << C->Executable << " (from " << C->Origin << ")\n";
+  else
+    llvm::outs() << "real compiler: none found (" << llvm::toString(C.takeError()) << ")\n";
+  return 0;
+}
+
+} // namespace linkguard::driver

@@ -1,0 +1,61 @@
+//===- VerifyOutput.cpp - the proof after the link ------------------------===//
+#include "driver/VerifyOutput.h"
+
+#include "driver/ExitCode.h"
+#include "driver/Logging.h"
+#include "objlib/Reader.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+
+namespace linkguard::driver {
+
+static std::string where(const contract::Finding &F) {
+  return F.Slice.empty() ? std::string() : " [" + F.Slice + "]";
+}
+
+int verifyLinkedOutput(const StepPlan &Plan) {
+  const bool Enforce = Plan.EffectiveMode == Mode::Enforce;
+  const char *Severity = Enforce ? "error" : "warning";
+  const std::string &Out = Plan.OutputPath;
+
+  auto Binary = objlib::readBinary(Out);
+  if (!Binary) {
+    std::string Msg = llvm::toString(Binary.takeError());
+    llvm::errs() << "linkguard: " << Severity << ": cannot verify " << Out
+                 << ": " << Msg << "\n";
+    if (!Enforce)
+      return 0;
+    // Nothing proves the contract held, so the step fails; the output is
+    // left alone, since it was not shown to break anything.
+    return toInt(ExitCode::MalformedBinary);
+  }
+
+  contract::Verdict V = contract::judge(*Binary, *Plan.Contract);
+  for (const contract::Finding &F : V.Findings) {
+    switch (F.Kind) {
+    case contract::FindingKind::Violation:
+      llvm::errs() << "linkguard: " << Severity << ": " << Out << where(F) << ": "
+                   << F.Message << "\n";
+      break;
+    case contract::FindingKind::Kept:
+    case contract::FindingKind::Unknown:
+      logInfo(Out + where(F) + ": " + F.Message);
+      break;
+    }
+  }
+  if (V.ok()) {
+    logInfo(Out + ": contract holds");
+    return 0;
+  }
+  if (!Enforce)
+    return 0;
+  // As a compiler does on error, so make/ninja rebuild it next time.
+  if (std::remove(Out.c_str()) == 0)
+    llvm::errs() << "linkguard: removed " << Out
+                 << " because it broke its contract (LINKGUARD_MODE=verify keeps it)\n";
+  return toInt(ExitCode::ContractViolated);
+}
+
+} // namespace linkguard::driver

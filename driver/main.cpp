@@ -1,0 +1,4 @@
+//===- main.cpp - linkguard entry point -----------------------------------===//
+#include "driver/Main.h"
+
+int main(int argc, char **argv) { return linkguard::driver::linkguardMain(argc, argv); }

@@ -1,0 +1,64 @@
+//===- ClangOptionTable.cpp - clang 19's option rows as an OptTable -------===//
+//
+// The same macro recipe clang's own DriverOptions.cpp and lld's drivers use
+// over a generated Options.inc. Linking libclangDriver for this one table
+// would drag in most of clang; these rows need only LLVMOption + LLVMSupport
+// and start as fast as /bin/true when linked statically.
+//
+//===----------------------------------------------------------------------===//
+#include "flags/ClangOptionTable.h"
+
+#include "clang/Driver/Options.h"
+
+#include "llvm/Option/OptTable.h"
+
+using namespace llvm::opt;
+
+namespace {
+
+#define OPTTABLE_VALUES_CODE
+#include "clang/Driver/Options.inc"
+#undef OPTTABLE_VALUES_CODE
+
+#define PREFIX(NAME, VALUE)                                                    \
+  static constexpr llvm::StringLiteral NAME##_init[] = VALUE;                  \
+  static constexpr llvm::ArrayRef<llvm::StringLiteral> NAME(                   \
+      NAME##_init, std::size(NAME##_init) - 1);
+#include "clang/Driver/Options.inc"
+#undef PREFIX
+
+static constexpr const llvm::StringLiteral PrefixTableInit[] =
+#define PREFIX_UNION(VALUES) VALUES
+#include "clang/Driver/Options.inc"
+#undef PREFIX_UNION
+    ;
+static constexpr const llvm::ArrayRef<llvm::StringLiteral>
+    PrefixTable(PrefixTableInit, std::size(PrefixTableInit) - 1);
+
+using namespace clang::driver::options;
+
+static constexpr OptTable::Info InfoTable[] = {
+#define OPTION(...) LLVM_CONSTRUCT_OPT_INFO(__VA_ARGS__),
+#include "clang/Driver/Options.inc"
+#undef OPTION
+};
+
+class ClangDriverOptTable final : public PrecomputedOptTable {
+public:
+  ClangDriverOptTable() : PrecomputedOptTable(InfoTable, PrefixTable) {}
+};
+
+} // namespace
+
+namespace linkguard::flags {
+
+const OptTable &clangOptTable() {
+  static const ClangDriverOptTable Table;
+  return Table;
+}
+
+Visibility clangDriverVisibility() {
+  return Visibility(clang::driver::options::ClangOption);
+}
+
+} // namespace linkguard::flags

@@ -1,0 +1,53 @@
+//===- Classify.h - read one compiler command line ---------------*- C++ -*-===//
+//
+// classify() reads the arguments of one compiler invocation (argv without
+// argv[0]) the way clang 19's driver would, using clang's own option table
+// (ClangOptionTable.h) and linkguard's sorted table of option meanings
+// (OptionEffects.h), and returns a plain Classification. It is a pure
+// function except for reading @response files; the caller still executes the
+// original argv byte for byte. docs/classification.md describes the rules.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "flags/Classification.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace linkguard::flags {
+
+/// The object format of the machine linkguard was built for: Mach-O on a
+/// macOS host, ELF elsewhere. Tests override it through ClassifyOptions.
+ObjectFormat hostObjectFormat();
+
+struct ClassifyOptions {
+  /// The name the compiler was invoked as (argv[0] or the resolved real
+  /// compiler). A target prefix ("arm64-apple-darwin-clang++") implies the
+  /// target, as clang's getTargetAndModeFromProgramName does; a name ending in
+  /// "++" makes .c inputs C++, as for clang++.
+  std::string CompilerName = "clang++";
+  /// The object format assumed when nothing on the command line names a
+  /// target. Decides whether a bare `-arch` means Apple/Mach-O.
+  ObjectFormat HostFormat = hostObjectFormat();
+  /// The host triple; empty means "derive from HostFormat" (the build host's
+  /// default triple when that matches, otherwise a generic one).
+  std::string HostTriple;
+  /// Directory that relative @response files are read from; empty means the
+  /// process's current directory.
+  std::string WorkingDir;
+};
+
+/// Classifies one command. Fails only when a response file cannot be read
+/// (ResponseFileError, see ResponseFiles.h): everything else that clang
+/// would reject is still classified, with unknown options in UnknownArgs.
+llvm::Expected<Classification> classify(llvm::ArrayRef<std::string> Args,
+                                        const ClassifyOptions &Opts);
+
+/// The target triple a compiler name implies ("arm64-apple-darwin-clang++" ->
+/// "arm64-apple-darwin"), or "" when the name carries no valid triple prefix.
+std::string targetPrefixOfCompilerName(llvm::StringRef CompilerName);
+
+} // namespace linkguard::flags

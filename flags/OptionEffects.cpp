@@ -1,0 +1,154 @@
+//===- OptionEffects.cpp - linkguard's sorted option meanings ------------===//
+//
+// Rows are sorted by clang's option id, which is the order of the OPTION
+// rows in clang/Driver/Options.inc (the generator sorts them by name, with
+// case folded). Keep them that way: lookups use binary search, a
+// static_assert below and OptionEffectsTest check the order.
+//
+// Aliases need no rows of their own: libOption hands back the aliased
+// option (--output= is OPT_o, -target is OPT_target, --verbose is OPT_v).
+//
+//===----------------------------------------------------------------------===//
+#include "flags/OptionEffects.h"
+
+#include "clang/Driver/Options.h"
+
+#include <algorithm>
+
+namespace linkguard::flags {
+
+using namespace clang::driver::options;
+
+namespace {
+
+// clang-format off
+constexpr OptionEffect Rows[] = {
+    {OPT__HASH_HASH_HASH, Effect::DryRun},
+    {OPT__analyze, Effect::CompileOnly},
+    {OPT_arch, Effect::Arch},
+    {OPT_bundle, Effect::BundleOutput},
+    {OPT_c, Effect::Assemble},
+    {OPT_dumpmachine, Effect::Probe},
+    {OPT_dumpversion, Effect::Probe},
+    {OPT_dynamiclib, Effect::SharedOutput},
+    {OPT_D, Effect::Define},
+    {OPT_emit_ast, Effect::CompileOnly},
+    {OPT_emit_cir, Effect::CompileOnly},
+    {OPT_emit_interface_stubs, Effect::InterfaceStubs},
+    {OPT_emit_llvm, Effect::EmitLlvm},
+    {OPT_extract_api, Effect::Precompile},
+    {OPT_E, Effect::Preprocess},
+    {OPT_fmodule_header_EQ, Effect::Precompile},
+    {OPT_fmodule_header, Effect::Precompile},
+    {OPT_fsyntax_only, Effect::CompileOnly},
+    {OPT__help_hidden, Effect::Probe},
+    {OPT_help, Effect::Probe},
+    {OPT_L, Effect::LibraryDir},
+    {OPT_l, Effect::Library},
+    {OPT__migrate, Effect::CompileOnly},
+    {OPT_MM, Effect::Dependencies},
+    {OPT_module_file_info, Effect::CompileOnly},
+    {OPT_M, Effect::Dependencies},
+    {OPT_ObjCXX, Effect::LanguageObjCXX},
+    {OPT_ObjC, Effect::LanguageObjC},
+    {OPT_o, Effect::Output},
+    {OPT__precompile, Effect::Precompile},
+    {OPT__print_diagnostic_categories, Effect::Probe},
+    {OPT_print_diagnostic_options, Effect::Probe},
+    {OPT_print_effective_triple, Effect::Probe},
+    {OPT_print_enabled_extensions, Effect::Probe},
+    {OPT_print_file_name_EQ, Effect::Probe},
+    {OPT_print_libgcc_file_name, Effect::Probe},
+    {OPT_print_std_module_manifest_path, Effect::Probe},
+    {OPT_print_multi_directory, Effect::Probe},
+    {OPT_print_multi_flags, Effect::Probe},
+    {OPT_print_multi_lib, Effect::Probe},
+    {OPT_print_multi_os_directory, Effect::Probe},
+    {OPT_print_prog_name_EQ, Effect::Probe},
+    {OPT_print_resource_dir, Effect::Probe},
+    {OPT_print_rocm_search_dirs, Effect::Probe},
+    {OPT_print_runtime_dir, Effect::Probe},
+    {OPT_print_search_dirs, Effect::Probe},
+    {OPT_print_supported_cpus, Effect::Probe},
+    {OPT_print_supported_extensions, Effect::Probe},
+    {OPT_print_target_triple, Effect::Probe},
+    {OPT_print_targets, Effect::Probe},
+    {OPT_reexport_l, Effect::ReexportLibrary},
+    {OPT_rewrite_legacy_objc, Effect::CompileOnly},
+    {OPT_rewrite_objc, Effect::CompileOnly},
+    {OPT_r, Effect::RelocatableOutput},
+    {OPT_shared, Effect::SharedOutput},
+    {OPT_S, Effect::Backend},
+    {OPT_target, Effect::Target},
+    {OPT_U, Effect::Undefine},
+    {OPT_verify_pch, Effect::CompileOnly},
+    {OPT__version, Effect::Probe},
+    {OPT_v, Effect::VerboseProbe},
+    {OPT_weak_l, Effect::WeakLibrary},
+    {OPT_Wl_COMMA, Effect::LinkerCommaArgs},
+    {OPT_Xlinker, Effect::LinkerArg},
+    {OPT_x, Effect::Language},
+    {OPT_z, Effect::LinkerZ},
+};
+// clang-format on
+
+constexpr bool rowsAreSorted() {
+  for (size_t I = 1; I < std::size(Rows); ++I)
+    if (!(Rows[I - 1].Id < Rows[I].Id))
+      return false;
+  return true;
+}
+static_assert(rowsAreSorted(), "OptionEffects rows must be sorted by id "
+                               "and unique");
+
+} // namespace
+
+llvm::ArrayRef<OptionEffect> optionEffects() { return Rows; }
+
+std::optional<Effect> effectOf(unsigned OptId) {
+  const OptionEffect *It =
+      std::lower_bound(std::begin(Rows), std::end(Rows), OptId,
+                       [](const OptionEffect &R, unsigned Id) {
+                         return R.Id < Id;
+                       });
+  if (It == std::end(Rows) || It->Id != OptId)
+    return std::nullopt;
+  return It->Eff;
+}
+
+const char *effectName(Effect E) {
+  switch (E) {
+  case Effect::DryRun: return "dry-run";
+  case Effect::Probe: return "probe";
+  case Effect::VerboseProbe: return "verbose-probe";
+  case Effect::Preprocess: return "preprocess";
+  case Effect::Dependencies: return "dependencies";
+  case Effect::Precompile: return "precompile";
+  case Effect::CompileOnly: return "compile-only";
+  case Effect::Backend: return "backend";
+  case Effect::Assemble: return "assemble";
+  case Effect::InterfaceStubs: return "interface-stubs";
+  case Effect::EmitLlvm: return "emit-llvm";
+  case Effect::SharedOutput: return "shared-output";
+  case Effect::BundleOutput: return "bundle-output";
+  case Effect::RelocatableOutput: return "relocatable-output";
+  case Effect::Output: return "output";
+  case Effect::Language: return "language";
+  case Effect::LanguageObjC: return "language-objc";
+  case Effect::LanguageObjCXX: return "language-objcxx";
+  case Effect::Define: return "define";
+  case Effect::Undefine: return "undefine";
+  case Effect::Library: return "library";
+  case Effect::WeakLibrary: return "weak-library";
+  case Effect::ReexportLibrary: return "reexport-library";
+  case Effect::LibraryDir: return "library-dir";
+  case Effect::LinkerCommaArgs: return "linker-comma-args";
+  case Effect::LinkerArg: return "linker-arg";
+  case Effect::LinkerZ: return "linker-z";
+  case Effect::Target: return "target";
+  case Effect::Arch: return "arch";
+  }
+  return "?";
+}
+
+} // namespace linkguard::flags

@@ -1,0 +1,73 @@
+//===- OptionEffects.h - what linkguard knows about clang options -*- C++ -*-===//
+//
+// clang's option table (ClangOptionTable.h) says how an option is spelled and
+// which values it takes; this table says what an option *means* to linkguard.
+// One sorted constexpr array of {OPT_id, Effect} rows, like zig's
+// known_options and sccache's ArgData: every option not listed has no effect
+// on classification. tests/unit/OptionEffectsTest.cpp checks that the rows
+// are sorted, unique, and name real options of clang's table (ccache's
+// compopt_verify_sortedness).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace linkguard::flags {
+
+enum class Effect : std::uint8_t {
+  // Immediate arguments: clang answers them before building any job.
+  DryRun,       // -###: prints the jobs, runs none of them
+  Probe,        // --version, -dumpversion, -dumpmachine, -print-*, --help
+  VerboseProbe, // -v / --verbose: a probe only when there are no inputs
+
+  // Final-phase arguments, in clang's Driver::getFinalPhase precedence.
+  Preprocess,     // -E
+  Dependencies,   // -M, -MM (-MD/-MMD are other options and never stop)
+  Precompile,     // --precompile, -extract-api, -fmodule-header[=]
+  CompileOnly,    // -fsyntax-only, --analyze, -emit-ast, ...
+  Backend,        // -S
+  Assemble,       // -c
+  InterfaceStubs, // -emit-interface-stubs (stops at the IFS merge, no link)
+  EmitLlvm,       // -emit-llvm: clang 19 rejects it on a link step
+
+  // What a link produces.
+  SharedOutput,      // -shared, -dynamiclib
+  BundleOutput,      // -bundle
+  RelocatableOutput, // -r
+
+  // Values linkguard records.
+  Output,          // -o, --output=, --output
+  Language,        // -x <language>, applies to the inputs after it
+  LanguageObjC,    // -ObjC: source inputs are Objective-C
+  LanguageObjCXX,  // -ObjC++: source inputs are Objective-C++
+  Define,          // -D
+  Undefine,        // -U
+  Library,         // -l
+  WeakLibrary,     // -weak-l
+  ReexportLibrary, // -reexport-l
+  LibraryDir,      // -L
+  LinkerCommaArgs, // -Wl,a,b
+  LinkerArg,       // -Xlinker a
+  LinkerZ,         // -z a (passed on as "-z" "a")
+  Target,          // --target=, -target
+  Arch,            // -arch (Darwin)
+};
+
+struct OptionEffect {
+  unsigned Id; // clang::driver::options::ID
+  Effect Eff;
+};
+
+/// The rows, sorted by option id.
+llvm::ArrayRef<OptionEffect> optionEffects();
+
+/// The effect of an (unaliased) option id, if linkguard knows one.
+std::optional<Effect> effectOf(unsigned OptId);
+
+const char *effectName(Effect E);
+
+} // namespace linkguard::flags

@@ -1,0 +1,59 @@
+//===- ResponseFiles.h - @file expansion for classification -----*- C++ -*-===//
+//
+// clang reads `@file` arguments before parsing: the file's contents, split
+// with GNU quoting rules (llvm::cl::TokenizeGNUCommandLine, as clang does on
+// every non-Windows host), replace the argument, and nested @files are
+// expanded too. linkguard expands them only to classify the command; the
+// compiler is still executed with the original argv.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace linkguard::flags {
+
+/// A response file that could not be read (missing, a directory,
+/// unreadable), nested too deep, or too large. The driver maps it to
+/// ExitCode::BadResponseFile (67).
+class ResponseFileError : public llvm::ErrorInfo<ResponseFileError> {
+public:
+  static char ID;
+  ResponseFileError(std::string Path, std::string Reason)
+      : Path(std::move(Path)), Reason(std::move(Reason)) {}
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+  const std::string &path() const { return Path; }
+  const std::string &reason() const { return Reason; }
+
+private:
+  std::string Path;
+  std::string Reason;
+};
+
+/// Limits that keep a hostile or cyclic @file from hanging the wrapper.
+struct ResponseFileLimits {
+  unsigned MaxDepth = 32;                 // nesting of @file inside @file
+  size_t MaxFileBytes = 16 * 1024 * 1024; // one file
+  size_t MaxArgs = 1u << 20;              // arguments after expansion
+};
+
+struct ExpandedArgs {
+  std::vector<std::string> Args;  // with every @file replaced
+  std::vector<std::string> Files; // the files read, in order, as named
+};
+
+/// Expands every argument that starts with '@'. Relative names are read
+/// from WorkingDir (or the current directory when empty); a nested @file
+/// is resolved the same way, as clang 19's driver does (checked against
+/// clang++-19 -###: nested names are not relative to the including file).
+llvm::Expected<ExpandedArgs>
+expandResponseFiles(llvm::ArrayRef<std::string> Args,
+                    llvm::StringRef WorkingDir,
+                    const ResponseFileLimits &Limits = {});
+
+} // namespace linkguard::flags

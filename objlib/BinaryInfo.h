@@ -1,0 +1,101 @@
+//===- BinaryInfo.h - what a linked binary depends on, as plain data -*- C++ -*-===//
+//
+// objlib decodes Mach-O (thin and universal) and ELF files into these structs
+// and never prints. One BinaryInfo per file, one Slice per architecture
+// (ELF files and thin Mach-O files have exactly one).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace linkguard::objlib {
+
+enum class Format { MachO, ELF };
+
+enum class DependencyKind {
+  Load,       // LC_LOAD_DYLIB
+  Weak,       // LC_LOAD_WEAK_DYLIB
+  Reexport,   // LC_REEXPORT_DYLIB
+  Lazy,       // LC_LAZY_LOAD_DYLIB
+  Upward,     // LC_LOAD_UPWARD_DYLIB
+  Needed,     // ELF DT_NEEDED
+};
+const char *dependencyKindName(DependencyKind K); // "LC_LOAD_DYLIB", ...
+
+enum class Referenced { Yes, No, Unknown };
+const char *referencedName(Referenced R); // "yes" / "no" / "unknown"
+
+/// Where an imported symbol is bound from.
+enum class BindSource {
+  Bind,         // dyld bind opcodes
+  WeakBind,     // dyld weak-bind opcodes
+  LazyBind,     // dyld lazy-bind opcodes
+  ChainedFixup, // LC_DYLD_CHAINED_FIXUPS import table
+  Nlist,        // only the symbol table's two-level ordinal
+  ELFVersion,   // .gnu.version -> .gnu.version_r
+  ELFSymbol,    // an unversioned undefined .dynsym entry
+};
+
+const char *bindSourceName(BindSource S); // "bind", "weak-bind", ...
+
+/// One imported symbol, once per (symbol, source): a symbol bound from both
+/// the lazy and the regular table appears twice, with each source.
+struct Import {
+  std::string Symbol;
+  BindSource Source = BindSource::Bind;
+  /// Weak import: may be missing at run time (BIND_SYMBOL_FLAGS_WEAK_IMPORT,
+  /// chained weak_import, N_WEAK_REF, ELF STB_WEAK).
+  bool Weak = false;
+};
+
+struct Dependency {
+  std::string Name; // install name or DT_NEEDED string, as stored
+  DependencyKind Kind = DependencyKind::Load;
+  std::string CurrentVersion;       // "1311.0.0" (Mach-O only)
+  std::string CompatibilityVersion; // "1.0.0"   (Mach-O only)
+  /// 1-based two-level-namespace ordinal (Mach-O), index in DT_NEEDED order (ELF).
+  unsigned Ordinal = 0;
+  std::vector<Import> Imports; // symbols that bind to this library
+  Referenced IsReferenced = Referenced::Unknown;
+};
+
+enum class SearchPathKind { RPath, RunPath };
+struct SearchPath {
+  std::string Path;
+  SearchPathKind Kind = SearchPathKind::RPath; // LC_RPATH is RPath
+};
+
+struct Slice {
+  std::string Arch;     // "arm64", "x86_64"
+  std::string FileType; // "dylib", "bundle", "executable", "object", "ET_DYN", ...
+  std::optional<std::string> InstallName; // LC_ID_DYLIB / DT_SONAME
+  std::string CurrentVersion;       // LC_ID_DYLIB's own versions (Mach-O)
+  std::string CompatibilityVersion; // as otool -L prints them first
+  std::vector<Dependency> Dependencies;   // in load order
+  std::vector<SearchPath> SearchPaths;
+  /// Imports resolved by flat / dynamic lookup (-undefined dynamic_lookup):
+  /// never attributed to any library.
+  std::vector<Import> DynamicLookupImports;
+  /// Imports bound to the main executable (ordinal 0xff) or to self.
+  std::vector<Import> ExecutableImports;
+  /// Weak-definition coalescing (the weak-bind table, chained ordinal -3):
+  /// resolved by name across every loaded image, never to one library.
+  std::vector<Import> WeakLookupImports;
+  /// ELF imports whose library cannot be known (no symbol version).
+  std::vector<Import> UnattributedImports;
+  /// Recoverable damage noticed while decoding.
+  std::vector<std::string> Warnings;
+};
+
+struct BinaryInfo {
+  std::string Path;
+  Format Fmt = Format::MachO;
+  bool Universal = false;
+  std::vector<Slice> Slices;
+};
+
+} // namespace linkguard::objlib

@@ -1,0 +1,351 @@
+//===- ELFReader.cpp - dependencies and imports of an ELF file ------------===//
+//
+// An ELF file lists its libraries as DT_NEEDED entries of the dynamic
+// section, in the order the loader searches them; DT_RPATH (searched before
+// LD_LIBRARY_PATH) and DT_RUNPATH (after it, the --enable-new-dtags default)
+// hold colon-separated search paths. Unlike Mach-O, an undefined ELF symbol
+// does not name its library: the loader takes the first definition in
+// search order. The only binding evidence is symbol versioning: a symbol
+// whose .gnu.version entry points at a .gnu.version_r record was versioned
+// against that record's file (printf@GLIBC_2.2.5 from libc.so.6,
+// omp_get_num_threads@VERSION from libomp.so.5). Unversioned undefined
+// symbols could come from any library, so they are unattributed, and a
+// library without versioned imports is "not referenced" only when there is
+// no unversioned import that it might supply.
+//
+// llvm::object::ELFFile::getVersionDependencies is not used: it trusts
+// sh_info, vn_cnt and vn_next, so a damaged section makes it loop and
+// allocate without bound. The walk below is capped by the section size.
+//
+//===----------------------------------------------------------------------===//
+#include "objlib/FormatReaders.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace linkguard::objlib {
+namespace {
+
+/// The NUL-terminated string at Offset in Table, or nullopt when out of
+/// range; an unterminated tail is cut at the table's end.
+std::optional<std::string> stringAt(StringRef Table, uint64_t Offset) {
+  if (Offset >= Table.size())
+    return std::nullopt;
+  StringRef Tail = Table.drop_front(Offset);
+  return Tail.substr(0, Tail.find('\0')).str();
+}
+
+const char *elfTypeName(unsigned Type) {
+  switch (Type) {
+  case ELF::ET_NONE: return "ET_NONE";
+  case ELF::ET_REL: return "ET_REL";
+  case ELF::ET_EXEC: return "ET_EXEC";
+  case ELF::ET_DYN: return "ET_DYN";
+  case ELF::ET_CORE: return "ET_CORE";
+  }
+  return nullptr;
+}
+
+template <class ELFT> class ELFReader {
+  using Elf_Shdr = typename ELFT::Shdr;
+  using Elf_Verneed = typename ELFT::Verneed;
+  using Elf_Vernaux = typename ELFT::Vernaux;
+  using Elf_Versym = typename ELFT::Versym;
+
+public:
+  ELFReader(const ELFObjectFile<ELFT> &Obj, StringRef FileName)
+      : Obj(Obj), F(Obj.getELFFile()), FileName(FileName) {}
+
+  Expected<Slice> read() {
+    StringRef Arch = Triple::getArchTypeName(Obj.getArch());
+    S.Arch = Obj.getArch() == Triple::UnknownArch
+                 ? "e_machine " + std::to_string(F.getHeader().e_machine)
+                 : Arch.str();
+    const char *Type = elfTypeName(F.getHeader().e_type);
+    S.FileType =
+        Type ? Type : "e_type " + std::to_string(F.getHeader().e_type);
+
+    if (Error E = readDynamic())
+      return std::move(E);
+    readImports();
+
+    for (Dependency &D : S.Dependencies)
+      D.IsReferenced = !D.Imports.empty() ? Referenced::Yes
+                       : !Incomplete && S.UnattributedImports.empty()
+                           ? Referenced::No
+                           : Referenced::Unknown;
+    return std::move(S);
+  }
+
+private:
+  Error malformed(const Twine &Msg) {
+    return makeReadError(ReadErrorKind::Malformed, FileName + ": " + Msg);
+  }
+
+  /// The dynamic string table: DT_STRTAB mapped through the program headers
+  /// (what the loader uses), else the section the dynamic section links to.
+  Expected<StringRef> dynamicStrings(typename ELFT::DynRange Dyn) {
+    uint64_t Addr = 0, Size = 0;
+    bool HaveAddr = false, HaveSize = false;
+    for (const typename ELFT::Dyn &D : Dyn) {
+      if (D.d_tag == ELF::DT_STRTAB)
+        Addr = D.getPtr(), HaveAddr = true;
+      else if (D.d_tag == ELF::DT_STRSZ)
+        Size = D.getVal(), HaveSize = true;
+    }
+    StringRef Buf = Obj.getData();
+    if (HaveAddr && HaveSize) {
+      Expected<const uint8_t *> Ptr = F.toMappedAddr(
+          Addr, [](const Twine &) { return Error::success(); });
+      if (Ptr) {
+        const char *P = reinterpret_cast<const char *>(*Ptr);
+        if (P >= Buf.begin() && P <= Buf.end() &&
+            Size <= static_cast<uint64_t>(Buf.end() - P))
+          return StringRef(P, Size);
+        S.Warnings.push_back("DT_STRTAB/DT_STRSZ extend past the end of the "
+                             "file; using section headers");
+      } else {
+        S.Warnings.push_back("DT_STRTAB: " + toString(Ptr.takeError()));
+      }
+    }
+    Expected<typename ELFT::ShdrRange> Sections = F.sections();
+    if (!Sections)
+      return Sections.takeError();
+    for (const Elf_Shdr &Sec : *Sections)
+      if (Sec.sh_type == ELF::SHT_DYNAMIC)
+        return F.getLinkAsStrtab(Sec);
+    return createStringError(inconvertibleErrorCode(),
+                             "no dynamic string table");
+  }
+
+  Error readDynamic() {
+    Expected<typename ELFT::DynRange> Dyn = F.dynamicEntries();
+    if (!Dyn)
+      return malformed("dynamic section: " + toString(Dyn.takeError()));
+    if (Dyn->empty())
+      return Error::success(); // Static executables, relocatable objects.
+    Expected<StringRef> StrTab = dynamicStrings(*Dyn);
+    if (!StrTab)
+      return malformed("dynamic string table: " +
+                       toString(StrTab.takeError()));
+
+    auto str = [&](uint64_t Off, const char *Tag) {
+      if (std::optional<std::string> Str = stringAt(*StrTab, Off))
+        return *Str;
+      S.Warnings.push_back(std::string(Tag) + " offset " + std::to_string(Off) +
+                           " is past the end of the dynamic string table");
+      return std::string();
+    };
+    for (const typename ELFT::Dyn &D : *Dyn) {
+      switch (D.d_tag) {
+      case ELF::DT_NEEDED: {
+        Dependency Dep;
+        Dep.Name = str(D.getVal(), "DT_NEEDED");
+        Dep.Kind = DependencyKind::Needed;
+        Dep.Ordinal = S.Dependencies.size() + 1;
+        S.Dependencies.push_back(std::move(Dep));
+        break;
+      }
+      case ELF::DT_SONAME:
+        S.InstallName = str(D.getVal(), "DT_SONAME");
+        break;
+      case ELF::DT_RPATH:
+      case ELF::DT_RUNPATH: {
+        SearchPathKind Kind = D.d_tag == ELF::DT_RPATH ? SearchPathKind::RPath
+                                                       : SearchPathKind::RunPath;
+        std::string List = str(D.getVal(), "DT_RPATH/DT_RUNPATH");
+        SmallVector<StringRef, 4> Paths;
+        StringRef(List).split(Paths, ':');
+        for (StringRef P : Paths)
+          S.SearchPaths.push_back(SearchPath{P.str(), Kind});
+        break;
+      }
+      default:
+        break;
+      }
+    }
+    return Error::success();
+  }
+
+  void warn(const Twine &Msg) {
+    S.Warnings.push_back(Msg.str());
+    Incomplete = true;
+  }
+
+  /// Version index -> the DT_NEEDED name its .gnu.version_r record names.
+  DenseMap<unsigned, std::string> readVersionNeeds(const Elf_Shdr &Sec) {
+    DenseMap<unsigned, std::string> Files;
+    Expected<ArrayRef<uint8_t>> Contents = F.getSectionContents(Sec);
+    Expected<StringRef> StrTab = F.getLinkAsStrtab(Sec);
+    if (!Contents) {
+      warn(".gnu.version_r: " + toString(Contents.takeError()));
+      consumeError(StrTab.takeError());
+      return Files;
+    }
+    if (!StrTab) {
+      warn(".gnu.version_r: " + toString(StrTab.takeError()));
+      return Files;
+    }
+    const uint8_t *Start = Contents->data();
+    uint64_t Size = Contents->size();
+    // Every record is at least this big, which bounds both loops.
+    uint64_t MaxRecords = Size / sizeof(Elf_Vernaux);
+    uint64_t Off = 0;
+    for (uint64_t I = 0; I < Sec.sh_info && I < MaxRecords; ++I) {
+      if (Off + sizeof(Elf_Verneed) > Size ||
+          reinterpret_cast<uintptr_t>(Start + Off) % 4) {
+        warn(".gnu.version_r: record " + Twine(I) + " is out of bounds");
+        break;
+      }
+      const auto *VN = reinterpret_cast<const Elf_Verneed *>(Start + Off);
+      if (VN->vn_version != 1) {
+        warn(".gnu.version_r: unknown version " + Twine(VN->vn_version));
+        break;
+      }
+      std::optional<std::string> File = stringAt(*StrTab, VN->vn_file);
+      if (!File)
+        warn(".gnu.version_r: vn_file is out of range");
+      uint64_t AuxOff = Off + VN->vn_aux;
+      for (uint64_t J = 0; J < VN->vn_cnt && J < MaxRecords; ++J) {
+        if (AuxOff + sizeof(Elf_Vernaux) > Size ||
+            reinterpret_cast<uintptr_t>(Start + AuxOff) % 4) {
+          warn(".gnu.version_r: auxiliary record is out of bounds");
+          break;
+        }
+        const auto *VA = reinterpret_cast<const Elf_Vernaux *>(Start + AuxOff);
+        if (File)
+          Files[VA->vna_other & ELF::VERSYM_VERSION] = *File;
+        if (VA->vna_next == 0)
+          break;
+        AuxOff += VA->vna_next;
+      }
+      if (VN->vn_next == 0)
+        break;
+      Off += VN->vn_next;
+    }
+    return Files;
+  }
+
+  void readImports() {
+    Expected<typename ELFT::ShdrRange> Sections = F.sections();
+    if (!Sections) {
+      warn("section headers: " + toString(Sections.takeError()));
+      return;
+    }
+    const Elf_Shdr *DynSym = nullptr, *Versym = nullptr, *Verneed = nullptr;
+    for (const Elf_Shdr &Sec : *Sections) {
+      if (Sec.sh_type == ELF::SHT_DYNSYM && !DynSym)
+        DynSym = &Sec;
+      else if (Sec.sh_type == ELF::SHT_GNU_versym && !Versym)
+        Versym = &Sec;
+      else if (Sec.sh_type == ELF::SHT_GNU_verneed && !Verneed)
+        Verneed = &Sec;
+    }
+    if (!DynSym) {
+      // TODO: a file without section headers still has DT_SYMTAB, but its
+      // size needs DT_HASH/DT_GNU_HASH; until then imports stay unknown.
+      if (!S.Dependencies.empty())
+        warn("no .dynsym section: imports not decoded");
+      return;
+    }
+    Expected<typename ELFT::SymRange> Syms = F.symbols(DynSym);
+    Expected<StringRef> SymStr = F.getStringTableForSymtab(*DynSym);
+    if (!Syms) {
+      warn(".dynsym: " + toString(Syms.takeError()));
+      consumeError(SymStr.takeError());
+      return;
+    }
+    if (!SymStr) {
+      warn(".dynsym: " + toString(SymStr.takeError()));
+      return;
+    }
+    ArrayRef<Elf_Versym> Versions;
+    if (Versym) {
+      Expected<ArrayRef<Elf_Versym>> V =
+          F.template getSectionContentsAsArray<Elf_Versym>(*Versym);
+      if (V)
+        Versions = *V;
+      else
+        warn(".gnu.version: " + toString(V.takeError()));
+      if (Versions.size() != Syms->size())
+        warn(".gnu.version has " + Twine(Versions.size()) +
+             " entries, .dynsym " + Twine(Syms->size()));
+    }
+    DenseMap<unsigned, std::string> Files;
+    if (Verneed)
+      Files = readVersionNeeds(*Verneed);
+
+    StringMap<Dependency *> ByName;
+    for (Dependency &D : S.Dependencies)
+      ByName.try_emplace(D.Name, &D);
+    StringSet<> Seen;
+
+    for (size_t I = 1; I < Syms->size(); ++I) {
+      const typename ELFT::Sym &Sym = (*Syms)[I];
+      if (Sym.getBinding() == ELF::STB_LOCAL)
+        continue;
+      unsigned Version =
+          I < Versions.size() ? Versions[I].vs_index & ELF::VERSYM_VERSION : 1;
+      auto File = Files.find(Version);
+      bool Undefined = Sym.st_shndx == ELF::SHN_UNDEF;
+      // A defined symbol versioned against a needed library is a copy
+      // relocation in an executable (stdout@GLIBC_2.2.5): still an import.
+      if (!Undefined && File == Files.end())
+        continue;
+      Expected<StringRef> Name = Sym.getName(*SymStr);
+      if (!Name) {
+        warn(".dynsym: " + toString(Name.takeError()));
+        continue;
+      }
+      bool Weak = Sym.getBinding() == ELF::STB_WEAK;
+      if (File == Files.end()) {
+        if (Seen.insert("\1" + Name->str()).second)
+          S.UnattributedImports.push_back(
+              Import{Name->str(), BindSource::ELFSymbol, Weak});
+        continue;
+      }
+      auto Dep = ByName.find(File->second);
+      if (Dep == ByName.end()) {
+        S.Warnings.push_back("symbol " + Name->str() + " is versioned against " +
+                             File->second + ", which is not DT_NEEDED");
+        if (Seen.insert("\1" + Name->str()).second)
+          S.UnattributedImports.push_back(
+              Import{Name->str(), BindSource::ELFVersion, Weak});
+        continue;
+      }
+      if (Seen.insert(File->second + "\1" + Name->str()).second)
+        Dep->second->Imports.push_back(
+            Import{Name->str(), BindSource::ELFVersion, Weak});
+    }
+  }
+
+  const ELFObjectFile<ELFT> &Obj;
+  const ELFFile<ELFT> &F;
+  StringRef FileName;
+  Slice S;
+  bool Incomplete = false;
+};
+
+template <class ELFT>
+Expected<Slice> readAs(const ELFObjectFileBase &Obj, StringRef FileName) {
+  return ELFReader<ELFT>(cast<ELFObjectFile<ELFT>>(Obj), FileName).read();
+}
+
+} // namespace
+
+Expected<Slice> readELFFile(const ELFObjectFileBase &Obj, StringRef FileName) {
+  if (isa<ELF64LEObjectFile>(Obj))
+    return readAs<ELF64LE>(Obj, FileName);
+  if (isa<ELF64BEObjectFile>(Obj))
+    return readAs<ELF64BE>(Obj, FileName);
+  if (isa<ELF32LEObjectFile>(Obj))
+    return readAs<ELF32LE>(Obj, FileName);
+  return readAs<ELF32BE>(Obj, FileName);
+}
+
+} // namespace linkguard::objlib

@@ -1,0 +1,34 @@
+//===- Reader.h - open a binary and decode its dependencies ------*- C++ -*-===//
+#pragma once
+
+#include "objlib/BinaryInfo.h"
+
+#include "llvm/Support/Error.h"
+
+namespace linkguard::objlib {
+
+/// Kinds of failure, so the CLI can map them to distinct exit codes.
+enum class ReadErrorKind { Unreadable, Malformed, Unsupported };
+
+/// An llvm::ErrorInfo carrying a ReadErrorKind and a message that names the
+/// file and the fault ("k.dylib: load command 7 extends past end of file").
+class ReadError : public llvm::ErrorInfo<ReadError> {
+public:
+  static char ID;
+  ReadError(ReadErrorKind Kind, std::string Message)
+      : Kind(Kind), Message(std::move(Message)) {}
+  ReadErrorKind kind() const { return Kind; }
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  ReadErrorKind Kind;
+  std::string Message;
+};
+
+/// Reads Mach-O (thin or universal, every slice) or ELF. Never prints.
+llvm::Expected<BinaryInfo> readBinary(const std::string &Path);
+
+} // namespace linkguard::objlib

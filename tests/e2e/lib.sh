@@ -1,0 +1,75 @@
+# Helpers for tests/e2e/*.bash suites. Sourced by tests/e2e/run.
+#
+# Environment from ctest: LINKGUARD_BIN (the built binary),
+# LINKGUARD_SOURCE_DIR, LINKGUARD_LLVM_BINDIR (/usr/lib/llvm-19/bin),
+# LINKGUARD_BUILD_DIR.
+
+: "${LINKGUARD_LLVM_BINDIR:=/usr/lib/llvm-19/bin}"
+: "${LINKGUARD_SOURCE_DIR:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+LLVM_BIN=$LINKGUARD_LLVM_BINDIR
+CLANGXX=$LLVM_BIN/clang++   # the real compiler, LLVM 19 (the default clang++ is 14)
+CLANG=$LLVM_BIN/clang
+FAKE_COMPILERS=$LINKGUARD_SOURCE_DIR/tests/fake-compilers
+# Logging off unless a test turns it on: stdout/stderr comparisons stay exact.
+export LINKGUARD_LOG=${LINKGUARD_LOG:-off}
+unset LINKGUARD_CXX LINKGUARD_CC LINKGUARD_MODE LINKGUARD_RULES LINKGUARD_AOT \
+      LINKGUARD_CONFIG LINKGUARD_LOG_FILE _LINKGUARD_DEPTH CXX CC
+
+E2E_TESTS_RUN=0
+E2E_FAILED=0
+E2E_CURRENT=""
+
+e2e_finish() {
+  local status=$?
+  if [ "$E2E_FAILED" -ne 0 ] || [ "$status" -ne 0 ]; then
+    echo "FAILED: suite $E2E_SUITE, test \"$E2E_CURRENT\"; work dir kept: $E2E_ROOT" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+  rm -rf "$E2E_ROOT"
+  echo "suite $E2E_SUITE: $E2E_TESTS_RUN passed, 0 failed"
+  exit 0
+}
+
+# TEST "title": starts a test in a fresh directory and runs the suite's SETUP.
+TEST() {
+  E2E_CURRENT=$1
+  E2E_TESTS_RUN=$((E2E_TESTS_RUN + 1))
+  local dir=$E2E_ROOT/t$E2E_TESTS_RUN
+  mkdir -p "$dir" && cd "$dir" || exit 1
+  echo "TEST: $1"
+  if declare -F "SUITE_${E2E_SUITE}_SETUP" >/dev/null; then
+    "SUITE_${E2E_SUITE}_SETUP"
+  fi
+}
+
+test_failed() {
+  echo "  FAIL: $*" >&2
+  E2E_FAILED=1
+  exit 1
+}
+
+expect_equal() { # actual expected [what]
+  [ "$1" = "$2" ] || test_failed "${3:-value}: expected [$2], got [$1]"
+}
+expect_contains() { # haystack needle [what]
+  case "$1" in *"$2"*) ;; *) test_failed "${3:-output} should contain [$2]; it is: $1" ;; esac
+}
+expect_not_contains() { # haystack needle [what]
+  case "$1" in *"$2"*) test_failed "${3:-output} should not contain [$2]; it is: $1" ;; *) ;; esac
+}
+expect_exists() { [ -e "$1" ] || test_failed "$1 should exist"; }
+expect_missing() { [ ! -e "$1" ] || test_failed "$1 should not exist"; }
+expect_same_file() { cmp -s "$1" "$2" || test_failed "$1 and $2 differ"; }
+# expect_status CODE CMD ARGS...: runs CMD, checks its exit status.
+expect_status() {
+  local want=$1; shift
+  "$@"
+  local got=$?
+  [ "$got" -eq "$want" ] || test_failed "exit status of [$*]: expected $want, got $got"
+}
+
+# --- Mach-O cross-link fixtures: write_sdk, write_tbd, macho_flags,
+# write_aoti_model, AOTI_MPS_CFLAGS (shared with scripts/demo).
+# shellcheck source=../../scripts/lib/macho_sdk.sh
+. "$LINKGUARD_SOURCE_DIR/scripts/lib/macho_sdk.sh"
