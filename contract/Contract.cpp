@@ -3,27 +3,12 @@
 
 #include "contract/LibraryGroups.h"
 
-#include "llvm/Support/GlobPattern.h"
-
 namespace linkguard::contract {
 
 using objlib::BinaryInfo;
 using objlib::Dependency;
 using objlib::Referenced;
 using objlib::Slice;
-
-bool Pattern::matches(const std::string &InstallName) const {
-  if (Text == "openmp")
-    return isOpenMPLibrary(InstallName);
-  if (Text == "libsystem")
-    return isLibSystem(InstallName);
-  auto Glob = llvm::GlobPattern::create(Text);
-  if (!Glob) {
-    llvm::consumeError(Glob.takeError());
-    return Text == InstallName || Text == fileNameOf(InstallName);
-  }
-  return Glob->match(InstallName) || Glob->match(fileNameOf(InstallName));
-}
 
 ContractSpec openMPDroppedContract() {
   ContractSpec Spec;
@@ -69,8 +54,8 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
                        Verdict &V) {
   auto add = [&](FindingKind K, const std::string &Dep, std::string Rule,
                  std::string Msg, std::vector<std::string> Syms = {}) {
-    V.Findings.push_back({K, SliceName, Dep, std::move(Rule), std::move(Msg),
-                          std::move(Syms)});
+    V.Findings.push_back(
+        {K, SliceName, Dep, std::move(Rule), std::move(Msg), std::move(Syms)});
   };
 
   for (const Dependency &D : S.Dependencies) {
@@ -87,14 +72,18 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
       case Referenced::Yes:
         add(FindingKind::Kept, D.Name, "forbid-unreferenced " + P.Text,
             D.Name + " is kept: " + std::to_string(D.Imports.size()) +
-                " imported symbol(s) bind to it (" + listSymbols(importNames(D)) + ")",
+                " imported symbol(s) bind to it (" +
+                listSymbols(importNames(D)) + ")",
             importNames(D));
         break;
       case Referenced::No:
         add(FindingKind::Violation, D.Name, "forbid-unreferenced " + P.Text,
-            D.Name + " is still a dependency (" + objlib::dependencyKindName(D.Kind) +
-                ") although no symbol binds to it; link with -Wl,-dead_strip_dylibs "
-                "or drop it from the link line (a -needed-l / -needed_library keeps it)");
+            D.Name + " is still a dependency (" +
+                objlib::dependencyKindName(D.Kind) +
+                ") although no symbol binds to it; link with "
+                "-Wl,-dead_strip_dylibs "
+                "or drop it from the link line (a -needed-l / -needed_library "
+                "keeps it)");
         break;
       case Referenced::Unknown:
         add(FindingKind::Unknown, D.Name, "forbid-unreferenced " + P.Text,
@@ -104,16 +93,25 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
       }
     }
 
-    if (Spec.FailOnUnused && D.IsReferenced == Referenced::No)
+    // ld64 links libSystem into every image and never drops it, even under
+    // -dead_strip_dylibs (its initializer sets up the C runtime), so an
+    // image that binds nothing to it is normal, not an unused dependency.
+    if (Spec.FailOnUnused && D.IsReferenced == Referenced::No &&
+        Fmt == objlib::Format::MachO && isLibSystem(D.Name))
+      add(FindingKind::Kept, D.Name, "unused",
+          D.Name + " binds no symbol but stays: ld64 always keeps libSystem");
+    else if (Spec.FailOnUnused && D.IsReferenced == Referenced::No)
       add(FindingKind::Violation, D.Name, "unused",
           D.Name + " is a dependency that no imported symbol binds to");
     else if (Spec.FailOnUnused && D.IsReferenced == Referenced::Unknown)
       add(FindingKind::Unknown, D.Name, "unused",
-          D.Name + ": whether any symbol binds to it cannot be told from the file");
+          D.Name +
+              ": whether any symbol binds to it cannot be told from the file");
   }
 
-  bool RequireApplies = !Spec.RequireOnlyForMachO ||
-                        (Fmt == objlib::Format::MachO && S.FileType != "object");
+  bool RequireApplies =
+      !Spec.RequireOnlyForMachO ||
+      (Fmt == objlib::Format::MachO && S.FileType != "object");
   if (RequireApplies)
     for (const Pattern &P : Spec.Require) {
       bool Found = false;
@@ -125,12 +123,40 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
     }
 }
 
-Verdict judge(const BinaryInfo &Binary, const ContractSpec &Spec) {
+/// --portable: a violation for each non-portable dependency, naming the
+/// load command (kind, name, slice) so it can be found with otool/readelf.
+static void judgePortability(const BinaryInfo &Binary,
+                             const PortabilityOptions &Options,
+                             const FileProbe &Exists, Verdict &V) {
+  for (const DependencyPlacement &P :
+       placeDependencies(Binary, Options, Exists)) {
+    if (P.Where != Placement::NonPortable && P.Where != Placement::Unknown)
+      continue;
+    Finding F;
+    F.Kind = P.Where == Placement::Unknown ? FindingKind::Unknown
+                                           : FindingKind::Violation;
+    F.Slice = Binary.Slices.size() > 1 ? P.Slice : std::string();
+    F.Dependency = P.Dependency;
+    F.Rule = "portable";
+    F.Message = std::string(objlib::dependencyKindName(P.Kind)) + " " +
+                P.Dependency + " (" + P.Slice + ") " + P.Reason;
+    V.Findings.push_back(std::move(F));
+  }
+}
+
+Verdict judge(const BinaryInfo &Binary, const ContractSpec &Spec,
+              const FileProbe &Exists) {
   Verdict V;
   for (const Slice &S : Binary.Slices)
     judgeSlice(S, Binary.Slices.size() > 1 ? S.Arch : std::string(), Binary.Fmt,
                Spec, V);
+  if (Spec.Portable)
+    judgePortability(Binary, *Spec.Portable, Exists, V);
   return V;
+}
+
+Verdict judge(const BinaryInfo &Binary, const ContractSpec &Spec) {
+  return judge(Binary, Spec, realFileProbe());
 }
 
 } // namespace linkguard::contract

@@ -8,26 +8,27 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "contract/Pattern.h"
+#include "contract/Portability.h"
 #include "objlib/BinaryInfo.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace linkguard::contract {
 
-/// A dependency name pattern: a built-in group ("openmp", "libsystem") or a
-/// glob matched against the whole install name and against its file name.
-struct Pattern {
-  std::string Text;
-  bool matches(const std::string &InstallName) const;
-};
-
 struct ContractSpec {
+  // clang-format off
   std::vector<Pattern> Forbid;             // must not be a dependency at all
   std::vector<Pattern> ForbidUnreferenced; // may stay only if a symbol binds to it
   std::vector<Pattern> Require;            // must be a dependency
   bool RequireOnlyForMachO = false;        // Require applies to Mach-O files only
   bool FailOnUnused = false;               // --unused: no dependency without imports
+  // clang-format on
+  /// --portable: every dependency system, shipped or provided
+  /// (contract/Portability.h).
+  std::optional<PortabilityOptions> Portable;
 };
 
 /// The contract the MPS AOT rule verifies after its link.
@@ -43,8 +44,8 @@ struct Finding {
   FindingKind Kind = FindingKind::Violation;
   std::string Slice;      // arch; empty for single-slice files
   std::string Dependency; // install name, when about one
-  std::string Rule;       // "forbid-unreferenced openmp", "require libsystem", ...
-  std::string Message;    // one sentence: what was found and what to do
+  std::string Rule;    // "forbid-unreferenced openmp", "require libsystem", ...
+  std::string Message; // one sentence: what was found and what to do
   std::vector<std::string> Symbols; // the imports that keep it, for Kept
 };
 
@@ -54,6 +55,12 @@ struct Verdict {
   size_t violations() const;
 };
 
+/// Judges Binary against Spec. Pure apart from Exists, which --portable
+/// asks whether a candidate file is there (tests pass a fake).
+Verdict judge(const objlib::BinaryInfo &Binary, const ContractSpec &Spec,
+              const FileProbe &Exists);
+
+/// The same, over the real file system.
 Verdict judge(const objlib::BinaryInfo &Binary, const ContractSpec &Spec);
 
 } // namespace linkguard::contract

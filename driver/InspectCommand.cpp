@@ -114,18 +114,23 @@ ParseResult parseArgs(const std::vector<std::string> &Args,
 
 ExitCode exitCodeFor(objlib::ReadErrorKind K) {
   switch (K) {
-  case objlib::ReadErrorKind::Unreadable: return ExitCode::UnreadableInput;
+  case objlib::ReadErrorKind::Unreadable:
+    return ExitCode::UnreadableInput;
   case objlib::ReadErrorKind::Malformed:
-  case objlib::ReadErrorKind::Unsupported: return ExitCode::MalformedBinary;
+  case objlib::ReadErrorKind::Unsupported:
+    return ExitCode::MalformedBinary;
   }
   return ExitCode::MalformedBinary;
 }
 
 const char *kindName(objlib::ReadErrorKind K) {
   switch (K) {
-  case objlib::ReadErrorKind::Unreadable: return "unreadable";
-  case objlib::ReadErrorKind::Malformed: return "malformed";
-  case objlib::ReadErrorKind::Unsupported: return "unsupported";
+  case objlib::ReadErrorKind::Unreadable:
+    return "unreadable";
+  case objlib::ReadErrorKind::Malformed:
+    return "malformed";
+  case objlib::ReadErrorKind::Unsupported:
+    return "unsupported";
   }
   return "malformed";
 }
@@ -149,8 +154,8 @@ int runInspect(const std::vector<std::string> &Args) {
   auto fail = [&](const std::string &Path, const char *Kind,
                   const std::string &Msg, ExitCode Code) {
     errs() << "linkguard: error: " << oneLine(Msg) << "\n";
-    Errors.push_back(
-        json::Object{{"path", Path}, {"kind", Kind}, {"message", oneLine(Msg)}});
+    Errors.push_back(json::Object{
+        {"path", Path}, {"kind", Kind}, {"message", oneLine(Msg)}});
     if (Status == 0)
       Status = toInt(Code);
   };

@@ -17,12 +17,17 @@ namespace {
 
 const char *kindSuffix(DependencyKind K) {
   switch (K) {
-  case DependencyKind::Weak: return ", weak";
-  case DependencyKind::Reexport: return ", reexport";
-  case DependencyKind::Lazy: return ", lazy";
-  case DependencyKind::Upward: return ", upward";
+  case DependencyKind::Weak:
+    return ", weak";
+  case DependencyKind::Reexport:
+    return ", reexport";
+  case DependencyKind::Lazy:
+    return ", lazy";
+  case DependencyKind::Upward:
+    return ", upward";
   case DependencyKind::Load:
-  case DependencyKind::Needed: return "";
+  case DependencyKind::Needed:
+    return "";
   }
   return "";
 }

@@ -1,4 +1,5 @@
-//===- InspectPrinter.h - text and JSON output of `linkguard inspect` -*- C++ -*-===//
+//===- InspectPrinter.h - text and JSON output of `linkguard inspect` -*- C++
+//-*-===//
 //
 // objlib decodes, this prints: the default text is `otool -L`'s layout so
 // the two can be diffed; --json is a stable schema (docs/inspect.md).
@@ -27,8 +28,7 @@ struct InspectOptions {
 
 /// The header line of one slice: "FILE:" for thin Mach-O and ELF,
 /// "FILE (architecture ARCH):" for a slice of a universal file.
-std::string sliceTitle(const objlib::BinaryInfo &Info,
-                       const objlib::Slice &S);
+std::string sliceTitle(const objlib::BinaryInfo &Info, const objlib::Slice &S);
 
 /// Prints every slice of Info (the caller has applied --arch).
 void printInspectText(llvm::raw_ostream &OS, const objlib::BinaryInfo &Info,

@@ -75,6 +75,10 @@ struct Classification {
   std::vector<std::string> UnknownArgs;
   /// Response files that were expanded to read the command.
   std::vector<std::string> ResponseFiles;
+  /// Every option as clang spells it after response-file expansion, in
+  /// order ("-fopenmp", "-fopenmp=libomp", "-Xclang -fopenmp"); rules match
+  /// driver flags against it (flags/RuleSpec.h).
+  std::vector<std::string> DriverFlags;
 
   bool isDefined(const std::string &Macro) const;
   bool hasLinkerArg(const std::string &Arg) const;

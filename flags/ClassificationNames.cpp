@@ -12,31 +12,44 @@ namespace linkguard::flags {
 
 const char *phaseName(Phase P) {
   switch (P) {
-  case Phase::Probe: return "probe";
-  case Phase::Preprocess: return "preprocess";
-  case Phase::Pch: return "pch";
-  case Phase::Compile: return "compile";
-  case Phase::Link: return "link";
+  case Phase::Probe:
+    return "probe";
+  case Phase::Preprocess:
+    return "preprocess";
+  case Phase::Pch:
+    return "pch";
+  case Phase::Compile:
+    return "compile";
+  case Phase::Link:
+    return "link";
   }
   return "unknown";
 }
 
 const char *objectFormatName(ObjectFormat F) {
   switch (F) {
-  case ObjectFormat::MachO: return "Mach-O";
-  case ObjectFormat::ELF: return "ELF";
-  case ObjectFormat::Unknown: return "unknown";
+  case ObjectFormat::MachO:
+    return "Mach-O";
+  case ObjectFormat::ELF:
+    return "ELF";
+  case ObjectFormat::Unknown:
+    return "unknown";
   }
   return "unknown";
 }
 
 const char *outputKindName(OutputKind K) {
   switch (K) {
-  case OutputKind::Executable: return "executable";
-  case OutputKind::SharedLibrary: return "shared-library";
-  case OutputKind::Bundle: return "bundle";
-  case OutputKind::Relocatable: return "relocatable";
-  case OutputKind::None: return "none";
+  case OutputKind::Executable:
+    return "executable";
+  case OutputKind::SharedLibrary:
+    return "shared-library";
+  case OutputKind::Bundle:
+    return "bundle";
+  case OutputKind::Relocatable:
+    return "relocatable";
+  case OutputKind::None:
+    return "none";
   }
   return "none";
 }

@@ -33,6 +33,7 @@
 #include "clang/Driver/Options.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/Option.h"
@@ -86,7 +87,8 @@ std::string typeForExtension(StringRef Path, bool DarwinTarget) {
       .Cases("M", "mm", "objective-c++")
       .Case("mi", "objective-c-cpp-output")
       .Case("mii", "objective-c++-cpp-output")
-      // Darwin's toolchain preprocesses .s too (Darwin::LookupTypeForExtension).
+      // Darwin's toolchain preprocesses .s too
+      // (Darwin::LookupTypeForExtension).
       .Case("s", DarwinTarget ? "assembler-with-cpp" : "assembler")
       .Cases("S", "sx", "assembler-with-cpp")
       .Cases("bc", "ll", "ir")
@@ -119,8 +121,8 @@ bool isHeaderType(StringRef Type) {
       .Cases("c-header", "c++-header", "objective-c-header",
              "objective-c++-header", true)
       .Cases("c-header-cpp-output", "c++-header-cpp-output",
-             "objective-c-header-cpp-output",
-             "objective-c++-header-cpp-output", true)
+             "objective-c-header-cpp-output", "objective-c++-header-cpp-output",
+             true)
       .Cases("c++-header-unit-header", "c++-system-header", "c++-user-header",
              true)
       .Cases("cl-header", "cuda-header", true)
@@ -226,23 +228,26 @@ struct PendingInput {
 
 // What the walk over the arguments saw, as ccache's ArgumentProcessingState.
 struct State {
-  const Arg *DryRun = nullptr;       // -###
-  const Arg *FirstProbe = nullptr;   // --version, -print-*, ...
-  const Arg *Verbose = nullptr;      // -v
-  const Arg *EmitLlvm = nullptr;     // -emit-llvm
-  const Arg *LastKindArg = nullptr;  // -shared / -dynamiclib / -bundle / -r
+  const Arg *DryRun = nullptr;      // -###
+  const Arg *FirstProbe = nullptr;  // --version, -print-*, ...
+  const Arg *Verbose = nullptr;     // -v
+  const Arg *EmitLlvm = nullptr;    // -emit-llvm
+  const Arg *LastKindArg = nullptr; // -shared / -dynamiclib / -bundle / -r
   const Arg *LastTargetArg = nullptr;
   // Last argument per final-phase effect, indexed from Effect::Preprocess.
   std::array<const Arg *, 7> LastPhaseArg{};
   std::vector<PendingInput> Inputs;
   unsigned LinkerInputOptions = 0; // -l, -Wl,, -Xlinker, -z, -framework, ...
+  // Position of each macro in Classification::Defines: a linear search per
+  // -D made 200k defines (one @file) take minutes.
+  llvm::StringMap<size_t> DefineIndex;
   bool ObjC = false, ObjCXX = false;
 };
 
-constexpr Effect PhaseEffects[] = {
-    Effect::Preprocess, Effect::Dependencies, Effect::Precompile,
-    Effect::CompileOnly, Effect::Backend,     Effect::Assemble,
-    Effect::InterfaceStubs};
+constexpr Effect PhaseEffects[] = {Effect::Preprocess,    Effect::Dependencies,
+                                   Effect::Precompile,    Effect::CompileOnly,
+                                   Effect::Backend,       Effect::Assemble,
+                                   Effect::InterfaceStubs};
 
 int phaseSlot(Effect E) {
   for (size_t I = 0; I < std::size(PhaseEffects); ++I)
@@ -263,27 +268,32 @@ Phase phaseOfEffect(Effect E) {
   }
 }
 
-void addDefine(Classification &C, StringRef Value) {
+void addDefine(Classification &C, llvm::StringMap<size_t> &Index, StringRef Value) {
   auto [RawName, Val] = Value.split('=');
   StringRef Name = RawName.trim();
   // -D'F(x)=x' defines the function-like macro F.
   Name = Name.take_until([](char Ch) { return Ch == '('; }).trim();
   if (Name.empty())
     return;
-  auto It = std::find_if(C.Defines.begin(), C.Defines.end(),
-                         [&](const auto &D) { return D.first == Name; });
   std::string V = Value.contains('=') ? Val.str() : std::string();
-  if (It != C.Defines.end())
-    It->second = std::move(V);
-  else
+  auto [It, Inserted] = Index.try_emplace(Name, C.Defines.size());
+  if (Inserted)
     C.Defines.emplace_back(Name.str(), std::move(V));
+  else
+    C.Defines[It->second].second = std::move(V);
 }
 
-void removeDefine(Classification &C, StringRef Value) {
+void removeDefine(Classification &C, llvm::StringMap<size_t> &Index, StringRef Value) {
   StringRef Name = Value.trim();
-  C.Defines.erase(std::remove_if(C.Defines.begin(), C.Defines.end(),
-                                 [&](const auto &D) { return D.first == Name; }),
-                  C.Defines.end());
+  auto It = Index.find(Name);
+  if (It == Index.end())
+    return;
+  size_t Pos = It->second;
+  C.Defines.erase(C.Defines.begin() + Pos);
+  Index.erase(It);
+  for (auto &Entry : Index)
+    if (Entry.second > Pos)
+      --Entry.second;
 }
 
 void addLibrary(Classification &C, StringRef Name, bool Needed) {
@@ -345,6 +355,7 @@ void processArg(const Arg &A, const ArgList &List, State &S, Classification &C,
     C.UnknownArgs.push_back(A.getAsString(List));
     return;
   }
+  C.DriverFlags.push_back(A.getAsString(List));
   if (O.hasFlag(copts::LinkerInput))
     ++S.LinkerInputOptions;
 
@@ -388,10 +399,10 @@ void processArg(const Arg &A, const ArgList &List, State &S, Classification &C,
     S.ObjCXX = true;
     break;
   case Effect::Define:
-    addDefine(C, A.getValue());
+    addDefine(C, S.DefineIndex, A.getValue());
     break;
   case Effect::Undefine:
-    removeDefine(C, A.getValue());
+    removeDefine(C, S.DefineIndex, A.getValue());
     break;
   case Effect::Library:
   case Effect::WeakLibrary:
@@ -496,10 +507,11 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
 
   // 1. Response files, for reading only.
   std::vector<std::string> Expanded;
-  bool HasAt = std::any_of(RawArgs.begin(), RawArgs.end(),
-                           [](const std::string &A) {
-                             return A.size() > 1 && A[0] == '@';
-                           });
+  std::vector<std::string> MissingFiles;
+  bool HasAt =
+      std::any_of(RawArgs.begin(), RawArgs.end(), [](const std::string &A) {
+        return A.size() > 1 && A[0] == '@';
+      });
   ArrayRef<std::string> Args = RawArgs;
   if (HasAt) {
     Expected<ExpandedArgs> E = expandResponseFiles(RawArgs, Opts.WorkingDir);
@@ -507,6 +519,7 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
       return E.takeError();
     Expanded = std::move(E->Args);
     C.ResponseFiles = std::move(E->Files);
+    MissingFiles = std::move(E->Missing);
     Args = Expanded;
   }
 
@@ -526,8 +539,15 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   // 3. Walk every argument in order.
   State S;
   const Arg *Language = nullptr;
-  for (const Arg *A : List)
+  for (const Arg *A : List) {
+    // "@name" with no file `name` that clang would open as an input.
+    if (A->getOption().getID() == copts::OPT_INPUT &&
+        StringRef(A->getValue()).starts_with("@") &&
+        llvm::is_contained(MissingFiles, A->getValue() + 1))
+      return make_error<ResponseFileError>(A->getValue() + 1,
+                                           "No such file or directory");
     processArg(*A, List, S, C, Language);
+  }
   scanLinkerArgsForLibraries(C);
 
   ProgramName Prog = parseProgramName(Opts.CompilerName);
@@ -559,8 +579,8 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
                ? HeaderLanguageArg
                : FirstHeader->Path + " (" + FirstHeader->Type + ")";
   };
-  bool OnlyHeaders = Headers > 0 && Headers == C.Inputs.size() &&
-                     S.LinkerInputOptions == 0;
+  bool OnlyHeaders =
+      Headers > 0 && Headers == C.Inputs.size() && S.LinkerInputOptions == 0;
   size_t LinkInputs = C.Inputs.size() - Headers + S.LinkerInputOptions;
 
   const Arg *PhaseArg = nullptr;

@@ -1,4 +1,4 @@
-//===- Classify.h - read one compiler command line ---------------*- C++ -*-===//
+//===- Classify.h - read one compiler command line --------------*- C++ -*-===//
 //
 // classify() reads the arguments of one compiler invocation (argv without
 // argv[0]) the way clang 19's driver would, using clang's own option table

@@ -33,7 +33,6 @@ constexpr OptionEffect Rows[] = {
     {OPT_dynamiclib, Effect::SharedOutput},
     {OPT_D, Effect::Define},
     {OPT_emit_ast, Effect::CompileOnly},
-    {OPT_emit_cir, Effect::CompileOnly},
     {OPT_emit_interface_stubs, Effect::InterfaceStubs},
     {OPT_emit_llvm, Effect::EmitLlvm},
     {OPT_extract_api, Effect::Precompile},
@@ -106,11 +105,9 @@ static_assert(rowsAreSorted(), "OptionEffects rows must be sorted by id "
 llvm::ArrayRef<OptionEffect> optionEffects() { return Rows; }
 
 std::optional<Effect> effectOf(unsigned OptId) {
-  const OptionEffect *It =
-      std::lower_bound(std::begin(Rows), std::end(Rows), OptId,
-                       [](const OptionEffect &R, unsigned Id) {
-                         return R.Id < Id;
-                       });
+  const OptionEffect *It = std::lower_bound(
+      std::begin(Rows), std::end(Rows), OptId,
+      [](const OptionEffect &R, unsigned Id) { return R.Id < Id; });
   if (It == std::end(Rows) || It->Id != OptId)
     return std::nullopt;
   return It->Eff;
@@ -118,35 +115,64 @@ std::optional<Effect> effectOf(unsigned OptId) {
 
 const char *effectName(Effect E) {
   switch (E) {
-  case Effect::DryRun: return "dry-run";
-  case Effect::Probe: return "probe";
-  case Effect::VerboseProbe: return "verbose-probe";
-  case Effect::Preprocess: return "preprocess";
-  case Effect::Dependencies: return "dependencies";
-  case Effect::Precompile: return "precompile";
-  case Effect::CompileOnly: return "compile-only";
-  case Effect::Backend: return "backend";
-  case Effect::Assemble: return "assemble";
-  case Effect::InterfaceStubs: return "interface-stubs";
-  case Effect::EmitLlvm: return "emit-llvm";
-  case Effect::SharedOutput: return "shared-output";
-  case Effect::BundleOutput: return "bundle-output";
-  case Effect::RelocatableOutput: return "relocatable-output";
-  case Effect::Output: return "output";
-  case Effect::Language: return "language";
-  case Effect::LanguageObjC: return "language-objc";
-  case Effect::LanguageObjCXX: return "language-objcxx";
-  case Effect::Define: return "define";
-  case Effect::Undefine: return "undefine";
-  case Effect::Library: return "library";
-  case Effect::WeakLibrary: return "weak-library";
-  case Effect::ReexportLibrary: return "reexport-library";
-  case Effect::LibraryDir: return "library-dir";
-  case Effect::LinkerCommaArgs: return "linker-comma-args";
-  case Effect::LinkerArg: return "linker-arg";
-  case Effect::LinkerZ: return "linker-z";
-  case Effect::Target: return "target";
-  case Effect::Arch: return "arch";
+  case Effect::DryRun:
+    return "dry-run";
+  case Effect::Probe:
+    return "probe";
+  case Effect::VerboseProbe:
+    return "verbose-probe";
+  case Effect::Preprocess:
+    return "preprocess";
+  case Effect::Dependencies:
+    return "dependencies";
+  case Effect::Precompile:
+    return "precompile";
+  case Effect::CompileOnly:
+    return "compile-only";
+  case Effect::Backend:
+    return "backend";
+  case Effect::Assemble:
+    return "assemble";
+  case Effect::InterfaceStubs:
+    return "interface-stubs";
+  case Effect::EmitLlvm:
+    return "emit-llvm";
+  case Effect::SharedOutput:
+    return "shared-output";
+  case Effect::BundleOutput:
+    return "bundle-output";
+  case Effect::RelocatableOutput:
+    return "relocatable-output";
+  case Effect::Output:
+    return "output";
+  case Effect::Language:
+    return "language";
+  case Effect::LanguageObjC:
+    return "language-objc";
+  case Effect::LanguageObjCXX:
+    return "language-objcxx";
+  case Effect::Define:
+    return "define";
+  case Effect::Undefine:
+    return "undefine";
+  case Effect::Library:
+    return "library";
+  case Effect::WeakLibrary:
+    return "weak-library";
+  case Effect::ReexportLibrary:
+    return "reexport-library";
+  case Effect::LibraryDir:
+    return "library-dir";
+  case Effect::LinkerCommaArgs:
+    return "linker-comma-args";
+  case Effect::LinkerArg:
+    return "linker-arg";
+  case Effect::LinkerZ:
+    return "linker-z";
+  case Effect::Target:
+    return "target";
+  case Effect::Arch:
+    return "arch";
   }
   return "?";
 }

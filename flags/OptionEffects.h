@@ -1,4 +1,4 @@
-//===- OptionEffects.h - what linkguard knows about clang options -*- C++ -*-===//
+//===- OptionEffects.h - linkguard's meanings of options -------*- C++ -*-===//
 //
 // clang's option table (ClangOptionTable.h) says how an option is spelled and
 // which values it takes; this table says what an option *means* to linkguard.

@@ -3,9 +3,11 @@
 // Mirrors clang 19's driver (llvm::cl::ExpansionContext with the GNU
 // tokenizer): an argument "@name" is replaced by the tokens of the file
 // `name`, recursively. Differences, on purpose:
-//  - clang leaves "@missing" in place when the file does not exist and then
-//    fails with "no such file or directory: '@missing'"; linkguard reports a
-//    ResponseFileError instead, so the driver can say which file and exit 67.
+//  - clang leaves "@missing" in place when no such file exists (so
+//    `-install_name @rpath/x.dylib` stays a value) and fails later with "no
+//    such file or directory: '@missing'" if it is an input; linkguard does
+//    the same, and classify() turns the input case into a ResponseFileError
+//    so the driver can say which file and exit 67.
 //  - nesting depth, file size and argument count are capped, so a cycle
 //    (a.rsp containing @a.rsp) is an error rather than a hang.
 //
@@ -51,7 +53,7 @@ public:
           return E;
         continue;
       }
-      if (Error E = expandFile(A.substr(1), Depth))
+      if (Error E = expandFile(A, Depth))
         return E;
     }
     return Error::success();
@@ -68,7 +70,8 @@ private:
     return Error::success();
   }
 
-  Error expandFile(const std::string &Name, unsigned Depth) {
+  Error expandFile(const std::string &At, unsigned Depth) {
+    std::string Name = At.substr(1);
     if (Depth >= Limits.MaxDepth)
       return make_error<ResponseFileError>(
           Name, "nested more than " + std::to_string(Limits.MaxDepth) +
@@ -78,13 +81,17 @@ private:
       Path = WorkingDir;
       sys::path::append(Path, Name);
     }
+    if (!sys::fs::exists(Path)) {
+      Out.Missing.push_back(Name);
+      return push(At);
+    }
     if (sys::fs::is_directory(Path))
       return make_error<ResponseFileError>(Name, "is a directory");
     uint64_t Size = 0;
     if (!sys::fs::file_size(Path, Size) && Size > Limits.MaxFileBytes)
       return make_error<ResponseFileError>(
-          Name, "larger than " + std::to_string(Limits.MaxFileBytes) +
-                    " bytes");
+          Name,
+          "larger than " + std::to_string(Limits.MaxFileBytes) + " bytes");
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
         MemoryBuffer::getFile(Path, /*IsText=*/false,
                               /*RequiresNullTerminator=*/false);

@@ -17,9 +17,9 @@
 
 namespace linkguard::flags {
 
-/// A response file that could not be read (missing, a directory,
-/// unreadable), nested too deep, or too large. The driver maps it to
-/// ExitCode::BadResponseFile (67).
+/// A response file that could not be read (a directory, unreadable), nested
+/// too deep, too large, or missing where clang would read it as an input
+/// file. The driver maps it to ExitCode::BadResponseFile (67).
 class ResponseFileError : public llvm::ErrorInfo<ResponseFileError> {
 public:
   static char ID;
@@ -45,12 +45,20 @@ struct ResponseFileLimits {
 struct ExpandedArgs {
   std::vector<std::string> Args;  // with every @file replaced
   std::vector<std::string> Files; // the files read, in order, as named
+  /// "@name" arguments left in place because no file `name` exists.
+  std::vector<std::string> Missing;
 };
 
 /// Expands every argument that starts with '@'. Relative names are read
 /// from WorkingDir (or the current directory when empty); a nested @file
 /// is resolved the same way, as clang 19's driver does (checked against
 /// clang++-19 -###: nested names are not relative to the including file).
+///
+/// Like clang (and libiberty), an "@name" whose file does not exist is left
+/// in place: `-install_name @rpath/libx.dylib` is a value, not a response
+/// file. classify() reports it as a ResponseFileError only when it ends up
+/// as an input file, which is where clang fails ("no such file or
+/// directory: '@name'"). A file that exists but cannot be read fails here.
 llvm::Expected<ExpandedArgs>
 expandResponseFiles(llvm::ArrayRef<std::string> Args,
                     llvm::StringRef WorkingDir,

@@ -42,11 +42,16 @@ std::optional<std::string> stringAt(StringRef Table, uint64_t Offset) {
 
 const char *elfTypeName(unsigned Type) {
   switch (Type) {
-  case ELF::ET_NONE: return "ET_NONE";
-  case ELF::ET_REL: return "ET_REL";
-  case ELF::ET_EXEC: return "ET_EXEC";
-  case ELF::ET_DYN: return "ET_DYN";
-  case ELF::ET_CORE: return "ET_CORE";
+  case ELF::ET_NONE:
+    return "ET_NONE";
+  case ELF::ET_REL:
+    return "ET_REL";
+  case ELF::ET_EXEC:
+    return "ET_EXEC";
+  case ELF::ET_DYN:
+    return "ET_DYN";
+  case ELF::ET_CORE:
+    return "ET_CORE";
   }
   return nullptr;
 }
@@ -67,8 +72,7 @@ public:
                  ? "e_machine " + std::to_string(F.getHeader().e_machine)
                  : Arch.str();
     const char *Type = elfTypeName(F.getHeader().e_type);
-    S.FileType =
-        Type ? Type : "e_type " + std::to_string(F.getHeader().e_type);
+    S.FileType = Type ? Type : "e_type " + std::to_string(F.getHeader().e_type);
 
     if (Error E = readDynamic())
       return std::move(E);
@@ -100,8 +104,8 @@ private:
     }
     StringRef Buf = Obj.getData();
     if (HaveAddr && HaveSize) {
-      Expected<const uint8_t *> Ptr = F.toMappedAddr(
-          Addr, [](const Twine &) { return Error::success(); });
+      Expected<const uint8_t *> Ptr =
+          F.toMappedAddr(Addr, [](const Twine &) { return Error::success(); });
       if (Ptr) {
         const char *P = reinterpret_cast<const char *>(*Ptr);
         if (P >= Buf.begin() && P <= Buf.end() &&
@@ -131,8 +135,7 @@ private:
       return Error::success(); // Static executables, relocatable objects.
     Expected<StringRef> StrTab = dynamicStrings(*Dyn);
     if (!StrTab)
-      return malformed("dynamic string table: " +
-                       toString(StrTab.takeError()));
+      return malformed("dynamic string table: " + toString(StrTab.takeError()));
 
     auto str = [&](uint64_t Off, const char *Tag) {
       if (std::optional<std::string> Str = stringAt(*StrTab, Off))
@@ -156,8 +159,9 @@ private:
         break;
       case ELF::DT_RPATH:
       case ELF::DT_RUNPATH: {
-        SearchPathKind Kind = D.d_tag == ELF::DT_RPATH ? SearchPathKind::RPath
-                                                       : SearchPathKind::RunPath;
+        SearchPathKind Kind = D.d_tag == ELF::DT_RPATH
+                                  ? SearchPathKind::RPath
+                                  : SearchPathKind::RunPath;
         std::string List = str(D.getVal(), "DT_RPATH/DT_RUNPATH");
         SmallVector<StringRef, 4> Paths;
         StringRef(List).split(Paths, ':');
@@ -311,8 +315,9 @@ private:
       }
       auto Dep = ByName.find(File->second);
       if (Dep == ByName.end()) {
-        S.Warnings.push_back("symbol " + Name->str() + " is versioned against " +
-                             File->second + ", which is not DT_NEEDED");
+        S.Warnings.push_back("symbol " + Name->str() +
+                             " is versioned against " + File->second +
+                             ", which is not DT_NEEDED");
         if (Seen.insert("\1" + Name->str()).second)
           S.UnattributedImports.push_back(
               Import{Name->str(), BindSource::ELFVersion, Weak});

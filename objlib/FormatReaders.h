@@ -1,4 +1,5 @@
-//===- FormatReaders.h - one reader per object format ------------*- C++ -*-===//
+//===- FormatReaders.h - one reader per object format ------------*- C++
+//-*-===//
 //
 // Private to objlib: Reader.cpp opens the file and picks the format, then
 // hands each Mach-O slice or the ELF file to the reader in its own file, the

@@ -48,28 +48,44 @@ std::string formatVersion(uint32_t V) {
 
 const char *fileTypeName(uint32_t FileType) {
   switch (FileType) {
-  case MachO::MH_OBJECT: return "object";
-  case MachO::MH_EXECUTE: return "executable";
-  case MachO::MH_DYLIB: return "dylib";
-  case MachO::MH_BUNDLE: return "bundle";
-  case MachO::MH_DYLIB_STUB: return "dylib_stub";
-  case MachO::MH_DYLINKER: return "dylinker";
-  case MachO::MH_CORE: return "core";
-  case MachO::MH_PRELOAD: return "preload";
-  case MachO::MH_DSYM: return "dsym";
-  case MachO::MH_KEXT_BUNDLE: return "kext_bundle";
-  case MachO::MH_FILESET: return "fileset";
+  case MachO::MH_OBJECT:
+    return "object";
+  case MachO::MH_EXECUTE:
+    return "executable";
+  case MachO::MH_DYLIB:
+    return "dylib";
+  case MachO::MH_BUNDLE:
+    return "bundle";
+  case MachO::MH_DYLIB_STUB:
+    return "dylib_stub";
+  case MachO::MH_DYLINKER:
+    return "dylinker";
+  case MachO::MH_CORE:
+    return "core";
+  case MachO::MH_PRELOAD:
+    return "preload";
+  case MachO::MH_DSYM:
+    return "dsym";
+  case MachO::MH_KEXT_BUNDLE:
+    return "kext_bundle";
+  case MachO::MH_FILESET:
+    return "fileset";
   }
   return nullptr;
 }
 
 std::optional<DependencyKind> dependencyKind(uint32_t Cmd) {
   switch (Cmd) {
-  case MachO::LC_LOAD_DYLIB: return DependencyKind::Load;
-  case MachO::LC_LOAD_WEAK_DYLIB: return DependencyKind::Weak;
-  case MachO::LC_REEXPORT_DYLIB: return DependencyKind::Reexport;
-  case MachO::LC_LAZY_LOAD_DYLIB: return DependencyKind::Lazy;
-  case MachO::LC_LOAD_UPWARD_DYLIB: return DependencyKind::Upward;
+  case MachO::LC_LOAD_DYLIB:
+    return DependencyKind::Load;
+  case MachO::LC_LOAD_WEAK_DYLIB:
+    return DependencyKind::Weak;
+  case MachO::LC_REEXPORT_DYLIB:
+    return DependencyKind::Reexport;
+  case MachO::LC_LAZY_LOAD_DYLIB:
+    return DependencyKind::Lazy;
+  case MachO::LC_LOAD_UPWARD_DYLIB:
+    return DependencyKind::Upward;
   }
   return std::nullopt;
 }
@@ -102,16 +118,16 @@ public:
 
   void add(int Ordinal, StringRef Symbol, BindSource Source, bool Weak) {
     std::vector<Import> *List = listFor(Ordinal, Symbol);
-    std::string Key = std::to_string(Ordinal) + "\1" +
-                      bindSourceName(Source) + "\1" + Symbol.str();
+    std::string Key = std::to_string(Ordinal) + "\1" + bindSourceName(Source) +
+                      "\1" + Symbol.str();
     if (!Seen.insert(Key).second)
       return;
     List->push_back(Import{Symbol.str(), Source, Weak});
   }
 
   void addWeakLookup(StringRef Symbol, BindSource Source) {
-    std::string Key = "weak\1" + std::string(bindSourceName(Source)) + "\1" +
-                      Symbol.str();
+    std::string Key =
+        "weak\1" + std::string(bindSourceName(Source)) + "\1" + Symbol.str();
     if (Seen.insert(Key).second)
       S.WeakLookupImports.push_back(Import{Symbol.str(), Source, false});
   }
@@ -159,14 +175,13 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
         S.InstallName = commandString(Load, DL.dylib.name, Index,
                                       "LC_ID_DYLIB name", S.Warnings);
         S.CurrentVersion = formatVersion(DL.dylib.current_version);
-        S.CompatibilityVersion =
-            formatVersion(DL.dylib.compatibility_version);
+        S.CompatibilityVersion = formatVersion(DL.dylib.compatibility_version);
       }
     } else if (std::optional<DependencyKind> Kind = dependencyKind(Cmd)) {
       MachO::dylib_command DL = Obj.getDylibIDLoadCommand(Load);
       Dependency D;
-      D.Name = commandString(Load, DL.dylib.name, Index, "dylib name",
-                             S.Warnings);
+      D.Name =
+          commandString(Load, DL.dylib.name, Index, "dylib name", S.Warnings);
       D.Kind = *Kind;
       D.CurrentVersion = formatVersion(DL.dylib.current_version);
       D.CompatibilityVersion = formatVersion(DL.dylib.compatibility_version);
@@ -174,10 +189,9 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
       S.Dependencies.push_back(std::move(D));
     } else if (Cmd == MachO::LC_RPATH) {
       MachO::rpath_command RP = Obj.getRpathCommand(Load);
-      S.SearchPaths.push_back(
-          SearchPath{commandString(Load, RP.path, Index, "LC_RPATH path",
-                                   S.Warnings),
-                     SearchPathKind::RPath});
+      S.SearchPaths.push_back(SearchPath{
+          commandString(Load, RP.path, Index, "LC_RPATH path", S.Warnings),
+          SearchPathKind::RPath});
     }
     ++Index;
   }

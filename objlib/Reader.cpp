@@ -91,7 +91,8 @@ Expected<BinaryInfo> readBinary(const std::string &Path) {
   if (!Buf)
     return Buf.takeError();
 
-  Expected<std::unique_ptr<Binary>> Bin = createBinary((*Buf)->getMemBufferRef());
+  Expected<std::unique_ptr<Binary>> Bin =
+      createBinary((*Buf)->getMemBufferRef());
   if (!Bin) {
     Error E = Bin.takeError();
     // createBinary reports "The file was not recognized as a valid object

@@ -38,6 +38,9 @@ exports:
     symbols:     [ dyld_stub_binder, _malloc, _free, _printf, _memcpy, _memset, ___stack_chk_fail, ___stack_chk_guard, __tlv_bootstrap ]
 ...
 TBD
+  # clang++ links -lc++ on Darwin; a stub keeps lines exactly as users write them.
+  write_tbd "$dir/usr/lib/libc++.tbd" /usr/lib/libc++.1.dylib \
+    __ZdlPv __Znwm ___cxa_atexit ___gxx_personality_v0
   write_tbd "$dir/omp/libomp.tbd" /opt/llvm-openmp/lib/libomp.dylib \
     ___kmpc_barrier ___kmpc_for_static_fini ___kmpc_for_static_init_4 \
     ___kmpc_for_static_init_8 ___kmpc_fork_call ___kmpc_global_thread_num \

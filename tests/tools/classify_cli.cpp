@@ -4,7 +4,8 @@
 //   classify_cli [--host=macho|elf] [--name=COMPILER] [--details] -- ARGS...
 // prints the phase name ("link", "compile", "pch", "preprocess", "probe")
 // for ARGS (argv without argv[0]); --details adds the deciding argument,
-// output kind and target. A response file that cannot be read exits 67,
+// output kind and target, and "unknown=N" when clang would reject N
+// arguments. A response file that cannot be read exits 67,
 // as the driver does. Not installed; `linkguard explain` is the user-facing
 // version of this.
 //
@@ -63,6 +64,8 @@ int main(int Argc, char **Argv) {
     llvm::outs() << "\t" << C->DecidingArg << "\t" << outputKindName(C->Kind)
                  << "\t" << C->Target.Triple << "\t"
                  << objectFormatName(C->Target.Format);
+  if (!C->UnknownArgs.empty())
+    llvm::outs() << "\tunknown=" << C->UnknownArgs.size();
   llvm::outs() << "\n";
   return 0;
 }

@@ -102,8 +102,7 @@ std::vector<FixtureRow> readFixtures(const std::string &Path) {
       REQUIRE(Parts.size() == 3);
       Cur = FixtureRow{Parts[0].trim().str(),
                        Parts[1].trim().drop_front(strlen("phase=")).str(),
-                       Parts[2].trim().drop_front(strlen("inject=")).str(),
-                       ""};
+                       Parts[2].trim().drop_front(strlen("inject=")).str(), ""};
       Pending = true;
     } else if (Pending && !L.trim().empty() && !L.starts_with("#")) {
       Cur.Command = Line;
@@ -157,10 +156,10 @@ TEST_CASE("cpp_builder fixtures classify as their expected phase",
 
 TEST_CASE("the tests/data copy of the fixtures matches ../shared",
           "[flags][classify][fixtures]") {
-  const char *Shared = LINKGUARD_SHARED_DIR
-      "/fixtures/cpp_builder_darwin_mps.txt";
-  const char *Copy = LINKGUARD_SOURCE_DIR
-      "/tests/data/cpp_builder_darwin_mps.txt";
+  const char *Shared =
+      LINKGUARD_SHARED_DIR "/fixtures/cpp_builder_darwin_mps.txt";
+  const char *Copy =
+      LINKGUARD_SOURCE_DIR "/tests/data/cpp_builder_darwin_mps.txt";
   if (!llvm::sys::fs::exists(Shared)) {
     WARN("../shared absent; not comparing the fixture copy");
     return;
@@ -189,7 +188,8 @@ TEST_CASE("fixture details: compile line", "[flags][classify][fixtures]") {
   CHECK(C.LinkerArgs.empty());
 }
 
-// --- phases --------------------------------------------------------------------
+// --- phases
+// --------------------------------------------------------------------
 
 TEST_CASE("getFinalPhase order and deciding argument", "[flags][classify]") {
   struct Row {
@@ -225,7 +225,7 @@ TEST_CASE("getFinalPhase order and deciding argument", "[flags][classify]") {
       // Probes and immediate arguments.
       {"--version", Phase::Probe, "--version"},
       {"-v", Phase::Probe, "-v"},
-      {"--verbose", Phase::Probe, "-v"},
+      {"--verbose", Phase::Probe, "--verbose"},
       {"-v a.o -o a", Phase::Link, "(default)"},
       {"-v -c a.cpp", Phase::Compile, "-c"},
       {"-dumpversion", Phase::Probe, "-dumpversion"},
@@ -234,7 +234,7 @@ TEST_CASE("getFinalPhase order and deciding argument", "[flags][classify]") {
       {"-print-search-dirs", Phase::Probe, "-print-search-dirs"},
       {"-print-file-name=libc++.a", Phase::Probe, "-print-file-name=libc++.a"},
       {"--print-file-name libc++.a", Phase::Probe,
-       "-print-file-name=libc++.a"},
+       "--print-file-name libc++.a"},
       {"-print-prog-name=ld", Phase::Probe, "-print-prog-name=ld"},
       {"-print-resource-dir a.o", Phase::Probe, "-print-resource-dir"},
       {"-print-target-triple", Phase::Probe, "-print-target-triple"},
@@ -249,12 +249,11 @@ TEST_CASE("getFinalPhase order and deciding argument", "[flags][classify]") {
       {"-Wl,-v", Phase::Link, "(default)"},
       // PCH.
       {"-x c++-header h.h -o h.h.gch", Phase::Pch, "-x c++-header"},
-      {"-xc++-header h.h", Phase::Pch, "-xc++-header"},
+      {"-xc++-header h.h", Phase::Pch, "-x c++-header"},
       {"h.hpp -o h.hpp.pch", Phase::Pch, "h.hpp (c++-header)"},
       {"h.h -o h.pch", Phase::Pch, "h.h (c++-header)"},
       {"-c h.hpp", Phase::Pch, "h.hpp (c++-header)"},
-      {"-x objective-c++-header h.h -c", Phase::Pch,
-       "-x objective-c++-header"},
+      {"-x objective-c++-header h.h -c", Phase::Pch, "-x objective-c++-header"},
       {"-x c-header h.h -fsyntax-only", Phase::Compile, "-fsyntax-only"},
       {"-x c++-header h.h -E", Phase::Preprocess, "-E"},
       // A header and a link input: two outputs; with -o clang refuses.
@@ -299,7 +298,8 @@ TEST_CASE("outputs in every spelling", "[flags][classify]") {
   CHECK_FALSE(run("a.o").Output);
 }
 
-// --- values that look like flags or inputs --------------------------------------
+// --- values that look like flags or inputs
+// --------------------------------------
 
 TEST_CASE("option values are never inputs or phase flags",
           "[flags][classify]") {
@@ -336,8 +336,7 @@ TEST_CASE("option values are never inputs or phase flags",
   }
 }
 
-TEST_CASE("input types follow clang's extensions and -x",
-          "[flags][classify]") {
+TEST_CASE("input types follow clang's extensions and -x", "[flags][classify]") {
   Classification C =
       run("a.c b.cpp c.cc d.cxx e.m f.mm g.o h.a i.dylib j.so k.so.1 l.tbd "
           "m.s n.S o.ll p.bc q.hpp r.h noext",
@@ -382,17 +381,16 @@ TEST_CASE("stdin input", "[flags][classify]") {
   CHECK(run("-x c++ - -o a").Ph == Phase::Link);
 }
 
-// --- macros, libraries, linker arguments ------------------------------------------
+// --- macros, libraries, linker arguments
+// ------------------------------------------
 
 TEST_CASE("macro state after every -D and -U in order", "[flags][classify]") {
-  Classification C = run({"-c", "a.cpp", "-D", "  USE_MPS", "-DA=1", "-D",
-                          "B", "-DC=x=y", "-UA", "-D", "D", "-UD", "-DD=2",
-                          "-D", "F(x)=x", "-DB=3", "-U", " C "});
+  Classification C = run({"-c", "a.cpp", "-D", "  USE_MPS", "-DA=1", "-D", "B",
+                          "-DC=x=y", "-UA", "-D", "D", "-UD", "-DD=2", "-D",
+                          "F(x)=x", "-DB=3", "-U", " C "});
   using P = std::pair<std::string, std::string>;
-  CHECK(C.Defines == std::vector<P>{{"USE_MPS", ""},
-                                    {"B", "3"},
-                                    {"D", "2"},
-                                    {"F", "x"}});
+  CHECK(C.Defines ==
+        std::vector<P>{{"USE_MPS", ""}, {"B", "3"}, {"D", "2"}, {"F", "x"}});
   CHECK(C.isDefined("USE_MPS"));
   CHECK_FALSE(C.isDefined("A"));
   CHECK_FALSE(C.isDefined("C"));
@@ -403,12 +401,11 @@ TEST_CASE("macro state after every -D and -U in order", "[flags][classify]") {
   CHECK(run("-UUSE_MPS -DUSE_MPS a.o").isDefined("USE_MPS"));
 }
 
-TEST_CASE("libraries, needed libraries and library dirs",
-          "[flags][classify]") {
-  Classification C = run(
-      {"a.o", "-lfoo", "-l", "bar", "-weak-lweak", "-reexport-lre", "-L",
-       "/d1", "-L/d2", "-Wl,-needed-lomp,-lz", "-Xlinker", "-needed_library",
-       "-Xlinker", "/x/libq.dylib", "-o", "a"});
+TEST_CASE("libraries, needed libraries and library dirs", "[flags][classify]") {
+  Classification C =
+      run({"a.o", "-lfoo", "-l", "bar", "-weak-lweak", "-reexport-lre", "-L",
+           "/d1", "-L/d2", "-Wl,-needed-lomp,-lz", "-Xlinker",
+           "-needed_library", "-Xlinker", "/x/libq.dylib", "-o", "a"});
   CHECK(C.Libraries ==
         Strings{"foo", "bar", "weak", "re", "omp", "z", "/x/libq.dylib"});
   CHECK(C.NeededLibraries == Strings{"omp", "/x/libq.dylib"});
@@ -428,9 +425,9 @@ TEST_CASE("linker arguments are split into single arguments",
   Classification C =
       run("a.o -Wl,-dead_strip_dylibs,-rpath,@loader_path -Xlinker -x -z defs "
           "-Wl,-headerpad_max_install_names -o a");
-  CHECK(C.LinkerArgs ==
-        Strings{"-dead_strip_dylibs", "-rpath", "@loader_path", "-x", "-z",
-                "defs", "-headerpad_max_install_names"});
+  CHECK(C.LinkerArgs == Strings{"-dead_strip_dylibs", "-rpath", "@loader_path",
+                                "-x", "-z", "defs",
+                                "-headerpad_max_install_names"});
   CHECK(C.hasLinkerArg("-dead_strip_dylibs"));
   CHECK_FALSE(C.hasLinkerArg("-no_dead_strip_dylibs"));
 }
@@ -445,19 +442,18 @@ TEST_CASE("unknown and malformed arguments are recorded", "[flags][classify]") {
   CHECK(U.UnknownArgs == Strings{"-dumpspecs"});
 }
 
-// --- targets -----------------------------------------------------------------------
+// --- targets
+// -----------------------------------------------------------------------
 
 TEST_CASE("target detection", "[flags][classify][target]") {
   SECTION("--target= and -target, last wins") {
     Classification C =
-        run("-target x86_64-linux-gnu --target=arm64-apple-macos11 a.o",
-            elf());
+        run("-target x86_64-linux-gnu --target=arm64-apple-macos11 a.o", elf());
     CHECK(C.Target.Triple == "arm64-apple-macos11");
     CHECK(C.Target.Source == TargetSource::TargetFlag);
     CHECK(C.Target.Format == ObjectFormat::MachO);
-    Classification D =
-        run("--target=arm64-apple-macos11 -target x86_64-linux-gnu a.o",
-            macho());
+    Classification D = run(
+        "--target=arm64-apple-macos11 -target x86_64-linux-gnu a.o", macho());
     CHECK(D.Target.Triple == "x86_64-linux-gnu");
     CHECK(D.Target.Format == ObjectFormat::ELF);
   }
@@ -499,8 +495,8 @@ TEST_CASE("target detection", "[flags][classify][target]") {
   }
   SECTION("compiler names without a target") {
     for (const char *Name :
-         {"clang++", "linkguard-clang++", "/usr/bin/clang++-19",
-          "clang++19", "x/c++", "g++"})
+         {"clang++", "linkguard-clang++", "/usr/bin/clang++-19", "clang++19",
+          "x/c++", "g++"})
       CHECK(targetPrefixOfCompilerName(Name).empty());
     CHECK(targetPrefixOfCompilerName("x86_64-linux-gnu-clang++-19") ==
           "x86_64-linux-gnu");
@@ -520,7 +516,8 @@ TEST_CASE("target detection", "[flags][classify][target]") {
   }
 }
 
-// --- response files -------------------------------------------------------------
+// --- response files
+// -------------------------------------------------------------
 
 namespace {
 struct TempDir {
@@ -603,10 +600,26 @@ TEST_CASE("response files are expanded for classification only",
     REQUIRE_FALSE(bool(E));
     llvm::consumeError(E.takeError());
   }
+  SECTION("an @value with no such file stays a value, as in clang") {
+    Classification C = run({"a.o", "-dynamiclib", "-install_name",
+                            "@rpath/liba.dylib", "-o", "liba.dylib"},
+                           O);
+    CHECK(C.Ph == Phase::Link);
+    CHECK(inputPaths(C) == Strings{"a.o"});
+    CHECK(C.ResponseFiles.empty());
+  }
   SECTION("a lone @ is an ordinary argument") {
     Classification C = run({"@", "-c", "a.cpp"}, O);
     CHECK(C.ResponseFiles.empty());
   }
+}
+
+TEST_CASE("driver flags as clang spells them", "[flags][classify]") {
+  Classification C = run({"a.cpp", "-fopenmp", "-Xclang", "-fopenmp",
+                          "-fopenmp=libomp", "-oout", "-c", "--no-such"});
+  CHECK(C.DriverFlags == Strings{"-fopenmp", "-Xclang -fopenmp",
+                                 "-fopenmp=libomp", "-o out", "-c"});
+  CHECK(C.UnknownArgs == Strings{"--no-such"});
 }
 
 TEST_CASE("names of enums", "[flags][classify]") {

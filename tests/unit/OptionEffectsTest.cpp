@@ -1,8 +1,8 @@
 // flags/OptionEffects: the table checks itself, as ccache's
 // compopt_verify_sortedness_and_flags does for its compopt rows.
+#include "flags/OptionEffects.h"
 #include "flags/ClangOptionTable.h"
 #include "flags/Classify.h"
-#include "flags/OptionEffects.h"
 
 #include "clang/Driver/Options.h"
 

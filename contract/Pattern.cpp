@@ -1,0 +1,52 @@
+//===- Pattern.cpp - match dependency names against groups and globs -----===//
+#include "contract/Pattern.h"
+
+#include "contract/LibraryGroups.h"
+
+#include "llvm/Support/GlobPattern.h"
+
+namespace linkguard::contract {
+
+static bool isGroup(const std::string &Text) {
+  return Text == "openmp" || Text == "libsystem";
+}
+
+static bool globMatch(const std::string &Text, const std::string &Name) {
+  auto Glob = llvm::GlobPattern::create(Text);
+  if (!Glob) {
+    llvm::consumeError(Glob.takeError());
+    return Text == Name;
+  }
+  return Glob->match(Name);
+}
+
+bool Pattern::matches(const std::string &InstallName) const {
+  if (Text == "openmp")
+    return isOpenMPLibrary(InstallName);
+  if (Text == "libsystem")
+    return isLibSystem(InstallName);
+  return globMatch(Text, InstallName) ||
+         globMatch(Text, fileNameOf(InstallName));
+}
+
+bool Pattern::matchesWholeName(const std::string &InstallName) const {
+  // The groups are families of file names, spelled anywhere: they never
+  // vouch for one absolute location.
+  return !isGroup(Text) && globMatch(Text, InstallName);
+}
+
+llvm::Error validatePattern(const std::string &Text) {
+  if (Text.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "empty pattern");
+  if (isGroup(Text))
+    return llvm::Error::success();
+  auto Glob = llvm::GlobPattern::create(Text);
+  if (!Glob)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "bad pattern '" + Text + "': " + llvm::toString(Glob.takeError()));
+  return llvm::Error::success();
+}
+
+} // namespace linkguard::contract

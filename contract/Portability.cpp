@@ -1,0 +1,381 @@
+//===- Portability.cpp - place each dependency: system, shipped, provided -===//
+//
+// How the loaders look a name up, which is what "resolves" means here:
+//  - dyld (man dyld, "DYNAMIC LIBRARY LOADING"): "@rpath/X" is tried as
+//    R/X for every LC_RPATH R of the loading image and then of the images
+//    that loaded it (the application: --search); "@loader_path" is the
+//    directory of the image holding the load command, "@executable_path"
+//    that of the main executable (not knowable from a dylib; taken as the
+//    binary's directory too); an absolute name is opened as it stands.
+//  - ld.so (man ld.so, "Rpath token expansion"): a DT_NEEDED name without a
+//    slash is searched in DT_RPATH (only when there is no DT_RUNPATH),
+//    LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache and the default directories;
+//    "$ORIGIN" / "${ORIGIN}" is the directory of the object. $LIB and
+//    $PLATFORM depend on the machine, so a path holding them is Unknown.
+// Only binary-relative search paths can ship a library: an absolute
+// LC_RPATH / DT_RUNPATH that finds the file names this machine's layout.
+//
+//===----------------------------------------------------------------------===//
+#include "contract/Portability.h"
+
+#include "contract/LibraryGroups.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <optional>
+
+namespace linkguard::contract {
+
+using llvm::StringRef;
+using objlib::BinaryInfo;
+using objlib::Dependency;
+using objlib::Format;
+using objlib::SearchPathKind;
+using objlib::Slice;
+namespace path = llvm::sys::path;
+constexpr path::Style Posix = path::Style::posix;
+
+FileProbe realFileProbe() {
+  return [](const std::string &P) {
+    llvm::sys::fs::file_status St;
+    return !llvm::sys::fs::status(P, St) && llvm::sys::fs::exists(St) &&
+           !llvm::sys::fs::is_directory(St);
+  };
+}
+
+const char *placementName(Placement P) {
+  switch (P) {
+  case Placement::System:
+    return "system";
+  case Placement::Shipped:
+    return "shipped";
+  case Placement::Provided:
+    return "provided";
+  case Placement::NonPortable:
+    return "non-portable";
+  case Placement::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+std::vector<Pattern> parseSystemList(StringRef Text) {
+  std::vector<Pattern> Out;
+  llvm::SmallVector<StringRef, 32> Lines;
+  Text.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.split('#').first.trim();
+    if (!L.empty())
+      Out.push_back({L.str()});
+  }
+  return Out;
+}
+
+namespace {
+
+std::string normalize(StringRef P) {
+  llvm::SmallString<256> S(P);
+  path::remove_dots(S, /*remove_dot_dot=*/true, Posix);
+  return std::string(S.str());
+}
+
+std::string join(StringRef Dir, StringRef Rest) {
+  llvm::SmallString<256> S(Dir);
+  path::append(S, Posix, Rest);
+  return normalize(S);
+}
+
+bool isUnder(StringRef P, StringRef Root) {
+  if (Root == "/")
+    return P.starts_with("/");
+  return P == Root ||
+         (P.starts_with(Root) && P.drop_front(Root.size()).starts_with("/"));
+}
+
+/// Mach-O system locations: what every macOS installs and dyld's shared
+/// cache serves. /usr/local/ is not one of them.
+bool isMachOSystemPath(StringRef Name) {
+  std::string N = normalize(Name);
+  return StringRef(N).starts_with("/usr/lib/") ||
+         StringRef(N).starts_with("/System/Library/");
+}
+
+/// glibc, libstdc++, libgcc_s and the dynamic loader: the runtime every
+/// Linux C++ program gets from the distribution. libgomp is GCC's but is
+/// OpenMP, not part of this family.
+bool isELFSystemName(StringRef Name) {
+  StringRef File = path::filename(Name, Posix);
+  static const char *const SonamePrefixes[] = {
+      "libc.so.",     "libm.so.",   "libmvec.so.",         "libpthread.so.",
+      "libdl.so.",    "librt.so.",  "libutil.so.",         "libresolv.so.",
+      "libanl.so.",   "libnsl.so.", "libBrokenLocale.so.", "libstdc++.so.",
+      "libgcc_s.so.", "ld64.so."};
+  bool Family = File.starts_with("ld-linux") && File.contains(".so");
+  for (const char *Prefix : SonamePrefixes)
+    Family |= File.starts_with(Prefix);
+  if (!Family)
+    return false;
+  if (!Name.contains('/'))
+    return true;
+  std::string N = normalize(Name);
+  for (StringRef Dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})
+    if (StringRef(N).starts_with(Dir))
+      return true;
+  return false;
+}
+
+/// An absolute name is loaded from that path, so only a whole-name match can
+/// declare it; a bare or @rpath name may be declared by its file name.
+bool listed(const std::vector<Pattern> &Patterns, const std::string &Name) {
+  for (const Pattern &P : Patterns)
+    if (StringRef(Name).starts_with("/") ? P.matchesWholeName(Name)
+                                         : P.matches(Name))
+      return true;
+  return false;
+}
+
+/// The result of expanding the binary-relative tokens of a search path or
+/// name: the path, whether it was relative to the binary, and whether a
+/// token could not be expanded.
+struct Expanded {
+  std::string Path;
+  bool BinaryRelative = false;
+  bool UnknownToken = false;
+};
+
+Expanded expandMachO(StringRef P, StringRef LoaderDir) {
+  for (StringRef Token : {"@loader_path", "@executable_path"})
+    if (P == Token ||
+        (P.starts_with(Token) && P.drop_front(Token.size()).starts_with("/")))
+      return {join(LoaderDir, P.drop_front(Token.size()).ltrim('/')), true,
+              false};
+  if (P.starts_with("@"))
+    return {P.str(), false, true};
+  return {P.str(), false, false};
+}
+
+Expanded expandELF(StringRef P, StringRef Origin) {
+  Expanded E;
+  std::string Out;
+  while (!P.empty()) {
+    size_t Dollar = P.find('$');
+    Out += P.take_front(Dollar).str();
+    if (Dollar == StringRef::npos)
+      break;
+    P = P.drop_front(Dollar);
+    if (P.starts_with("${ORIGIN}")) {
+      Out += Origin.str(), P = P.drop_front(9), E.BinaryRelative = true;
+    } else if (P.starts_with("$ORIGIN") &&
+               (P.size() == 7 || !(isalnum(P[7]) || P[7] == '_'))) {
+      Out += Origin.str(), P = P.drop_front(7), E.BinaryRelative = true;
+    } else {
+      E.UnknownToken = true; // $LIB, $PLATFORM: machine-dependent
+      Out += P.str();
+      break;
+    }
+  }
+  E.Path = E.UnknownToken ? Out : normalize(Out);
+  return E;
+}
+
+struct Placer {
+  const BinaryInfo &Binary;
+  const Slice &S;
+  const PortabilityOptions &Options;
+  const FileProbe &Exists;
+  std::string LoaderDir; // the binary's directory
+  std::string Root;      // the bundle root
+
+  Expanded expand(StringRef P) const {
+    return Binary.Fmt == Format::MachO ? expandMachO(P, LoaderDir)
+                                       : expandELF(P, LoaderDir);
+  }
+
+  std::string existsHere(const std::string &P) const {
+    return Exists(P) ? "; the file exists on this machine, which proves "
+                       "nothing about the machines the binary ships to"
+                     : "";
+  }
+
+  DependencyPlacement place(const Dependency &D) const {
+    DependencyPlacement P;
+    P.Slice = S.Arch;
+    P.Dependency = D.Name;
+    P.Kind = D.Kind;
+    auto set = [&](Placement W, std::string Reason) {
+      P.Where = W;
+      P.Reason = std::move(Reason);
+      return P;
+    };
+    StringRef N = D.Name;
+    const bool MachO = Binary.Fmt == Format::MachO;
+
+    if (MachO ? isMachOSystemPath(N) : isELFSystemName(N))
+      return set(Placement::System, MachO ? "is under a macOS system prefix"
+                                          : "is part of the C/C++ runtime "
+                                            "every Linux system provides");
+    if (listed(Options.SystemList, D.Name))
+      return set(Placement::System, "is listed in the --system-list file");
+    if (listed(Options.Provided, D.Name))
+      return set(Placement::Provided,
+                 "is declared application-provided (--provided)");
+
+    if (MachO && N.starts_with("@rpath/"))
+      return search(P, N.drop_front(strlen("@rpath/")), "an @rpath name");
+    if (!MachO && !N.contains('/') && !N.contains('$'))
+      return search(P, N, "a DT_NEEDED name");
+
+    Expanded E = expand(N);
+    if (E.UnknownToken)
+      return set(MachO ? Placement::NonPortable : Placement::Unknown,
+                 MachO ? "starts with an @ prefix dyld does not expand"
+                       : "holds a token ($LIB, $PLATFORM) that depends on "
+                         "the machine");
+    if (E.BinaryRelative) {
+      P.ResolvedPath = E.Path;
+      P.Via = "the binary's directory " + LoaderDir;
+      if (!isUnder(E.Path, Root))
+        return set(Placement::NonPortable, "resolves to " + E.Path +
+                                               ", outside the bundle root " +
+                                               Root + existsHere(E.Path));
+      if (Exists(E.Path))
+        return set(Placement::Shipped,
+                   "resolves to a file under the bundle root");
+      return set(Placement::NonPortable,
+                 "resolves to " + E.Path + ", which does not exist");
+    }
+    if (N.starts_with("/"))
+      return set(Placement::NonPortable,
+                 std::string("is an absolute path outside ") +
+                     (MachO ? "/usr/lib/ and /System/Library/"
+                            : "the system library family") +
+                     ": it loads only where that file exists" +
+                     existsHere(D.Name));
+    return set(Placement::NonPortable,
+               "is a relative path, which the loader resolves against the "
+               "current directory of the process");
+  }
+
+  /// @rpath/Rest (Mach-O) or a bare DT_NEEDED name (ELF): try each search
+  /// path of the binary, then the application's directories.
+  DependencyPlacement search(DependencyPlacement P, StringRef Rest,
+                             StringRef What) const {
+    std::vector<std::pair<std::string, std::string>> Entries; // path, label
+    bool HasRunPath = false;
+    for (const objlib::SearchPath &SP : S.SearchPaths)
+      HasRunPath |= SP.Kind == SearchPathKind::RunPath;
+    for (const objlib::SearchPath &SP : S.SearchPaths) {
+      // glibc ignores DT_RPATH when DT_RUNPATH is present.
+      if (Binary.Fmt == Format::ELF && HasRunPath &&
+          SP.Kind != SearchPathKind::RunPath)
+        continue;
+      const char *Label = Binary.Fmt == Format::MachO          ? "LC_RPATH "
+                          : SP.Kind == SearchPathKind::RunPath ? "DT_RUNPATH "
+                                                               : "DT_RPATH ";
+      Entries.push_back({SP.Path, Label + SP.Path});
+    }
+
+    std::vector<std::string> Tried, Notes;
+    bool Unknown = false;
+    for (const auto &[Entry, Label] : Entries) {
+      Expanded E = expand(Entry);
+      if (E.UnknownToken) {
+        Unknown = true;
+        Notes.push_back(Label + " holds a token that depends on the machine");
+        continue;
+      }
+      std::string Cand = join(E.Path, Rest);
+      if (!E.BinaryRelative) {
+        if (Binary.Fmt == Format::MachO && isMachOSystemPath(Cand)) {
+          P.ResolvedPath = Cand, P.Via = Label;
+          P.Where = Placement::System;
+          P.Reason = "resolves under a macOS system prefix";
+          return P;
+        }
+        if (StringRef(Entry).starts_with("/") && Exists(Cand))
+          Notes.push_back("found at " + Cand + " through " + Label +
+                          ", an absolute path that exists on this machine, "
+                          "which proves nothing about shipping");
+        else
+          Tried.push_back(Label + " -> " + Cand);
+        continue;
+      }
+      if (!isUnder(Cand, Root)) {
+        Notes.push_back(Label + " leads to " + Cand +
+                        ", outside the bundle root" +
+                        (Exists(Cand) ? " (the file exists there)" : ""));
+        continue;
+      }
+      if (Exists(Cand)) {
+        P.ResolvedPath = Cand, P.Via = Label;
+        P.Where = Placement::Shipped;
+        P.Reason = "resolves to a file shipped under the bundle root";
+        return P;
+      }
+      Tried.push_back(Label + " -> " + Cand);
+    }
+    for (const std::string &Dir : Options.SearchDirs) {
+      std::string Abs =
+          StringRef(Dir).starts_with("/") ? normalize(Dir) : join(Root, Dir);
+      std::string Cand = join(Abs, Rest);
+      std::string Label = "--search " + Dir;
+      if (!isUnder(Cand, Root)) {
+        Notes.push_back(Label + " is outside the bundle root");
+        continue;
+      }
+      if (Exists(Cand)) {
+        P.ResolvedPath = Cand, P.Via = Label;
+        P.Where = Placement::Shipped;
+        P.Reason = "resolves to a file in the application's directories";
+        return P;
+      }
+      Tried.push_back(Label + " -> " + Cand);
+    }
+
+    P.Where = Unknown ? Placement::Unknown : Placement::NonPortable;
+    std::string R = "is " + What.str() +
+                    " that resolves to no file under the bundle root " + Root;
+    if (Entries.empty() && Options.SearchDirs.empty())
+      R += Binary.Fmt == Format::MachO
+               ? " (the binary has no LC_RPATH and no --search was given)"
+               : " (the binary has no DT_RUNPATH/DT_RPATH and no --search "
+                 "was given)";
+    if (!Tried.empty()) {
+      R += " (tried ";
+      for (size_t I = 0; I < Tried.size(); ++I)
+        R += (I ? ", " : "") + Tried[I];
+      R += ")";
+    }
+    for (const std::string &Note : Notes)
+      R += "; " + Note;
+    P.Reason = std::move(R);
+    return P;
+  }
+};
+
+} // namespace
+
+std::vector<DependencyPlacement>
+placeDependencies(const BinaryInfo &Binary, const PortabilityOptions &Options,
+                  const FileProbe &Exists) {
+  std::string LoaderDir =
+      path::parent_path(normalize(Binary.Path), Posix).str();
+  if (LoaderDir.empty())
+    LoaderDir = ".";
+  std::string Root =
+      Options.BundleRoot.empty() ? LoaderDir : normalize(Options.BundleRoot);
+  if (Root.size() > 1 && StringRef(Root).ends_with("/"))
+    Root.pop_back();
+
+  std::vector<DependencyPlacement> Out;
+  for (const Slice &S : Binary.Slices) {
+    Placer Pl{Binary, S, Options, Exists, LoaderDir, Root};
+    for (const Dependency &D : S.Dependencies)
+      Out.push_back(Pl.place(D));
+  }
+  return Out;
+}
+
+} // namespace linkguard::contract

@@ -1,0 +1,155 @@
+// Compiler resolution (driver/CompilerResolution.h): the order
+// LINKGUARD_CXX > CXX (unless it is linkguard) > PATH minus linkguard, with
+// real files in a temporary directory.
+#include "driver/CompilerResolution.h"
+#include "driver/DriverError.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace linkguard::driver;
+
+namespace {
+
+/// A fresh directory per test case, removed afterwards.
+struct TempDir {
+  fs::path Path;
+  TempDir() {
+    std::string Templ = (fs::temp_directory_path() / "lg-resolve.XXXXXX").string();
+    Path = ::mkdtemp(Templ.data());
+  }
+  ~TempDir() { fs::remove_all(Path); }
+  std::string executable(const std::string &Rel) const {
+    fs::path P = Path / Rel;
+    fs::create_directories(P.parent_path());
+    std::ofstream(P) << "#!/bin/sh\nexit 0\n";
+    fs::permissions(P, fs::perms::owner_all);
+    return P.string();
+  }
+};
+
+Config configWith(std::map<std::string, std::string> Env) {
+  auto C = configFromMap(Env);
+  REQUIRE(static_cast<bool>(C));
+  return *C;
+}
+
+int errorCode(llvm::Error E) {
+  int Code = -1;
+  llvm::handleAllErrors(std::move(E), [&](const DriverError &D) { Code = toInt(D.code()); },
+                        [&](const llvm::ErrorInfoBase &) { Code = -2; });
+  return Code;
+}
+
+} // namespace
+
+TEST_CASE("splitCommandWords splits like a shell word list, without expansion",
+          "[resolution]") {
+  auto W = splitCommandWords("ccache  '/opt/my clang/clang++' -stdlib=libc++ \"a\\\"b\" $HOME");
+  REQUIRE(static_cast<bool>(W));
+  REQUIRE(*W == std::vector<std::string>{"ccache", "/opt/my clang/clang++",
+                                          "-stdlib=libc++", "a\"b", "$HOME"});
+  auto Empty = splitCommandWords("   ");
+  REQUIRE(static_cast<bool>(Empty));
+  CHECK(Empty->empty());
+  auto Bad = splitCommandWords("clang++ 'unterminated");
+  REQUIRE(!Bad);
+  CHECK(errorCode(Bad.takeError()) == toInt(ExitCode::BadConfig));
+}
+
+TEST_CASE("LINKGUARD_CXX wins over CXX and PATH", "[resolution]") {
+  TempDir T;
+  std::string Mine = T.executable("mine/clang++");
+  std::string Users = T.executable("users/clang++");
+  std::string OnPath = T.executable("bin/clang++");
+  Config C = configWith({{"LINKGUARD_CXX", Mine + " -stdlib=libc++"},
+                         {"CXX", Users},
+                         {"PATH", (T.Path / "bin").string()}});
+  auto R = resolveCompiler(ResolveRequest{}, C);
+  REQUIRE(static_cast<bool>(R));
+  CHECK(R->Executable == Mine);
+  CHECK(R->Prefix == std::vector<std::string>{Mine, "-stdlib=libc++"});
+  CHECK(R->Origin == "LINKGUARD_CXX");
+}
+
+TEST_CASE("the user's CXX is honoured, with its arguments", "[resolution]") {
+  TempDir T;
+  std::string Ccache = T.executable("bin/ccache");
+  T.executable("bin/clang++");
+  Config C = configWith({{"CXX", "ccache clang++"}, {"PATH", (T.Path / "bin").string()}});
+  auto R = resolveCompiler(ResolveRequest{}, C);
+  REQUIRE(static_cast<bool>(R));
+  CHECK(R->Executable == Ccache);
+  CHECK(R->Prefix == std::vector<std::string>{Ccache, "clang++"});
+  CHECK(R->Origin == "CXX");
+}
+
+TEST_CASE("CXX naming linkguard falls through to PATH, skipping linkguard", "[resolution]") {
+  TempDir T;
+  std::string Wrapper = T.executable("first/linkguard-clang++");
+  std::string Masquerade = T.executable("first/clang++");
+  std::string Real = T.executable("second/clang++");
+  // The masquerade clang++ is "us": pass its canonical path as SelfPath.
+  ResolveRequest Req;
+  Req.SelfPath = fs::canonical(Masquerade).string();
+  Config C = configWith({{"CXX", Wrapper},
+                         {"PATH", (T.Path / "first").string() + ":" + (T.Path / "second").string()}});
+  auto R = resolveCompiler(Req, C);
+  REQUIRE(static_cast<bool>(R));
+  CHECK(R->Executable == Real);
+  CHECK(R->Origin == "PATH");
+}
+
+TEST_CASE("empty or blank CXX is ignored", "[resolution]") {
+  TempDir T;
+  std::string Real = T.executable("bin/clang++");
+  for (const char *Blank : {"", "   "}) {
+    Config C = configWith({{"CXX", Blank}, {"PATH", (T.Path / "bin").string()}});
+    auto R = resolveCompiler(ResolveRequest{}, C);
+    REQUIRE(static_cast<bool>(R));
+    CHECK(R->Executable == Real);
+  }
+}
+
+TEST_CASE("resolution failures carry distinct exit codes", "[resolution]") {
+  TempDir T;
+  fs::create_directories(T.Path / "dir-compiler");
+  SECTION("nothing on PATH") {
+    Config C = configWith({{"PATH", (T.Path / "empty").string()}});
+    CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
+          toInt(ExitCode::NoCompiler));
+  }
+  SECTION("a missing compiler") {
+    Config C = configWith({{"LINKGUARD_CXX", (T.Path / "nope").string()}});
+    CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
+          toInt(ExitCode::NoCompiler));
+  }
+  SECTION("a directory") {
+    Config C = configWith({{"LINKGUARD_CXX", (T.Path / "dir-compiler").string()}});
+    CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
+          toInt(ExitCode::NoCompiler));
+  }
+  SECTION("LINKGUARD_CXX naming linkguard") {
+    std::string Self = T.executable("bin/linkguard");
+    Config C = configWith({{"LINKGUARD_CXX", Self}});
+    CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
+          toInt(ExitCode::Recursion));
+  }
+}
+
+TEST_CASE("the launcher form uses the compiler it names", "[resolution]") {
+  TempDir T;
+  std::string Cxx = T.executable("bin/c++");
+  ResolveRequest Req;
+  Req.LauncherCommand = {Cxx};
+  Config C = configWith({{"CXX", "/somewhere/else/clang++"}});
+  auto R = resolveCompiler(Req, C);
+  REQUIRE(static_cast<bool>(R));
+  CHECK(R->Executable == Cxx);
+  CHECK(R->Origin == "the launcher command");
+}

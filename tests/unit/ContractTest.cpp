@@ -1,0 +1,98 @@
+// contract/Contract: judge() over hand-built BinaryInfo, the rules `check`
+// and the driver share. Real linked files are judged in tests/e2e/check.bash.
+#include "contract/Contract.h"
+
+#include <catch2/catch.hpp>
+
+using namespace linkguard::contract;
+using namespace linkguard::objlib;
+
+namespace {
+
+Dependency dep(std::string Name, Referenced R,
+               std::vector<std::string> Syms = {}) {
+  Dependency D;
+  D.Name = std::move(Name);
+  D.IsReferenced = R;
+  for (std::string &S : Syms)
+    D.Imports.push_back({std::move(S), BindSource::ChainedFixup, false});
+  return D;
+}
+
+BinaryInfo dylib(std::vector<Dependency> Deps) {
+  BinaryInfo B;
+  B.Path = "/b/m.dylib";
+  Slice S;
+  S.Arch = "arm64";
+  S.FileType = "dylib";
+  S.Dependencies = std::move(Deps);
+  B.Slices.push_back(std::move(S));
+  return B;
+}
+
+} // namespace
+
+TEST_CASE("patterns: groups, globs on the name and on the file name",
+          "[contract]") {
+  CHECK(Pattern{"openmp"}.matches("/opt/llvm-openmp/lib/libomp.dylib"));
+  CHECK(Pattern{"openmp"}.matches("libgomp.so.1"));
+  CHECK(Pattern{"openmp"}.matches("@rpath/libiomp5.dylib"));
+  CHECK_FALSE(Pattern{"openmp"}.matches("/usr/lib/libSystem.B.dylib"));
+  CHECK(Pattern{"libsystem"}.matches("/usr/lib/libSystem.B.dylib"));
+  CHECK(Pattern{"libfoo*"}.matches("@rpath/libfoo.1.dylib"));
+  CHECK(Pattern{"/opt/*"}.matches("/opt/x/libz.dylib"));
+  CHECK_FALSE(Pattern{"libfoo*"}.matchesWholeName("/x/libfoo.dylib"));
+  CHECK_FALSE(Pattern{"openmp"}.matchesWholeName("/x/libomp.dylib"));
+  llvm::Error Bad = validatePattern("libfoo[");
+  CHECK(bool(Bad));
+  llvm::consumeError(std::move(Bad));
+  for (const char *Good : {"openmp", "lib*.dylib"}) {
+    llvm::Error E = validatePattern(Good);
+    CHECK_FALSE(bool(E));
+    llvm::consumeError(std::move(E));
+  }
+}
+
+TEST_CASE("the MPS contract: OpenMP dropped unless referenced, libSystem kept",
+          "[contract]") {
+  ContractSpec Spec = openMPDroppedContract();
+  auto Unused =
+      dylib({dep("/usr/lib/libSystem.B.dylib", Referenced::No),
+             dep("/opt/llvm-openmp/lib/libomp.dylib", Referenced::No)});
+  Verdict V = judge(Unused, Spec);
+  CHECK(V.violations() == 1);
+  CHECK(V.Findings[0].Rule == "forbid-unreferenced openmp");
+
+  auto Used = dylib({dep("/usr/lib/libSystem.B.dylib", Referenced::No),
+                     dep("/opt/llvm-openmp/lib/libomp.dylib", Referenced::Yes,
+                         {"_omp_get_num_threads"})});
+  Verdict K = judge(Used, Spec);
+  CHECK(K.ok());
+  REQUIRE(K.Findings.size() == 1);
+  CHECK(K.Findings[0].Kind == FindingKind::Kept);
+  CHECK(K.Findings[0].Symbols ==
+        std::vector<std::string>{"_omp_get_num_threads"});
+
+  auto NoSystem = dylib({});
+  CHECK(judge(NoSystem, Spec).violations() == 1);
+}
+
+TEST_CASE("unused dependencies: libSystem is exempt, unknown is never guessed",
+          "[contract]") {
+  ContractSpec Spec;
+  Spec.FailOnUnused = true;
+  auto B = dylib({dep("/usr/lib/libSystem.B.dylib", Referenced::No),
+                  dep("@rpath/libbar.dylib", Referenced::No),
+                  dep("@rpath/libbaz.dylib", Referenced::Unknown),
+                  dep("@rpath/libqux.dylib", Referenced::Yes, {"_q"})});
+  Verdict V = judge(B, Spec);
+  REQUIRE(V.Findings.size() == 3);
+  CHECK(V.Findings[0].Kind == FindingKind::Kept);
+  CHECK(V.Findings[1].Kind == FindingKind::Violation);
+  CHECK(V.Findings[1].Dependency == "@rpath/libbar.dylib");
+  CHECK(V.Findings[2].Kind == FindingKind::Unknown);
+
+  // ELF has no libSystem exemption: the name means nothing there.
+  B.Fmt = Format::ELF;
+  CHECK(judge(B, Spec).violations() == 2);
+}

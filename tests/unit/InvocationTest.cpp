@@ -1,0 +1,47 @@
+// Invocation (driver/Invocation.h): one binary, several names.
+#include "driver/Invocation.h"
+
+#include <catch2/catch.hpp>
+
+using namespace linkguard::driver;
+
+TEST_CASE("linkguard-clang++ and linkguard-clang are drop-in drivers", "[invocation]") {
+  Invocation I = parseInvocation("/x/bin/linkguard-clang++", {"-c", "a.cpp"});
+  CHECK(I.Kind == InvocationKind::CompilerDriver);
+  CHECK(I.Request.Lang == Language::Cxx);
+  CHECK(I.Request.WantedName == "clang++");
+  CHECK(I.Args == std::vector<std::string>{"-c", "a.cpp"});
+  I = parseInvocation("linkguard-clang", {"-c", "a.c"});
+  CHECK(I.Request.Lang == Language::C);
+  CHECK(I.Request.WantedName == "clang");
+}
+
+TEST_CASE("a masquerade symlink looks for its own name", "[invocation]") {
+  for (auto [Name, Lang] : std::vector<std::pair<std::string, Language>>{
+           {"c++", Language::Cxx}, {"clang++", Language::Cxx}, {"clang", Language::C},
+           {"cc", Language::C}, {"g++", Language::Cxx}, {"clang-19", Language::C}}) {
+    Invocation I = parseInvocation("/masq/" + Name, {"--version"});
+    CHECK(I.Kind == InvocationKind::CompilerDriver);
+    CHECK(I.Request.WantedName == Name);
+    CHECK(I.Request.Lang == Lang);
+  }
+}
+
+TEST_CASE("linkguard COMPILER ARGS is the launcher form", "[invocation]") {
+  Invocation I = parseInvocation("linkguard", {"/usr/bin/c++", "-shared", "-o", "x.so"});
+  CHECK(I.Kind == InvocationKind::CompilerDriver);
+  CHECK(I.Request.LauncherCommand == std::vector<std::string>{"/usr/bin/c++"});
+  CHECK(I.Args == std::vector<std::string>{"-shared", "-o", "x.so"});
+  I = parseInvocation("linkguard", {"--", "clang++", "-v"});
+  CHECK(I.Request.LauncherCommand == std::vector<std::string>{"clang++"});
+  CHECK(I.Args == std::vector<std::string>{"-v"});
+}
+
+TEST_CASE("subcommands, help, version and usage errors", "[invocation]") {
+  CHECK(parseInvocation("linkguard", {"inspect", "a.dylib"}).Kind == InvocationKind::Subcommand);
+  CHECK(parseInvocation("linkguard", {"explain", "--", "clang++"}).Subcommand == "explain");
+  CHECK(parseInvocation("linkguard", {"--help"}).Kind == InvocationKind::TopLevelHelp);
+  CHECK(parseInvocation("linkguard", {"--version"}).Kind == InvocationKind::TopLevelVersion);
+  CHECK(parseInvocation("linkguard", {}).Kind == InvocationKind::Usage);
+  CHECK(parseInvocation("linkguard", {"--frobnicate"}).Kind == InvocationKind::Usage);
+}
