@@ -14,5 +14,7 @@ namespace linkguard::driver {
 int runInspect(const std::vector<std::string> &Args); // InspectCommand.cpp
 int runCheck(const std::vector<std::string> &Args);   // CheckCommand.cpp
 int runExplain(const std::vector<std::string> &Args); // ExplainCommand.cpp
+int runRun(const std::vector<std::string> &Args);     // RunCommand.cpp
+int runEnv(const std::vector<std::string> &Args);     // EnvCommand.cpp
 
 } // namespace linkguard::driver

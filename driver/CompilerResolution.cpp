@@ -74,7 +74,10 @@ std::string findExecutable(const std::string &Name, const std::string &PathVar,
                            const std::string &SelfPath) {
   if (Name.find('/') != std::string::npos) {
     llvm::SmallString<256> Abs(Name);
-    llvm::sys::fs::make_absolute(Abs);
+    // Without a current directory (removed under us) the relative path
+    // still works for execv.
+    if (llvm::sys::fs::make_absolute(Abs))
+      return Name;
     return std::string(Abs);
   }
   llvm::SmallVector<llvm::StringRef, 16> Dirs;
@@ -85,8 +88,27 @@ std::string findExecutable(const std::string &Name, const std::string &PathVar,
     std::string C(Candidate);
     if (!isExecutableFile(C) || isLinkguard(C, SelfPath))
       continue;
-    llvm::sys::fs::make_absolute(Candidate);
+    if (llvm::sys::fs::make_absolute(Candidate))
+      return C; // no current directory: the relative candidate still runs
     return std::string(Candidate);
+  }
+  return {};
+}
+
+/// The first copy of linkguard that PATH holds under Name, or "". When the
+/// lookup finds nothing else, PATH leads only back to us: that is the
+/// recursion case (68, a masquerade directory with no real compiler after
+/// it), not a missing compiler (69).
+static std::string linkguardOnPath(const std::string &Name, const std::string &PathVar,
+                                   const std::string &SelfPath) {
+  llvm::SmallVector<llvm::StringRef, 16> Dirs;
+  llvm::StringRef(PathVar).split(Dirs, ':');
+  for (llvm::StringRef Dir : Dirs) {
+    llvm::SmallString<256> Candidate(Dir.empty() ? "." : Dir);
+    llvm::sys::path::append(Candidate, Name);
+    std::string C(Candidate);
+    if (isExecutableFile(C) && isLinkguard(C, SelfPath))
+      return C;
   }
   return {};
 }
@@ -116,6 +138,12 @@ commandFromWords(std::vector<std::string> Words, const std::string &Origin,
                                  ") is not an executable file");
   }
   std::string Exe = findExecutable(First, PathVar, SelfPath);
+  if (std::string Self = linkguardOnPath(First, PathVar, SelfPath);
+      Exe.empty() && !Self.empty())
+    return makeDriverError(ExitCode::Recursion,
+                           Origin + " leads back to linkguard: '" + First +
+                               "' on PATH is only " + Self +
+                               "; set LINKGUARD_CXX to the real compiler");
   if (Exe.empty())
     return makeDriverError(ExitCode::NoCompiler,
                            "real compiler '" + First + "' (from " + Origin +
@@ -130,8 +158,8 @@ commandFromWords(std::vector<std::string> Words, const std::string &Origin,
   return Cmd;
 }
 
-static bool anyWordIsLinkguard(const std::vector<std::string> &Words,
-                               const Config &Cfg, const std::string &SelfPath) {
+bool anyWordIsLinkguard(const std::vector<std::string> &Words, const Config &Cfg,
+                        const std::string &SelfPath) {
   std::string PathVar = Cfg.env("PATH").value_or("");
   for (const std::string &W : Words) {
     if (W.empty() || W.front() == '-')
@@ -196,6 +224,13 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
       return Cmd;
     }
   }
+  for (const std::string &Name :
+       {Req.WantedName, std::string(Cxx ? "clang++" : "clang")})
+    if (std::string Self = linkguardOnPath(Name, PathVar, Req.SelfPath); !Self.empty())
+      return makeDriverError(ExitCode::Recursion,
+                             "PATH leads only back to linkguard: '" + Name + "' is " +
+                                 Self + " and no real compiler follows it; set " +
+                                 Own + " to the compiler to run");
   return makeDriverError(ExitCode::NoCompiler,
                          "no real compiler found: '" + Req.WantedName +
                              "' is not on PATH (other than linkguard); set " +

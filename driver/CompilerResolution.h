@@ -58,6 +58,13 @@ bool isLinkguard(const std::string &Path, const std::string &SelfPath);
 std::string findExecutable(const std::string &Name, const std::string &PathVar,
                            const std::string &SelfPath);
 
+/// True when any word of a compiler command (CXX="ccache linkguard-clang++")
+/// is linkguard: by name, by path, or as the first hit of a bare name on
+/// PATH (a masquerade directory). Then the command says nothing about the
+/// real compiler.
+bool anyWordIsLinkguard(const std::vector<std::string> &Words, const Config &Cfg,
+                        const std::string &SelfPath);
+
 llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
                                                 const Config &Cfg);
 

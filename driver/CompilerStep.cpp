@@ -57,7 +57,11 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   if (!Cls->UnknownArgs.empty())
     logInfo("arguments unknown to clang 19 (rules decline): " + joinArgs(Cls->UnknownArgs));
 
-  StepPlan Plan = planStep(*Cls, Cfg);
+  // Launcher options (--assume-define=USE_MPS) state what a CMake link line
+  // cannot show; they feed the rules as if the line carried them.
+  Config Effective = Cfg;
+  applyLauncherAssumptions(Inv, *Cls, Effective);
+  StepPlan Plan = planStep(*Cls, Effective);
   logDebug(std::string("phase ") + flags::phaseName(Cls->Ph) + " (" + Cls->DecidingArg +
            "), mode " + modeName(Plan.EffectiveMode));
 
@@ -65,19 +69,21 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   case Action::Exec:
     return execOrReport(*Compiler, Inv.Args);
   case Action::ExecInjected: {
-    std::vector<std::string> Args = Inv.Args;
-    Args.insert(Args.end(), Plan.Appended.begin(), Plan.Appended.end());
-    logInfo("appending " + joinArgs(Plan.Appended));
+    std::vector<std::string> Args = plannedArgs(Plan, Inv.Args);
+    logInfo("adding " + joinArgs(Plan.InsertedBeforeLibraries) +
+            (Plan.InsertedBeforeLibraries.empty() ? "" : " (before the libraries) ") +
+            joinArgs(Plan.Appended));
     return execOrReport(*Compiler, Args);
   }
   case Action::SpawnAndVerify:
     break;
   }
 
-  std::vector<std::string> Args = Inv.Args;
-  Args.insert(Args.end(), Plan.Appended.begin(), Plan.Appended.end());
-  if (!Plan.Appended.empty())
-    logInfo("appending " + joinArgs(Plan.Appended));
+  std::vector<std::string> Args = plannedArgs(Plan, Inv.Args);
+  if (injects(Plan))
+    logInfo("adding " + joinArgs(Plan.InsertedBeforeLibraries) +
+            (Plan.InsertedBeforeLibraries.empty() ? "" : " (before the libraries) ") +
+            joinArgs(Plan.Appended));
   auto Status = spawnAndWait(*Compiler, Args);
   if (!Status)
     return reportError(Status.takeError());

@@ -3,7 +3,10 @@
 
 #include "driver/DriverError.h"
 
+#include "flags/RulesFile.h"
+
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <cstdlib>
 
@@ -46,7 +49,40 @@ static llvm::Expected<bool> parseSwitch(const std::string &Var,
   return badValue(Var, Value, "on or off");
 }
 
-llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env) {
+/// LINKGUARD_CONFIG or the first linkguard.toml found (flags/RulesFile.h).
+/// Any fault in the file is BadConfig: the build does not run on a
+/// half-read rules file.
+static llvm::Error loadRulesFile(Config &C, const std::string &WorkingDir) {
+  flags::RulesFileSearch Where;
+  if (auto V = C.env("LINKGUARD_CONFIG"); V && !V->empty())
+    Where.Explicit = *V;
+  if (WorkingDir.empty()) {
+    llvm::SmallString<256> Cwd;
+    if (!llvm::sys::fs::current_path(Cwd))
+      Where.WorkingDir = std::string(Cwd);
+  } else {
+    Where.WorkingDir = WorkingDir;
+  }
+  Where.XdgConfigHome = C.env("XDG_CONFIG_HOME");
+  Where.Home = C.env("HOME");
+  // One stat per candidate; nothing is read unless a file is there.
+  Where.IsFile = [](const std::string &P) { return llvm::sys::fs::is_regular_file(P); };
+  auto Found = flags::findRulesFile(Where);
+  if (!Found)
+    return makeDriverError(ExitCode::BadConfig, llvm::toString(Found.takeError()));
+  if (!*Found)
+    return llvm::Error::success();
+  auto File = flags::readRulesFile(**Found);
+  if (!File)
+    return makeDriverError(ExitCode::BadConfig, llvm::toString(File.takeError()));
+  C.RulesFile = **Found;
+  C.FileRules = std::move(File->Rules);
+  C.BuiltinMpsAot = File->BuiltinMpsAot;
+  return llvm::Error::success();
+}
+
+llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env,
+                                     const std::string &WorkingDir) {
   Config C;
   C.Env = Env;
 
@@ -91,6 +127,9 @@ llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &E
       return badValue(DepthVariable, *V, "a small non-negative integer");
     C.Depth = Depth;
   }
+  if (C.RunMode != Mode::Off && C.RulesEnabled)
+    if (llvm::Error E = loadRulesFile(C, WorkingDir))
+      return std::move(E);
   return C;
 }
 

@@ -8,11 +8,14 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "flags/RuleSpec.h"
+
 #include "llvm/Support/Error.h"
 
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace linkguard::driver {
 
@@ -32,6 +35,12 @@ struct Config {
   std::string LogLevel = "warn"; // LINKGUARD_LOG: off|error|warn|info|debug|trace
   std::string LogFile;           // LINKGUARD_LOG_FILE
   int Depth = 0;                 // _LINKGUARD_DEPTH, the recursion guard
+  /// The rules file in force (LINKGUARD_CONFIG, ./linkguard.toml or a
+  /// parent's, ~/.config/linkguard/linkguard.toml), and what it says. Not
+  /// looked for under LINKGUARD_MODE=off or LINKGUARD_RULES=off.
+  std::optional<std::string> RulesFile;
+  std::vector<flags::RuleSpec> FileRules;
+  bool BuiltinMpsAot = true; // [builtin] mps-aot
   /// The environment variables resolution reads, by name (CXX, CC,
   /// LINKGUARD_CXX, LINKGUARD_CC, PATH). Absent ones are missing.
   std::map<std::string, std::string> Env;
@@ -48,7 +57,9 @@ inline constexpr int MaxDepth = 4;
 /// Reads the process environment. Errors name the variable and the value.
 llvm::Expected<Config> configFromEnvironment();
 
-/// The same from an explicit map (tests).
-llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env);
+/// The same from an explicit map (tests). The rules file is looked for from
+/// WorkingDir (empty: the process's current directory).
+llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env,
+                                     const std::string &WorkingDir = "");
 
 } // namespace linkguard::driver

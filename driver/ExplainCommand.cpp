@@ -89,10 +89,17 @@ void printText(const std::vector<std::string> &Command, const StepPlan &P,
   }
   for (const flags::RuleDecision &D : P.Decisions) {
     OS << "rule " << D.RuleName << ": "
-       << (D.matches() ? "applies" : "does not apply") << "\n";
+       << (D.matches() ? "applies" : "does not apply")
+       << (D.Origin == "built-in" ? "" : " (" + D.Origin + ")") << "\n";
     for (const flags::Condition &Cond : D.Conditions)
       OS << "  [" << (Cond.Holds ? "yes" : "no ") << "] " << Cond.Name << ": "
          << Cond.Why << "\n";
+  }
+  if (!P.InsertedBeforeLibraries.empty()) {
+    OS << "inserts:  ";
+    for (const std::string &A : P.InsertedBeforeLibraries)
+      OS << " " << A;
+    OS << " (before the first library)\n";
   }
   OS << "appends:  ";
   if (P.Appended.empty())
@@ -103,8 +110,7 @@ void printText(const std::vector<std::string> &Command, const StepPlan &P,
   OS << "mode:      " << modeName(P.EffectiveMode) << " (" << P.ModeReason << ")\n";
   OS << "action:    " << actionName(P.What) << "\n";
   if (P.Contract)
-    OS << "verifies:  " << P.OutputPath
-       << ": no OpenMP dependency unless a symbol binds to it; libSystem kept\n";
+    OS << "verifies:  " << P.OutputPath << ": " << P.ContractSummary << "\n";
   (void)Command;
 }
 
@@ -121,9 +127,11 @@ llvm::json::Value toJson(const std::vector<std::string> &Command, const StepPlan
       Conds.push_back(llvm::json::Object{
           {"name", Cond.Name}, {"holds", Cond.Holds}, {"why", Cond.Why}});
     Rules.push_back(llvm::json::Object{{"name", D.RuleName},
+                                       {"origin", D.Origin},
                                        {"applies", D.matches()},
                                        {"conditions", std::move(Conds)},
-                                       {"append", D.Append}});
+                                       {"append", D.Append},
+                                       {"position", flags::insertPositionName(D.Position)}});
   }
   llvm::json::Object O{
       {"command", Command},
@@ -152,7 +160,8 @@ llvm::json::Value toJson(const std::vector<std::string> &Command, const StepPlan
       {"response_files", C.ResponseFiles},
       {"rules", std::move(Rules)},
       {"appended", P.Appended},
-      {"inject", !P.Appended.empty()},
+      {"inserted_before_libraries", P.InsertedBeforeLibraries},
+      {"inject", injects(P)},
       {"mode", modeName(P.EffectiveMode)},
       {"mode_reason", P.ModeReason},
       {"verifies", P.Contract.has_value()},

@@ -7,7 +7,7 @@
 namespace linkguard::driver {
 
 bool isSubcommand(const std::string &Name) {
-  for (const char *S : {"inspect", "check", "explain", "help"})
+  for (const char *S : {"inspect", "check", "explain", "run", "env", "help"})
     if (Name == S)
       return true;
   return false;
@@ -67,15 +67,57 @@ Invocation parseInvocation(const std::string &Argv0,
     Inv.Args.assign(Args.begin() + 1, Args.end());
     return Inv;
   }
-  if (First.front() == '-') {
+  // Launcher form: linkguard [OPTIONS] [--] /usr/bin/c++ <args>.
+  size_t Start = 0;
+  for (; Start < Args.size(); ++Start) {
+    llvm::StringRef A(Args[Start]);
+    if (A == "--") {
+      ++Start;
+      break;
+    }
+    if (!A.starts_with("-"))
+      break;
+    if (A == "--assume-define" || A.starts_with("--assume-define=")) {
+      std::string Value;
+      if (A == "--assume-define") {
+        if (Start + 1 >= Args.size()) {
+          Inv.Kind = InvocationKind::Usage;
+          Inv.Problem = "--assume-define needs a macro name (--assume-define=USE_MPS)";
+          return Inv;
+        }
+        Value = Args[++Start];
+      } else {
+        Value = A.drop_front(strlen("--assume-define=")).str();
+      }
+      auto [Macro, MacroValue] = llvm::StringRef(Value).split('=');
+      if (Macro.empty() || Macro.front() == '-') {
+        Inv.Kind = InvocationKind::Usage;
+        Inv.Problem = "--assume-define needs a macro name, got '" + Value + "'";
+        return Inv;
+      }
+      Inv.AssumedDefines.emplace_back(Macro.str(), MacroValue.str());
+      continue;
+    }
+    if (A == "--assume-aot" || A == "--assume-aot=1") {
+      Inv.AssumeAot = true;
+      continue;
+    }
+    if (A == "--assume-aot=0") {
+      Inv.AssumeAot = false;
+      continue;
+    }
     Inv.Kind = InvocationKind::Usage;
     Inv.Args = Args;
+    Inv.Problem = "unknown option " + A.str() +
+                  "; expected a subcommand (inspect, check, explain, run, env), "
+                  "--help, --version, or launcher options (--assume-define=NAME, "
+                  "--assume-aot) before a compiler command";
     return Inv;
   }
-  // Launcher form: linkguard /usr/bin/c++ <args>. "--" may separate.
-  size_t Start = First == "--" ? 1 : 0;
   if (Start >= Args.size()) {
     Inv.Kind = InvocationKind::Usage;
+    Inv.Problem = "expected a compiler command after the launcher options "
+                  "(linkguard --assume-define=USE_MPS -- clang++ ARGS...)";
     return Inv;
   }
   Inv.Kind = InvocationKind::CompilerDriver;
@@ -85,6 +127,15 @@ Invocation parseInvocation(const std::string &Argv0,
   Inv.Request.WantedName = Compiler.str();
   Inv.Args.assign(Args.begin() + Start + 1, Args.end());
   return Inv;
+}
+
+void applyLauncherAssumptions(const Invocation &Inv, flags::Classification &Cls,
+                              Config &Cfg) {
+  for (const auto &[Macro, Value] : Inv.AssumedDefines)
+    if (!Cls.isDefined(Macro))
+      Cls.Defines.emplace_back(Macro, Value);
+  if (Inv.AssumeAot)
+    Cfg.Aot = *Inv.AssumeAot ? AotSetting::Yes : AotSetting::No;
 }
 
 } // namespace linkguard::driver

@@ -4,15 +4,22 @@
 //   linkguard-clang++ / linkguard-clang   the drop-in driver (CXX=...)
 //   clang++ / c++ / clang / cc / g++ ...  a masquerade symlink in a directory
 //                                         put first on PATH (ccache style)
-//   linkguard <compiler> args...          launcher form (CMAKE_*_LINKER_LAUNCHER)
+//   linkguard [OPTIONS] [--] <compiler> args...
+//                                         launcher form (CMAKE_*_LINKER_LAUNCHER);
+//                                         OPTIONS state what the link line
+//                                         cannot show (--assume-define=USE_MPS)
 //   linkguard <subcommand> ...            inspect, check, explain, run, env
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "driver/CompilerResolution.h"
+#include "driver/Config.h"
+#include "flags/Classification.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace linkguard::driver {
@@ -24,6 +31,14 @@ struct Invocation {
   ResolveRequest Request;        // for CompilerDriver
   std::vector<std::string> Args; // compiler args, or the subcommand's args
   std::string Subcommand;        // for Subcommand
+  std::string Problem;           // for Usage: what was wrong, when known
+  /// Launcher options: facts about the whole target that its link line does
+  /// not carry. CMake passes compile definitions to compile lines only, so a
+  /// CMake link of a USE_MPS target shows no -DUSE_MPS (docs/integration.md).
+  /// --assume-define=NAME[=VALUE], in order.
+  std::vector<std::pair<std::string, std::string>> AssumedDefines;
+  /// --assume-aot[=1|0]: the same as LINKGUARD_AOT for this one command.
+  std::optional<bool> AssumeAot;
 };
 
 /// The subcommands `linkguard NAME` dispatches to.
@@ -31,5 +46,11 @@ bool isSubcommand(const std::string &Name);
 
 Invocation parseInvocation(const std::string &Argv0,
                            const std::vector<std::string> &Args);
+
+/// Adds the launcher's assumptions to a classified command and the config
+/// the rules read: assumed macros that the command line does not define
+/// already, and the AOT override. A no-op for any other invocation.
+void applyLauncherAssumptions(const Invocation &Inv, flags::Classification &Cls,
+                              Config &Cfg);
 
 } // namespace linkguard::driver

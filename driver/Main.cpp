@@ -20,6 +20,10 @@ static int runSubcommand(const Invocation &Inv) {
     return runCheck(Inv.Args);
   if (Inv.Subcommand == "explain")
     return runExplain(Inv.Args);
+  if (Inv.Subcommand == "run")
+    return runRun(Inv.Args);
+  if (Inv.Subcommand == "env")
+    return runEnv(Inv.Args);
   if (Inv.Subcommand == "help") {
     llvm::outs() << topLevelHelp();
     return 0;
@@ -40,12 +44,13 @@ int linkguardMain(int Argc, char **Argv) {
   case InvocationKind::Usage:
     return reportError(makeDriverError(
         ExitCode::Usage,
-        Inv.Args.empty()
-            ? "expected a subcommand (inspect, check, explain) or a compiler "
-              "command; see linkguard --help"
+        !Inv.Problem.empty() ? Inv.Problem
+        : Inv.Args.empty()
+            ? "expected a subcommand (inspect, check, explain, run, env) or a "
+              "compiler command; see linkguard --help"
             : "unknown option " + Inv.Args.front() +
-                  "; expected a subcommand (inspect, check, explain), a compiler, "
-                  "--help or --version"));
+                  "; expected a subcommand (inspect, check, explain, run, env), "
+                  "a compiler, --help or --version"));
   case InvocationKind::Subcommand: {
     // Subcommands log too (LINKGUARD_LOG); a bad variable is still an error.
     auto Cfg = configFromEnvironment();

@@ -30,14 +30,32 @@ struct StepPlan {
   flags::Classification Cls;
   std::vector<flags::RuleDecision> Decisions;
   std::vector<std::string> Appended; // flags added at the end of argv
+  /// Flags inserted before the first library argument (position
+  /// before-libraries: GNU ld / lld --as-needed).
+  std::vector<std::string> InsertedBeforeLibraries;
   Action What = Action::Exec;
   Mode EffectiveMode = Mode::Off;    // Off, Inject, Verify or Enforce
   std::string ModeReason;            // why this mode ("default: the rule injected")
   std::optional<contract::ContractSpec> Contract;
+  std::string ContractSummary;       // one line for explain
+  bool ReportSearchPaths = false;    // note the output's RPATH/RUNPATH
   std::string OutputPath;            // the file to reread ("a.out" when no -o)
 };
 
+/// The context of the built-in MPS rule (LINKGUARD_RULES,
+/// LINKGUARD_RULE_MPS_AOT, [builtin] mps-aot, LINKGUARD_AOT).
 flags::RuleContext ruleContextFrom(const Config &Cfg);
+
+/// Whether the plan changes the command at all.
+bool injects(const StepPlan &P);
+
+/// The command the compiler runs: Args with the plan's flags in place
+/// (flags::withRuleFlags).
+std::vector<std::string> plannedArgs(const StepPlan &P,
+                                     const std::vector<std::string> &Args);
+
+/// A contract request from a rule, as contract/ understands it.
+contract::ContractSpec toContractSpec(const flags::ContractRequest &R);
 
 StepPlan planStep(const flags::Classification &Cls, const Config &Cfg);
 

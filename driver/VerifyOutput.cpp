@@ -22,14 +22,23 @@ int verifyLinkedOutput(const StepPlan &Plan) {
 
   auto Binary = objlib::readBinary(Out);
   if (!Binary) {
-    std::string Msg = llvm::toString(Binary.takeError());
-    llvm::errs() << "linkguard: " << Severity << ": cannot verify " << Out
-                 << ": " << Msg << "\n";
+    // A vanished or unreadable output (66) is not a damaged one (65).
+    ExitCode Code = ExitCode::MalformedBinary;
+    llvm::Error E = llvm::handleErrors(
+        Binary.takeError(), [&](std::unique_ptr<objlib::ReadError> R) -> llvm::Error {
+          if (R->kind() == objlib::ReadErrorKind::Unreadable)
+            Code = ExitCode::UnreadableInput;
+          return llvm::Error(std::move(R));
+        });
+    std::string Msg = llvm::toString(std::move(E));
+    // The reader's message already names the file.
+    llvm::errs() << "linkguard: " << Severity << ": cannot verify the link output: "
+                 << Msg << "\n";
     if (!Enforce)
       return 0;
     // Nothing proves the contract held, so the step fails; the output is
     // left alone, since it was not shown to break anything.
-    return toInt(ExitCode::MalformedBinary);
+    return toInt(Code);
   }
 
   contract::Verdict V = contract::judge(*Binary, *Plan.Contract);
@@ -45,6 +54,14 @@ int verifyLinkedOutput(const StepPlan &Plan) {
       break;
     }
   }
+  // A note, never a violation: clang's -fopenmp records RUNPATH
+  // /usr/lib/llvm-N/lib even when --as-needed dropped the NEEDED it served.
+  if (Plan.ReportSearchPaths)
+    for (const objlib::Slice &S : Binary->Slices)
+      for (const objlib::SearchPath &SP : S.SearchPaths)
+        logInfo(Out + ": note: " +
+                (SP.Kind == objlib::SearchPathKind::RunPath ? "RUNPATH " : "RPATH ") +
+                SP.Path + " is recorded (a search path, not a dependency)");
   if (V.ok()) {
     logInfo(Out + ": contract holds");
     return 0;

@@ -289,7 +289,7 @@ void removeDefine(Classification &C, llvm::StringMap<size_t> &Index, StringRef V
   if (It == Index.end())
     return;
   size_t Pos = It->second;
-  C.Defines.erase(C.Defines.begin() + Pos);
+  C.Defines.erase(C.Defines.begin() + static_cast<std::ptrdiff_t>(Pos));
   Index.erase(It);
   for (auto &Entry : Index)
     if (Entry.second > Pos)

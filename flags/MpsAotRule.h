@@ -7,7 +7,9 @@
 // anywhere else. ld64's -dead_strip_dylibs drops dylibs that supply no
 // symbol. Upstream (pytorch#198232) adds the flag for exactly these builds:
 //   device mps, macOS, aot_mode, not link_libtorch.
-// This rule recognises the same builds from the command line alone.
+// This rule recognises the same builds from the command line alone. It is
+// written as data in BuiltinRules.cpp and evaluated by RuleEngine.cpp like
+// any rule from a rules file; this entry point stays for its callers.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -38,7 +38,7 @@ private:
 /// Limits that keep a hostile or cyclic @file from hanging the wrapper.
 struct ResponseFileLimits {
   unsigned MaxDepth = 32;                 // nesting of @file inside @file
-  size_t MaxFileBytes = 16 * 1024 * 1024; // one file
+  size_t MaxFileBytes = size_t{16} * 1024 * 1024; // one file
   size_t MaxArgs = 1u << 20;              // arguments after expansion
 };
 

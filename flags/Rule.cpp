@@ -3,6 +3,14 @@
 
 namespace linkguard::flags {
 
+const char *insertPositionName(InsertPosition P) {
+  switch (P) {
+  case InsertPosition::End: return "end";
+  case InsertPosition::BeforeLibraries: return "before-libraries";
+  }
+  return "end";
+}
+
 bool RuleDecision::matches() const { return firstFailure() == nullptr; }
 
 const Condition *RuleDecision::firstFailure() const {

@@ -127,7 +127,33 @@ private:
                              "no dynamic string table");
   }
 
+  /// LLVM 19's ELFFile::dynamicEntries() maps the first PT_DYNAMIC segment
+  /// as an array without checking that p_offset/p_filesz lie inside the file
+  /// or that p_offset is aligned (its section path does both): check first
+  /// (found by tests/fuzz/fuzz_objlib).
+  Error checkDynamicSegment() {
+    Expected<typename ELFT::PhdrRange> Phdrs = F.program_headers();
+    if (!Phdrs)
+      return malformed("program headers: " + toString(Phdrs.takeError()));
+    const uint64_t FileSize = Obj.getData().size();
+    for (const typename ELFT::Phdr &P : *Phdrs) {
+      if (P.p_type != ELF::PT_DYNAMIC)
+        continue;
+      if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset)
+        return malformed("PT_DYNAMIC (offset " + Twine(uint64_t(P.p_offset)) +
+                         ", size " + Twine(uint64_t(P.p_filesz)) +
+                         ") extends past the end of the file");
+      if (P.p_offset % alignof(typename ELFT::Dyn) != 0)
+        return malformed("PT_DYNAMIC offset " + Twine(uint64_t(P.p_offset)) +
+                         " is not aligned");
+      break; // dynamicEntries() uses the first one only
+    }
+    return Error::success();
+  }
+
   Error readDynamic() {
+    if (Error E = checkDynamicSegment())
+      return E;
     Expected<typename ELFT::DynRange> Dyn = F.dynamicEntries();
     if (!Dyn)
       return malformed("dynamic section: " + toString(Dyn.takeError()));

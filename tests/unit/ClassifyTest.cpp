@@ -13,24 +13,17 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "tests/unit/support/CppBuilderFixtures.h"
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
 #include <initializer_list>
 
 using namespace linkguard::flags;
+using namespace linkguard::testsupport;
 
 namespace {
-
-// shlex.split as cpp_builder uses it; GNU tokenization agrees with it on
-// these lines (no backslash-newline, POSIX quotes).
-std::vector<std::string> splitCommand(llvm::StringRef Line) {
-  llvm::BumpPtrAllocator Alloc;
-  llvm::StringSaver Saver(Alloc);
-  llvm::SmallVector<const char *, 64> Tokens;
-  llvm::cl::TokenizeGNUCommandLine(Line, Saver, Tokens);
-  return std::vector<std::string>(Tokens.begin(), Tokens.end());
-}
 
 ClassifyOptions macho() {
   ClassifyOptions O;
@@ -75,43 +68,6 @@ using Strings = std::vector<std::string>;
 
 // --- fixtures ----------------------------------------------------------------
 
-struct FixtureRow {
-  std::string Name, Phase, Inject, Command;
-};
-
-std::optional<std::string> fixturePath() {
-  for (const char *P :
-       {LINKGUARD_SHARED_DIR "/fixtures/cpp_builder_darwin_mps.txt",
-        LINKGUARD_SOURCE_DIR "/tests/data/cpp_builder_darwin_mps.txt"})
-    if (llvm::sys::fs::exists(P))
-      return std::string(P);
-  return std::nullopt;
-}
-
-std::vector<FixtureRow> readFixtures(const std::string &Path) {
-  std::vector<FixtureRow> Rows;
-  std::ifstream In(Path);
-  std::string Line;
-  FixtureRow Cur;
-  bool Pending = false;
-  while (std::getline(In, Line)) {
-    llvm::StringRef L(Line);
-    if (L.starts_with("## ")) {
-      llvm::SmallVector<llvm::StringRef, 3> Parts;
-      L.drop_front(3).split(Parts, '|');
-      REQUIRE(Parts.size() == 3);
-      Cur = FixtureRow{Parts[0].trim().str(),
-                       Parts[1].trim().drop_front(strlen("phase=")).str(),
-                       Parts[2].trim().drop_front(strlen("inject=")).str(), ""};
-      Pending = true;
-    } else if (Pending && !L.trim().empty() && !L.starts_with("#")) {
-      Cur.Command = Line;
-      Rows.push_back(Cur);
-      Pending = false;
-    }
-  }
-  return Rows;
-}
 
 } // namespace
 

@@ -1,0 +1,47 @@
+//===- BuiltinRules.cpp - the MPS AOT rule written as data ----------------===//
+#include "flags/BuiltinRules.h"
+
+#include "flags/MpsAotRule.h"
+
+namespace linkguard::flags {
+
+RuleSpec mpsAotRuleSpec() {
+  RuleSpec S;
+  S.Name = MpsAotRuleName;
+  S.Origin = "built-in";
+  S.Description = "drop an unused libomp from PyTorch AOTInductor MPS dylibs "
+                  "(upstream pytorch#198232)";
+  RuleMatch &M = S.Match;
+  M.Phases = {Phase::Link};
+  M.Format = ObjectFormat::MachO;
+  M.Outputs = {OutputKind::SharedLibrary, OutputKind::Bundle};
+  M.Defined = {"USE_MPS"};
+  M.Aot = true;
+  // cpp_builder names libtorch on macOS only through -L .../torch/lib; a
+  // -L directory that holds a libtorch counts too.
+  M.NotLinked = {"torch*"};
+  M.NotLinkedDirs = {"*torch/lib"};
+  M.NotLinkedProbe = {"libtorch_cpu.dylib", "libtorch.dylib", "libtorch.so",
+                      "libtorch_cpu.so"};
+  M.AlreadyPresent = {"-dead_strip_dylibs"};
+  // ld64 has no "undo" for -dead_strip_dylibs; a user who writes one of
+  // these spellings is telling us to keep every dylib, and that wins.
+  M.OptOut = {"-no_dead_strip_dylibs", "-no-dead_strip_dylibs"};
+  S.Add = {DeadStripDylibsFlag};
+  S.Position = InsertPosition::End;
+  S.Contract.ForbidUnreferenced = {"openmp"};
+  // ld64 keeps libSystem under -dead_strip_dylibs; losing it would mean the
+  // linker dropped more than it should have.
+  S.Contract.Require = {"libsystem"};
+  S.Contract.RequireOnlyForMachO = true;
+  // The names explain has always shown for this rule.
+  S.ConditionLabels = {
+      {"USE_MPS defined", "MPS build"},
+      {"not linked: torch*, *torch/lib", "libtorch not linked"},
+  };
+  return S;
+}
+
+std::vector<RuleSpec> builtinRules() { return {mpsAotRuleSpec()}; }
+
+} // namespace linkguard::flags

@@ -1,0 +1,465 @@
+//===- RulesFile.cpp - find and read linkguard.toml with toml++ -----------===//
+//
+// toml++ (Debian libtomlplusplus-dev 3.3) is used header-only and without
+// exceptions: parse() then returns a parse_result carrying the error and its
+// source position, and every node and key keeps its own source region, which
+// is where the line numbers in the error messages come from.
+//
+//===----------------------------------------------------------------------===//
+#include "flags/RulesFile.h"
+
+#define TOML_HEADER_ONLY 1
+#define TOML_EXCEPTIONS 0
+#include <toml++/toml.h>
+
+#include "flags/MpsAotRule.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace linkguard::flags {
+
+namespace {
+
+/// Accumulates the first error; the parse stops at it.
+class Reader {
+public:
+  explicit Reader(std::string Path) : Path(std::move(Path)) {}
+
+  bool failed() const { return !Error.empty(); }
+
+  void fail(const toml::source_region &Where, const std::string &Msg) {
+    if (failed())
+      return;
+    Error = Path + ":" + std::to_string(Where.begin.line) + ": " + Msg + InRule;
+  }
+
+  llvm::Error takeError() {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), Error);
+  }
+
+  /// Fails on any key of T that Allowed does not list.
+  void onlyKeys(const toml::table &T, const std::string &Where,
+                std::initializer_list<const char *> Allowed) {
+    for (auto &&[K, V] : T) {
+      bool Known = false;
+      for (const char *A : Allowed)
+        Known |= K.str() == A;
+      if (Known)
+        continue;
+      std::string Names;
+      for (const char *A : Allowed)
+        Names += std::string(Names.empty() ? "" : ", ") + A;
+      fail(K.source(), "unknown key '" + qualified(Where, K.str()) +
+                           "' (expected one of: " + Names + ")");
+      return;
+    }
+  }
+
+  static std::string qualified(const std::string &Where, std::string_view Key) {
+    return Where.empty() ? std::string(Key) : Where + "." + std::string(Key);
+  }
+
+  std::optional<std::string> string(const toml::table &T, const std::string &Where,
+                                    const char *Key) {
+    const toml::node *N = T.get(Key);
+    if (!N)
+      return std::nullopt;
+    if (auto V = N->value<std::string>(); V && N->is_string())
+      return *V;
+    fail(N->source(), "'" + qualified(Where, Key) + "' must be a string");
+    return std::nullopt;
+  }
+
+  std::optional<bool> boolean(const toml::table &T, const std::string &Where,
+                              const char *Key) {
+    const toml::node *N = T.get(Key);
+    if (!N)
+      return std::nullopt;
+    if (N->is_boolean())
+      return *N->value<bool>();
+    fail(N->source(), "'" + qualified(Where, Key) + "' must be true or false");
+    return std::nullopt;
+  }
+
+  /// A string or an array of strings.
+  std::vector<std::string> strings(const toml::table &T, const std::string &Where,
+                                   const char *Key) {
+    std::vector<std::string> Out;
+    const toml::node *N = T.get(Key);
+    if (!N)
+      return Out;
+    if (N->is_string()) {
+      Out.push_back(*N->value<std::string>());
+      return Out;
+    }
+    const toml::array *A = N->as_array();
+    if (!A) {
+      fail(N->source(), "'" + qualified(Where, Key) +
+                            "' must be a string or an array of strings");
+      return Out;
+    }
+    for (const toml::node &E : *A) {
+      if (!E.is_string()) {
+        fail(E.source().begin.line ? E.source() : N->source(),
+             "'" + qualified(Where, Key) + "' must hold strings only");
+        return {};
+      }
+      Out.push_back(*E.value<std::string>());
+    }
+    return Out;
+  }
+
+  /// Globs must compile: a typo like "[abc" fails here, not silently later.
+  std::vector<std::string> globs(const toml::table &T, const std::string &Where,
+                                 const char *Key) {
+    std::vector<std::string> Out = strings(T, Where, Key);
+    for (const std::string &G : Out)
+      if (auto P = llvm::GlobPattern::create(G); !P) {
+        std::string Msg = llvm::toString(P.takeError());
+        fail(T.get(Key)->source(), "'" + qualified(Where, Key) + "': bad pattern '" +
+                                       G + "': " + Msg);
+        return {};
+      }
+    return Out;
+  }
+
+  const toml::table *subtable(const toml::table &T, const std::string &Where,
+                              const char *Key) {
+    const toml::node *N = T.get(Key);
+    if (!N)
+      return nullptr;
+    if (const toml::table *Sub = N->as_table())
+      return Sub;
+    fail(N->source(), "'" + qualified(Where, Key) + "' must be a table");
+    return nullptr;
+  }
+
+  std::string Path;
+  std::string Error;
+  std::string InRule; // " (rule 'omp')" while reading a named rule
+};
+
+std::optional<Phase> phaseByName(std::string_view N) {
+  for (Phase P : {Phase::Probe, Phase::Preprocess, Phase::Pch, Phase::Compile,
+                  Phase::Link})
+    if (N == phaseName(P))
+      return P;
+  return std::nullopt;
+}
+
+std::optional<OutputKind> outputByName(std::string_view N) {
+  for (OutputKind K : {OutputKind::Executable, OutputKind::SharedLibrary,
+                       OutputKind::Bundle, OutputKind::Relocatable})
+    if (N == outputKindName(K))
+      return K;
+  return std::nullopt;
+}
+
+void readMatch(Reader &R, const toml::table &T, const std::string &W, RuleMatch &M) {
+  R.onlyKeys(T, W,
+             {"phase", "format", "output", "target", "defined", "not-defined",
+              "libraries", "flags", "not-linked", "not-linked-dirs",
+              "not-linked-probe", "aot", "already-present", "opt-out"});
+  for (const std::string &P : R.strings(T, W, "phase")) {
+    if (auto Ph = phaseByName(P))
+      M.Phases.push_back(*Ph);
+    else
+      R.fail(T.get("phase")->source(),
+             "'" + W + ".phase': unknown phase '" + P +
+                 "' (expected probe, preprocess, pch, compile or link)");
+  }
+  if (auto F = R.string(T, W, "format")) {
+    if (*F == "elf")
+      M.Format = ObjectFormat::ELF;
+    else if (*F == "mach-o")
+      M.Format = ObjectFormat::MachO;
+    else
+      R.fail(T.get("format")->source(),
+             "'" + W + ".format': unknown format '" + *F + "' (expected elf or mach-o)");
+  }
+  for (const std::string &O : R.strings(T, W, "output")) {
+    if (auto K = outputByName(O))
+      M.Outputs.push_back(*K);
+    else
+      R.fail(T.get("output")->source(),
+             "'" + W + ".output': unknown output '" + O +
+                 "' (expected executable, shared-library, bundle or relocatable)");
+  }
+  if (auto G = R.string(T, W, "target")) {
+    if (auto P = llvm::GlobPattern::create(*G); !P) {
+      std::string Msg = llvm::toString(P.takeError());
+      R.fail(T.get("target")->source(), "'" + W + ".target': bad pattern: " + Msg);
+    } else
+      M.TargetGlob = *G;
+  }
+  M.Defined = R.strings(T, W, "defined");
+  M.NotDefined = R.strings(T, W, "not-defined");
+  M.Libraries = R.globs(T, W, "libraries");
+  M.Flags = R.globs(T, W, "flags");
+  M.NotLinked = R.globs(T, W, "not-linked");
+  M.NotLinkedDirs = R.globs(T, W, "not-linked-dirs");
+  M.NotLinkedProbe = R.strings(T, W, "not-linked-probe");
+  M.Aot = R.boolean(T, W, "aot");
+  M.AlreadyPresent = R.strings(T, W, "already-present");
+  M.OptOut = R.strings(T, W, "opt-out");
+}
+
+void readAdd(Reader &R, const toml::table &T, const std::string &W, RuleSpec &S) {
+  R.onlyKeys(T, W, {"flags", "position"});
+  S.Add = R.strings(T, W, "flags");
+  if (auto P = R.string(T, W, "position")) {
+    if (*P == "end")
+      S.Position = InsertPosition::End;
+    else if (*P == "before-libraries")
+      S.Position = InsertPosition::BeforeLibraries;
+    else
+      R.fail(T.get("position")->source(),
+             "'" + W + ".position': unknown position '" + *P +
+                 "' (expected end or before-libraries)");
+  }
+}
+
+void readContract(Reader &R, const toml::table &T, const std::string &W,
+                  ContractRequest &C) {
+  R.onlyKeys(T, W,
+             {"forbid-unreferenced", "forbid", "require", "require-only-mach-o",
+              "report-search-paths"});
+  C.ForbidUnreferenced = R.strings(T, W, "forbid-unreferenced");
+  C.Forbid = R.strings(T, W, "forbid");
+  C.Require = R.strings(T, W, "require");
+  C.RequireOnlyForMachO = R.boolean(T, W, "require-only-mach-o").value_or(false);
+  C.ReportSearchPaths = R.boolean(T, W, "report-search-paths").value_or(false);
+}
+
+std::optional<RuleSpec> readRule(Reader &R, const toml::table &T, size_t Index,
+                                 const std::string &Path) {
+  std::string W = "rule[" + std::to_string(Index) + "]";
+  RuleSpec S;
+  S.Origin = llvm::sys::path::filename(Path).str() + ":" +
+             std::to_string(T.source().begin.line);
+  auto Name = R.string(T, W, "name");
+  if (!Name || Name->empty()) {
+    R.fail(T.source(), "'" + W + ".name' is required");
+    return std::nullopt;
+  }
+  S.Name = *Name;
+  R.InRule = " (rule '" + S.Name + "')";
+  R.onlyKeys(T, W, {"name", "description", "enabled", "match", "add", "contract"});
+  S.Description = R.string(T, W, "description").value_or("");
+  bool Enabled = R.boolean(T, W, "enabled").value_or(true);
+  if (const toml::table *M = R.subtable(T, W, "match"))
+    readMatch(R, *M, W + ".match", S.Match);
+  if (const toml::table *A = R.subtable(T, W, "add"))
+    readAdd(R, *A, W + ".add", S);
+  if (const toml::table *C = R.subtable(T, W, "contract"))
+    readContract(R, *C, W + ".contract", S.Contract);
+  if (!R.failed() && S.Add.empty() && S.Contract.empty())
+    R.fail(T.source(), W + " adds no flags and checks nothing: give "
+                           "[rule.add] flags or a [rule.contract]");
+  if (!R.failed())
+    R.InRule.clear();
+  if (!Enabled || R.failed())
+    return std::nullopt;
+  return S;
+}
+
+} // namespace
+
+/// toml++ 3.3 reaches __builtin_unreachable() -- undefined behaviour, not an
+/// error -- in is_non_ascii_horizontal_whitespace() for most non-ASCII code
+/// points (U+00A1..U+0499 among them: "é") wherever it looks for whitespace:
+/// right after a bare key or value ("[rulé]", "a = 1é") and after a
+/// line-ending backslash in a """string""" (marzer/tomlplusplus#190 and
+/// #295; found by tests/fuzz/fuzz_rules). TOML allows non-ASCII text only in
+/// strings and comments, so this scan rejects it everywhere else, and after
+/// a line-ending backslash, before toml++ sees the text.
+static std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
+                                                            unsigned &Line) {
+  enum { Plain, Comment, Basic, Literal, MultiBasic, MultiLiteral } St = Plain;
+  auto run = [&](size_t I, char Q) {
+    size_t N = 0;
+    while (I + N < T.size() && T[I + N] == Q)
+      ++N;
+    return N;
+  };
+  Line = 1;
+  T.consume_front("\xEF\xBB\xBF"); // a UTF-8 byte order mark, which toml++ skips
+  for (size_t I = 0; I < T.size(); ++I) {
+    const char C = T[I];
+    const bool High = static_cast<unsigned char>(C) >= 0x80;
+    if (C == '\n')
+      ++Line;
+    switch (St) {
+    case Plain:
+      if (High)
+        return std::string("non-ASCII character outside a string or comment");
+      if (C == '#')
+        St = Comment;
+      else if (C == '"' || C == '\'') {
+        size_t N = run(I, C);
+        if (N >= 3) {
+          St = C == '"' ? MultiBasic : MultiLiteral;
+          I += 2;
+        } else if (N == 2) {
+          ++I; // an empty string
+        } else {
+          St = C == '"' ? Basic : Literal;
+        }
+      }
+      break;
+    case Comment:
+      if (C == '\n')
+        St = Plain;
+      break;
+    case Basic:
+      if (C == '\\')
+        ++I; // the escaped character, whatever it is
+      else if (C == '"' || C == '\n')
+        St = Plain;
+      break;
+    case Literal:
+      if (C == '\'' || C == '\n')
+        St = Plain;
+      break;
+    case MultiLiteral:
+    case MultiBasic: {
+      const char Q = St == MultiBasic ? '"' : '\'';
+      if (C == Q) {
+        size_t N = run(I, Q);
+        if (N >= 3) { // the closing quotes, up to two of them content
+          I += std::min<size_t>(N, 5) - 1;
+          St = Plain;
+        }
+      } else if (St == MultiBasic && C == '\\') {
+        size_t J = I + 1;
+        while (J < T.size() && (T[J] == ' ' || T[J] == '\t' || T[J] == '\r'))
+          ++J;
+        if (J < T.size() && T[J] == '\n') {
+          // A line-ending backslash: toml++ now skips whitespace.
+          while (J < T.size() && (T[J] == ' ' || T[J] == '\t' || T[J] == '\r' ||
+                                  T[J] == '\n')) {
+            if (T[J] == '\n')
+              ++Line;
+            ++J;
+          }
+          if (J < T.size() && static_cast<unsigned char>(T[J]) >= 0x80)
+            return std::string("non-ASCII character right after a line-ending "
+                               "backslash in a multi-line string");
+          I = J - 1;
+        } else {
+          ++I; // an escape sequence
+        }
+      }
+      break;
+    }
+    }
+  }
+  return std::nullopt;
+}
+
+llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
+                                         const std::string &Path) {
+  unsigned BadLine = 0;
+  if (std::optional<std::string> Why = textTomlCannotParseSafely(Text, BadLine))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   Path + ":" + std::to_string(BadLine) + ": " +
+                                       *Why + " (TOML allows it only in strings "
+                                              "and comments)");
+  toml::parse_result Parsed =
+      toml::parse(std::string_view(Text.data(), Text.size()), Path);
+  if (!Parsed) {
+    const toml::parse_error &E = Parsed.error();
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        Path + ":" + std::to_string(E.source().begin.line) + ": " +
+            std::string(E.description()));
+  }
+  const toml::table &Top = Parsed.table();
+  Reader R(Path);
+  RulesFile File;
+  File.Path = Path;
+  R.onlyKeys(Top, "", {"builtin", "rule"});
+
+  if (const toml::table *B = R.subtable(Top, "", "builtin")) {
+    R.onlyKeys(*B, "builtin", {"mps-aot"});
+    File.BuiltinMpsAot = R.boolean(*B, "builtin", "mps-aot").value_or(true);
+  }
+  if (const toml::node *Rules = Top.get("rule")) {
+    const toml::array *A = Rules->as_array();
+    if (!A || !A->is_array_of_tables())
+      R.fail(Rules->source(), "'rule' must be an array of tables ([[rule]])");
+    std::set<std::string> Names = {MpsAotRuleName};
+    size_t Index = 0;
+    for (size_t I = 0; A && I < A->size() && !R.failed(); ++I) {
+      const toml::table &T = *A->get(I)->as_table();
+      std::optional<RuleSpec> S = readRule(R, T, Index++, Path);
+      if (R.failed())
+        break;
+      if (!S)
+        continue; // enabled = false
+      if (!Names.insert(S->Name).second) {
+        R.fail(T.source(), "rule name '" + S->Name + "' is used twice");
+        break;
+      }
+      File.Rules.push_back(std::move(*S));
+    }
+  }
+  if (R.failed())
+    return R.takeError();
+  return File;
+}
+
+llvm::Expected<RulesFile> readRulesFile(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(),
+                                   Path + ": " + Buf.getError().message());
+  return parseRulesText((*Buf)->getBuffer(), Path);
+}
+
+llvm::Expected<std::optional<std::string>>
+findRulesFile(const RulesFileSearch &Where) {
+  if (Where.Explicit) {
+    if (Where.IsFile && Where.IsFile(*Where.Explicit))
+      return std::optional<std::string>(*Where.Explicit);
+    return llvm::createStringError(
+        std::make_error_code(std::errc::no_such_file_or_directory),
+        "LINKGUARD_CONFIG=" + *Where.Explicit + ": no such file");
+  }
+  if (!Where.IsFile)
+    return std::nullopt;
+  // The project: the working directory and each parent up to the root.
+  llvm::SmallString<256> Dir(Where.WorkingDir);
+  while (!Dir.empty()) {
+    llvm::SmallString<256> Candidate(Dir);
+    llvm::sys::path::append(Candidate, RulesFileName);
+    if (Where.IsFile(std::string(Candidate)))
+      return std::optional<std::string>(std::string(Candidate));
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  // The user: XDG base directory spec, $XDG_CONFIG_HOME defaulting to
+  // ~/.config (a relative XDG_CONFIG_HOME is invalid and ignored).
+  std::string ConfigHome;
+  if (Where.XdgConfigHome && llvm::sys::path::is_absolute(*Where.XdgConfigHome))
+    ConfigHome = *Where.XdgConfigHome;
+  else if (Where.Home && !Where.Home->empty())
+    ConfigHome = *Where.Home + "/.config";
+  if (!ConfigHome.empty()) {
+    std::string Candidate = ConfigHome + "/linkguard/" + RulesFileName;
+    if (Where.IsFile(Candidate))
+      return std::optional<std::string>(Candidate);
+  }
+  return std::nullopt;
+}
+
+} // namespace linkguard::flags

@@ -1,0 +1,110 @@
+# linkguard with ccache (Debian's ccache 4.x), the three ways users combine
+# them. For each: an AOTI-shaped MPS build (three compiles, then the link)
+# runs twice from clean objects. The second build's compiles must hit the
+# cache (ccache --print-stats counters, CCACHE_DIR in the test directory),
+# and the link must get the rule (no libomp in the output). Controls: the
+# same build through ccache without linkguard keeps libomp.
+#   1. CXX="ccache linkguard-clang++"        ccache in front of linkguard
+#   2. LINKGUARD_CXX="ccache clang++"        linkguard in front of ccache
+#   3. /usr/lib/ccache first on PATH          ccache's masquerade directory
+
+SUITE_ccache_PROBE() {
+  command -v ccache >/dev/null || { echo "ccache not installed (scripts/lib/common.sh installs it)"; return; }
+  [ -d /usr/lib/ccache ] || { echo "/usr/lib/ccache (masquerade directory) missing"; return; }
+  [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
+  [ -x "$LLVM_BIN/ld64.lld" ] || echo "$LLVM_BIN/ld64.lld not found"
+}
+
+LGXX=$(dirname "$LINKGUARD_BIN")/linkguard-clang++
+
+SUITE_ccache_SETUP() {
+  export CCACHE_DIR=$PWD/ccache-dir
+  # Nothing from the user's ccache.conf may change the counters.
+  export CCACHE_CONFIGPATH=$PWD/ccache.conf
+  : >"$CCACHE_CONFIGPATH"
+  unset CCACHE_DISABLE CCACHE_PREFIX CCACHE_RECACHE
+  write_sdk sdk
+  write_aoti_model src
+}
+
+# build_model CXX-WORDS...: compile the three units and link them, the
+# cpp_builder way; the compiler command is given as words ("ccache" "x").
+build_model() {
+  rm -f ./*.o model.so
+  local flags f
+  # shellcheck disable=SC2207
+  flags=($(macho_flags sdk) "${AOTI_MPS_CFLAGS[@]}")
+  for f in wrapper kernel consts; do
+    "$@" "src/model.$f.cpp" "${flags[@]}" -c -o "model.$f.o" 2>>build.log \
+      || test_failed "compile of $f failed: $(cat build.log)"
+  done
+  "$@" model.wrapper.o model.kernel.o model.consts.o "${flags[@]}" -nostdlib++ \
+      -o model.so -lomp -Lsdk/omp 2>>build.log \
+    || test_failed "link failed: $(cat build.log)"
+}
+
+# stat NAME: one counter from ccache --print-stats.
+stat() { ccache --print-stats | awk -v k="$1" '$1 == k { print $2 }'; }
+hits() { echo $(($(stat direct_cache_hit) + $(stat preprocessed_cache_hit))); }
+
+# twice CXX-WORDS...: two builds from an empty cache; checks that the first
+# misses and the second hits for all 3 compiles.
+twice() {
+  ccache -C >/dev/null
+  ccache -z >/dev/null
+  build_model "$@"
+  expect_equal "$(hits)" 0 "cache hits in the first build"
+  expect_equal "$(stat cache_miss)" 3 "cache misses in the first build"
+  ccache -z >/dev/null
+  build_model "$@"
+  expect_equal "$(hits)" 3 "cache hits in the second build"
+  expect_equal "$(stat cache_miss)" 0 "cache misses in the second build"
+}
+
+expect_rule_applied() {
+  local deps
+  deps=$("$LLVM_BIN/llvm-otool" -L model.so)
+  expect_not_contains "$deps" libomp "otool -L model.so"
+  expect_contains "$deps" /usr/lib/libSystem.B.dylib "otool -L model.so"
+}
+
+expect_libomp_kept() {
+  expect_contains "$("$LLVM_BIN/llvm-otool" -L model.so)" /opt/llvm-openmp/lib/libomp.dylib \
+    "otool -L model.so"
+}
+
+SUITE_ccache() {
+  TEST "control: ccache clang++ alone caches compiles and keeps libomp"
+  twice ccache "$CLANGXX"
+  expect_libomp_kept
+
+  TEST "CXX=\"ccache linkguard-clang++\": compiles hit, the link gets the rule"
+  export LINKGUARD_CXX=$CLANGXX
+  twice ccache "$LGXX"
+  expect_rule_applied
+  # ccache sees the link and runs linkguard for it unchanged.
+  expect_equal "$(stat called_for_link)" 1 "links ccache passed through"
+  unset LINKGUARD_CXX
+
+  TEST "CXX=\"ccache linkguard-clang++\" with LINKGUARD_CXX unset: PATH finds clang++, no loop"
+  mkdir -p bin && ln -s "$CLANGXX" bin/clang++
+  PATH=$PWD/bin:$PATH twice ccache "$LGXX"
+  expect_rule_applied
+
+  TEST "linkguard in front of ccache: LINKGUARD_CXX=\"ccache clang++\""
+  export LINKGUARD_CXX="ccache $CLANGXX"
+  twice "$LGXX"
+  expect_rule_applied
+  unset LINKGUARD_CXX
+  # The same through CXX, as `linkguard run` records it.
+  CXX="ccache $CLANGXX" twice "$LINKGUARD_BIN" run -- "$LGXX"
+  expect_rule_applied
+
+  TEST "ccache's masquerade directory first on PATH, CXX=linkguard-clang++"
+  # /usr/lib/ccache/clang++ is ccache; ccache then runs the next clang++ on
+  # PATH, LLVM 19's.
+  PATH=/usr/lib/ccache:$LLVM_BIN:$PATH twice "$LGXX"
+  expect_rule_applied
+  out=$(PATH=/usr/lib/ccache:$LLVM_BIN:$PATH "$LINKGUARD_BIN" --version)
+  expect_contains "$out" "real compiler: /usr/lib/ccache/clang++ (from PATH)" "--version"
+}

@@ -1,0 +1,70 @@
+//===- FuzzClassify.cpp - libFuzzer entry point for flags::classify -------===//
+//
+// The first byte chooses the variant, the rest is the command:
+//   bit 0 clear: the rest split on NUL bytes is argv (without argv[0]), as
+//                the kernel hands it to linkguard-clang++;
+//   bit 0 set:   the rest is the content of a response file, and argv is
+//                {"@<scratch file>"} plus "-c" when bit 3 is set, so the GNU
+//                tokenizer, nesting and the size/argument limits run.
+//   bit 1:       the host object format (ELF / Mach-O);
+//   bits 4-5:    the compiler name (target prefixes, "++" or not).
+// classify() must return a Classification or a ResponseFileError, never
+// crash, hang or leak, whatever the bytes (ASan, UBSan, libFuzzer's -timeout
+// and -rss_limit_mb check the rest).
+//
+//===----------------------------------------------------------------------===//
+#include "FuzzInput.h"
+
+#include "flags/Classify.h"
+#include "flags/ResponseFiles.h"
+
+#include <string>
+#include <vector>
+
+using namespace linkguard;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  if (Size == 0)
+    return 0;
+  static fuzz::ScratchFile Rsp(".rsp");
+  const uint8_t Mode = Data[0];
+  const char *Rest = reinterpret_cast<const char *>(Data + 1);
+  const size_t RestSize = Size - 1;
+
+  std::vector<std::string> Args;
+  if (Mode & 1) {
+    Rsp.write(Data + 1, RestSize);
+    Args.push_back("@" + Rsp.path());
+    if (Mode & 8)
+      Args.push_back("-c");
+  } else {
+    std::string Current;
+    for (size_t I = 0; I < RestSize; ++I) {
+      if (Rest[I] == '\0') {
+        Args.push_back(std::move(Current));
+        Current.clear();
+      } else {
+        Current += Rest[I];
+      }
+    }
+    Args.push_back(std::move(Current));
+  }
+
+  static const char *const Names[] = {"clang++", "arm64-apple-darwin-clang++",
+                                      "clang", "x86_64-linux-gnu-clang++"};
+  flags::ClassifyOptions Opts;
+  Opts.CompilerName = Names[(Mode >> 4) & 3];
+  Opts.HostFormat = (Mode & 2) ? flags::ObjectFormat::MachO : flags::ObjectFormat::ELF;
+  Opts.WorkingDir = "/nonexistent-linkguard-fuzz-cwd";
+
+  auto Cls = flags::classify(Args, Opts);
+  if (!Cls) {
+    // The only documented failure.
+    llvm::handleAllErrors(Cls.takeError(), [](const flags::ResponseFileError &) {});
+    return 0;
+  }
+  // Touch what the driver reads, so a dangling reference shows up here.
+  size_t Sum = Cls->Inputs.size() + Cls->Defines.size() + Cls->UnknownArgs.size() +
+               Cls->DecidingArg.size() + (Cls->Output ? Cls->Output->size() : 0);
+  return Sum == static_cast<size_t>(-1) ? 1 : 0;
+}

@@ -1,0 +1,124 @@
+// Launcher options (driver/Invocation.h) and the environment of
+// `linkguard run`/`env` (driver/BuildEnvironment.h).
+#include "driver/BuildEnvironment.h"
+#include "driver/Invocation.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <catch2/catch.hpp>
+
+using namespace linkguard::driver;
+
+TEST_CASE("launcher options come before the compiler word", "[invocation][launcher]") {
+  Invocation I = parseInvocation(
+      "linkguard", {"--assume-define=USE_MPS", "--assume-define", "X=2", "--assume-aot",
+                    "--", "/usr/bin/clang++", "-dynamiclib", "a.o"});
+  REQUIRE(I.Kind == InvocationKind::CompilerDriver);
+  CHECK(I.Request.LauncherCommand == std::vector<std::string>{"/usr/bin/clang++"});
+  CHECK(I.Args == std::vector<std::string>{"-dynamiclib", "a.o"});
+  REQUIRE(I.AssumedDefines.size() == 2);
+  CHECK(I.AssumedDefines[0] == std::make_pair(std::string("USE_MPS"), std::string()));
+  CHECK(I.AssumedDefines[1] == std::make_pair(std::string("X"), std::string("2")));
+  CHECK(I.AssumeAot == std::optional<bool>(true));
+
+  // Without "--" the first non-option word is the compiler; options after it
+  // are the compiler's.
+  I = parseInvocation("linkguard", {"--assume-aot=0", "clang++", "--assume-aot"});
+  CHECK(I.Kind == InvocationKind::CompilerDriver);
+  CHECK(I.AssumeAot == std::optional<bool>(false));
+  CHECK(I.Args == std::vector<std::string>{"--assume-aot"});
+}
+
+TEST_CASE("bad launcher options are usage errors that say what was expected",
+          "[invocation][launcher]") {
+  for (const std::vector<std::string> &Args : std::vector<std::vector<std::string>>{
+           {"--assume-define"}, {"--assume-define="}, {"--assume-aot=maybe", "clang++"},
+           {"--assume-define=USE_MPS"}, {"--assume-define=USE_MPS", "--"}}) {
+    Invocation I = parseInvocation("linkguard", Args);
+    CHECK(I.Kind == InvocationKind::Usage);
+    CHECK_FALSE(I.Problem.empty());
+  }
+  CHECK(parseInvocation("linkguard", {"run", "--", "make"}).Subcommand == "run");
+  CHECK(parseInvocation("linkguard", {"env"}).Subcommand == "env");
+}
+
+TEST_CASE("assumptions add to what the command defines, never replace it",
+          "[invocation][launcher]") {
+  Invocation I = parseInvocation("linkguard", {"--assume-define=USE_MPS", "--assume-define=A=1",
+                                               "--assume-aot", "clang++"});
+  linkguard::flags::Classification Cls;
+  Cls.Defines = {{"A", "7"}};
+  Config Cfg;
+  applyLauncherAssumptions(I, Cls, Cfg);
+  CHECK(Cls.isDefined("USE_MPS"));
+  REQUIRE(Cls.Defines.size() == 2);
+  CHECK(Cls.Defines[0] == std::make_pair(std::string("A"), std::string("7")));
+  CHECK(Cfg.Aot == AotSetting::Yes);
+
+  // A drop-in call has no assumptions: nothing changes.
+  Invocation D = parseInvocation("linkguard-clang++", {"a.o"});
+  linkguard::flags::Classification Plain;
+  Config Untouched;
+  applyLauncherAssumptions(D, Plain, Untouched);
+  CHECK(Plain.Defines.empty());
+  CHECK(Untouched.Aot == AotSetting::Auto);
+}
+
+namespace {
+
+std::string builtBinary() {
+  llvm::SmallString<256> Real;
+  REQUIRE_FALSE(llvm::sys::fs::real_path(LINKGUARD_BINARY, Real));
+  return std::string(Real);
+}
+
+std::map<std::string, std::string> envOf(const BuildEnvironment &E) {
+  std::map<std::string, std::string> M;
+  for (const EnvAssignment &A : E.Set)
+    M[A.Name] = A.Value;
+  return M;
+}
+
+} // namespace
+
+TEST_CASE("run/env record the previous CXX/CC, never linkguard itself", "[run][env]") {
+  const std::string Self = builtBinary();
+  const std::string Dir = llvm::sys::path::parent_path(Self).str();
+
+  auto Cfg = configFromMap({{"CXX", "ccache /usr/bin/clang++"}, {"PATH", "/usr/bin:/bin"}});
+  REQUIRE(bool(Cfg));
+  auto E = buildEnvironment(*Cfg, Self);
+  REQUIRE(bool(E));
+  auto M = envOf(*E);
+  CHECK(M["CXX"] == Dir + "/linkguard-clang++");
+  CHECK(M["LINKGUARD_CXX"] == "ccache /usr/bin/clang++");
+  CHECK(M["CC"] == Dir + "/linkguard-clang");
+  CHECK(M.count("LINKGUARD_CC") == 0); // CC was unset: PATH decides
+
+  Cfg = configFromMap({{"CXX", Dir + "/linkguard-clang++"}, {"LINKGUARD_CXX", "/opt/c++"},
+                       {"PATH", "/usr/bin:/bin"}});
+  REQUIRE(bool(Cfg));
+  E = buildEnvironment(*Cfg, Self);
+  REQUIRE(bool(E));
+  M = envOf(*E);
+  CHECK(M.count("CXX") == 0);
+  CHECK(M.count("LINKGUARD_CXX") == 0);
+
+  Cfg = configFromMap({{"CXX", "g++"}, {"LINKGUARD_CXX", "/opt/c++"}, {"PATH", "/usr/bin"}});
+  REQUIRE(bool(Cfg));
+  E = buildEnvironment(*Cfg, Self);
+  REQUIRE(bool(E));
+  M = envOf(*E);
+  CHECK(M["CXX"] == Dir + "/linkguard-clang++");
+  CHECK(M.count("LINKGUARD_CXX") == 0); // the explicit LINKGUARD_CXX is kept
+}
+
+TEST_CASE("run/env fail when the multi-call names are missing", "[run][env]") {
+  auto Cfg = configFromMap({});
+  REQUIRE(bool(Cfg));
+  auto E = buildEnvironment(*Cfg, "/nonexistent-dir/linkguard");
+  REQUIRE_FALSE(bool(E));
+  CHECK(llvm::toString(E.takeError()).find("linkguard-clang++ is missing") != std::string::npos);
+}

@@ -1,0 +1,290 @@
+// flags/RulesFile and its use in driver/Config: the schema is read whole,
+// every fault is one message naming the file, the line and the key (exit 78
+// through Config), and the file is found as documented: LINKGUARD_CONFIG,
+// the project (cwd and parents), then $XDG_CONFIG_HOME or ~/.config.
+#include "flags/RulesFile.h"
+
+#include "driver/Config.h"
+#include "driver/DriverError.h"
+#include "driver/StepPlan.h"
+#include "flags/Classify.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <set>
+
+using namespace linkguard;
+using namespace linkguard::flags;
+
+namespace {
+
+std::string errorOf(llvm::StringRef Toml) {
+  auto F = parseRulesText(Toml, "lg.toml");
+  if (F)
+    return "(parsed)";
+  return llvm::toString(F.takeError());
+}
+
+/// A temporary directory tree, removed at the end of the test.
+struct TempTree {
+  std::string Root;
+  TempTree() {
+    llvm::SmallString<128> P;
+    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("lg-rulesfile", P));
+    llvm::SmallString<256> Real;
+    llvm::sys::fs::real_path(P, Real);
+    Root = std::string(Real);
+  }
+  ~TempTree() { llvm::sys::fs::remove_directories(Root); }
+  std::string dir(const std::string &Rel) {
+    std::string P = Root + "/" + Rel;
+    llvm::sys::fs::create_directories(P);
+    return P;
+  }
+  std::string file(const std::string &Rel, const std::string &Text) {
+    std::string P = Root + "/" + Rel;
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    std::ofstream(P) << Text;
+    return P;
+  }
+};
+
+bool isFile(const std::string &P) { return llvm::sys::fs::is_regular_file(P); }
+
+const char *MinimalRule = "[[rule]]\nname = \"r\"\n[rule.add]\nflags = [\"-Wl,-x\"]\n";
+
+} // namespace
+
+TEST_CASE("a full rule is read into a RuleSpec", "[rulesfile]") {
+  auto F = parseRulesText(R"(
+[builtin]
+mps-aot = false
+
+[[rule]]
+name = "omp"
+description = "d"
+[rule.match]
+phase = ["link", "compile"]
+format = "mach-o"
+output = "bundle"
+target = "arm64-*"
+defined = ["A"]
+not-defined = "B"
+libraries = ["omp"]
+flags = ["-fopenmp*"]
+not-linked = ["torch*"]
+not-linked-dirs = ["*torch/lib"]
+not-linked-probe = ["libtorch.so"]
+aot = false
+already-present = ["-x"]
+opt-out = ["-y"]
+[rule.add]
+flags = ["-Wl,-x"]
+position = "before-libraries"
+[rule.contract]
+forbid-unreferenced = ["openmp"]
+forbid = ["libbad*"]
+require = ["libsystem"]
+require-only-mach-o = true
+report-search-paths = true
+
+[[rule]]
+name = "off"
+enabled = false
+[rule.add]
+flags = ["-z"]
+)", "/p/linkguard.toml");
+  if (!F) {
+    std::string Msg = llvm::toString(F.takeError());
+    FAIL(Msg);
+  }
+  CHECK_FALSE(F->BuiltinMpsAot);
+  REQUIRE(F->Rules.size() == 1); // "off" is skipped
+  const RuleSpec &R = F->Rules[0];
+  CHECK(R.Name == "omp");
+  CHECK(R.Origin == "linkguard.toml:5");
+  CHECK(R.Match.Phases == std::vector<Phase>{Phase::Link, Phase::Compile});
+  CHECK(R.Match.Format == ObjectFormat::MachO);
+  CHECK(R.Match.Outputs == std::vector<OutputKind>{OutputKind::Bundle});
+  CHECK(R.Match.TargetGlob == "arm64-*");
+  CHECK(R.Match.NotDefined == std::vector<std::string>{"B"});
+  CHECK(R.Match.Aot == false);
+  CHECK(R.Match.NotLinkedProbe == std::vector<std::string>{"libtorch.so"});
+  CHECK(R.Position == InsertPosition::BeforeLibraries);
+  CHECK(R.Contract.Forbid == std::vector<std::string>{"libbad*"});
+  CHECK(R.Contract.RequireOnlyForMachO);
+  CHECK(R.Contract.ReportSearchPaths);
+}
+
+TEST_CASE("every fault names the file, the line and the key", "[rulesfile]") {
+  struct Case {
+    std::string Toml;
+    std::string Want;
+  };
+  for (const Case &K : std::vector<Case>{
+           {"[[rule]\nname = 1\n", "lg.toml:1: "}, // syntax error
+           {"\n\n[[rule]]\nname = \"r\"\n[rule.match]\nphse = \"link\"\n",
+            "lg.toml:6: unknown key 'rule[0].match.phse' (expected one of: phase, "},
+           {"[buildin]\nmps-aot = false\n", "lg.toml:1: unknown key 'buildin'"},
+           {"[builtin]\nmps-aot = \"no\"\n", "lg.toml:2: 'builtin.mps-aot' must be true or false"},
+           {"[[rule]]\nname = \"r\"\n[rule.match]\nphase = \"linking\"\n",
+            "lg.toml:4: 'rule[0].match.phase': unknown phase 'linking' (expected probe, "
+            "preprocess, pch, compile or link) (rule 'r')"},
+           {"[[rule]]\nname = \"r\"\n[rule.match]\nformat = \"pe\"\n",
+            "lg.toml:4: 'rule[0].match.format': unknown format 'pe'"},
+           {"[[rule]]\nname = \"r\"\n[rule.add]\nflags = [1]\n",
+            "lg.toml:4: 'rule[0].add.flags' must hold strings only (rule 'r')"},
+           {"[[rule]]\nname = \"r\"\n[rule.add]\nflags = \"-x\"\nposition = \"start\"\n",
+            "lg.toml:5: 'rule[0].add.position': unknown position 'start'"},
+           {"[[rule]]\nname = \"r\"\n[rule.match]\nlibraries = [\"[omp\"]\n",
+            "lg.toml:4: 'rule[0].match.libraries': bad pattern '[omp'"},
+           {"[[rule]]\ndescription = \"x\"\n", "lg.toml:1: 'rule[0].name' is required"},
+           {"[[rule]]\nname = \"r\"\n", "lg.toml:1: rule[0] adds no flags and checks nothing"},
+           {std::string(MinimalRule) + MinimalRule, "lg.toml:5: rule name 'r' is used twice"},
+           {"[[rule]]\nname = \"mps-aot-dead-strip-dylibs\"\n[rule.add]\nflags = \"-x\"\n",
+            "rule name 'mps-aot-dead-strip-dylibs' is used twice"},
+           {"rule = 3\n", "lg.toml:1: 'rule' must be an array of tables"},
+       }) {
+    INFO(K.Toml);
+    std::string E = errorOf(K.Toml);
+    CHECK_THAT(E, Catch::Contains(K.Want));
+    CHECK(E.find('\n') == std::string::npos); // one line
+  }
+  CHECK(errorOf(MinimalRule) == "(parsed)"); // control
+}
+
+TEST_CASE("LINKGUARD_CONFIG wins and must exist", "[rulesfile]") {
+  TempTree T;
+  std::string Given = T.file("given.toml", MinimalRule);
+  T.file("proj/linkguard.toml", MinimalRule);
+  RulesFileSearch W;
+  W.Explicit = Given;
+  W.WorkingDir = T.dir("proj");
+  W.IsFile = isFile;
+  auto Found = findRulesFile(W);
+  REQUIRE(bool(Found));
+  CHECK(*Found == Given);
+
+  W.Explicit = T.Root + "/missing.toml";
+  auto Missing = findRulesFile(W);
+  REQUIRE_FALSE(bool(Missing));
+  CHECK_THAT(llvm::toString(Missing.takeError()),
+             Catch::Contains("LINKGUARD_CONFIG=" + T.Root + "/missing.toml"));
+}
+
+TEST_CASE("the project file is found in the directory or a parent, before the "
+          "user's", "[rulesfile]") {
+  TempTree T;
+  std::string Project = T.file("proj/linkguard.toml", MinimalRule);
+  std::string User = T.file("xdg/linkguard/linkguard.toml", MinimalRule);
+  std::string Home = T.file("home/.config/linkguard/linkguard.toml", MinimalRule);
+  std::vector<std::string> Stats;
+  RulesFileSearch W;
+  W.WorkingDir = T.dir("proj/build/sub");
+  W.XdgConfigHome = T.Root + "/xdg";
+  W.Home = T.Root + "/home";
+  W.IsFile = [&](const std::string &P) {
+    Stats.push_back(P);
+    return isFile(P);
+  };
+  auto Found = findRulesFile(W);
+  REQUIRE(bool(Found));
+  CHECK(*Found == Project);
+  CHECK(Stats.size() == 3); // sub, build, proj: one stat each
+
+  W.WorkingDir = T.dir("elsewhere");
+  Found = findRulesFile(W);
+  REQUIRE(bool(Found));
+  CHECK(*Found == User);
+
+  W.XdgConfigHome = "relative/dir"; // invalid per the XDG spec: ignored
+  Found = findRulesFile(W);
+  REQUIRE(bool(Found));
+  CHECK(*Found == Home);
+
+  W.XdgConfigHome.reset();
+  W.Home = T.Root + "/nohome";
+  Found = findRulesFile(W);
+  REQUIRE(bool(Found));
+  CHECK_FALSE(Found->has_value());
+}
+
+TEST_CASE("Config loads the rules file, and a bad one is BadConfig (78)", "[rulesfile][config]") {
+  TempTree T;
+  std::string Good = T.file("good.toml", std::string("[builtin]\nmps-aot = false\n") + MinimalRule);
+  auto C = driver::configFromMap({{"LINKGUARD_CONFIG", Good}}, T.dir("cwd"));
+  REQUIRE(bool(C));
+  CHECK(C->RulesFile == Good);
+  CHECK_FALSE(C->BuiltinMpsAot);
+  REQUIRE(C->FileRules.size() == 1);
+
+  std::string Bad = T.file("bad.toml", "[[rule]]\nname = \"r\"\nbogus = 1\n");
+  auto E = driver::configFromMap({{"LINKGUARD_CONFIG", Bad}}, T.dir("cwd"));
+  REQUIRE_FALSE(bool(E));
+  std::string Msg;
+  int Code = 0;
+  llvm::handleAllErrors(E.takeError(), [&](const driver::DriverError &D) {
+    Code = static_cast<int>(D.code());
+    llvm::raw_string_ostream OS(Msg);
+    D.log(OS);
+  });
+  CHECK(Code == 78);
+  CHECK(Msg == Bad + ":3: unknown key 'rule[0].bogus' (expected one of: name, description, "
+               "enabled, match, add, contract) (rule 'r')");
+
+  // Nothing is looked for when rules are off or linkguard is a passthrough.
+  for (auto [Var, Value] : std::vector<std::pair<std::string, std::string>>{
+           {"LINKGUARD_RULES", "off"}, {"LINKGUARD_MODE", "off"}}) {
+    auto Off = driver::configFromMap({{"LINKGUARD_CONFIG", Bad}, {Var, Value}},
+                                     T.dir("cwd"));
+    REQUIRE(bool(Off));
+    CHECK_FALSE(Off->RulesFile.has_value());
+  }
+}
+
+TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
+          "before-libraries flags", "[rulesfile][plan]") {
+  TempTree T;
+  std::string File = T.file("r.toml", "[builtin]\nmps-aot = false\n"
+                                      "[[rule]]\nname = \"asn\"\n"
+                                      "[rule.match]\nformat = \"mach-o\"\n"
+                                      "[rule.add]\nflags = \"-Wl,-x\"\n"
+                                      "position = \"before-libraries\"\n"
+                                      "[rule.contract]\nforbid = [\"libbad*\"]\n");
+  auto Cfg = driver::configFromMap({{"LINKGUARD_CONFIG", File}}, T.dir("cwd"));
+  REQUIRE(bool(Cfg));
+  ClassifyOptions O;
+  O.HostFormat = ObjectFormat::MachO;
+  std::vector<std::string> Args = {"w.o", "-D", "USE_MPS", "-shared", "-o", "m.so", "-lomp"};
+  auto Cls = classify(Args, O);
+  REQUIRE(bool(Cls));
+  driver::StepPlan P = driver::planStep(*Cls, *Cfg);
+  REQUIRE(P.Decisions.size() == 2);
+  CHECK(P.Decisions[0].RuleName == "mps-aot-dead-strip-dylibs");
+  REQUIRE_FALSE(P.Decisions[0].matches());
+  CHECK(P.Decisions[0].firstFailure()->Why ==
+        "disabled by [builtin] mps-aot = false in " + File);
+  CHECK(P.Decisions[1].RuleName == "asn");
+  CHECK(P.Decisions[1].matches());
+  CHECK(P.Appended.empty());
+  CHECK(P.InsertedBeforeLibraries == std::vector<std::string>{"-Wl,-x"});
+  CHECK(driver::plannedArgs(P, Args) ==
+        std::vector<std::string>{"w.o", "-D", "USE_MPS", "-shared", "-o", "m.so",
+                                 "-Wl,-x", "-lomp"});
+  REQUIRE(P.Contract.has_value());
+  CHECK(P.Contract->Forbid.size() == 1);
+  CHECK(P.Contract->ForbidUnreferenced.empty()); // the rule's contract, not the default
+  CHECK(P.EffectiveMode == driver::Mode::Enforce);
+
+  // Control: without the file the built-in applies and appends at the end.
+  auto Plain = driver::configFromMap({}, T.dir("cwd"));
+  REQUIRE(bool(Plain));
+  driver::StepPlan Q = driver::planStep(*Cls, *Plain);
+  REQUIRE(Q.Decisions.size() == 1);
+  CHECK(Q.Decisions[0].matches());
+  CHECK(Q.Appended == std::vector<std::string>{"-Wl,-dead_strip_dylibs"});
+}
