@@ -61,9 +61,9 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   // cannot show; they feed the rules as if the line carried them.
   Config Effective = Cfg;
   applyLauncherAssumptions(Inv, *Cls, Effective);
-  StepPlan Plan = planStep(*Cls, Effective);
-  logDebug(std::string("phase ") + flags::phaseName(Cls->Ph) + " (" + Cls->DecidingArg +
-           "), mode " + modeName(Plan.EffectiveMode));
+  StepPlan Plan = planStep(std::move(*Cls), Effective);
+  logDebug(std::string("phase ") + flags::phaseName(Plan.Cls.Ph) + " (" +
+           Plan.Cls.DecidingArg + "), mode " + modeName(Plan.EffectiveMode));
 
   switch (Plan.What) {
   case Action::Exec:

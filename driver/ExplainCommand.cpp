@@ -215,7 +215,7 @@ int runExplain(const std::vector<std::string> &Args) {
   auto Cls = flags::classify(CompilerArgs, Opts);
   if (!Cls)
     return reportError(Cls.takeError());
-  StepPlan Plan = planStep(*Cls, *Cfg);
+  StepPlan Plan = planStep(std::move(*Cls), *Cfg);
 
   if (Json)
     llvm::outs() << llvm::formatv("{0:2}", toJson(Command, Plan, Compiler)) << "\n";

@@ -109,9 +109,11 @@ std::vector<std::string> plannedArgs(const StepPlan &P,
   return flags::withRuleFlags(Args, P.InsertedBeforeLibraries, P.Appended);
 }
 
-StepPlan planStep(const Classification &Cls, const Config &Cfg) {
+StepPlan planStep(Classification Classified, const Config &Cfg) {
   StepPlan P;
-  P.Cls = Cls;
+  // Moved, not copied: a 100,000-argument command makes a large Classification.
+  P.Cls = std::move(Classified);
+  const Classification &Cls = P.Cls;
   P.OutputPath = Cls.Output.value_or("a.out");
 
   if (Cfg.RunMode == Mode::Off) {

@@ -57,6 +57,6 @@ std::vector<std::string> plannedArgs(const StepPlan &P,
 /// A contract request from a rule, as contract/ understands it.
 contract::ContractSpec toContractSpec(const flags::ContractRequest &R);
 
-StepPlan planStep(const flags::Classification &Cls, const Config &Cfg);
+StepPlan planStep(flags::Classification Cls, const Config &Cfg);
 
 } // namespace linkguard::driver

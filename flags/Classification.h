@@ -77,7 +77,8 @@ struct Classification {
   std::vector<std::string> ResponseFiles;
   /// Every option as clang spells it after response-file expansion, in
   /// order ("-fopenmp", "-fopenmp=libomp", "-Xclang -fopenmp"); rules match
-  /// driver flags against it (flags/RuleSpec.h).
+  /// driver flags against it (flags/RuleSpec.h). -D/-U (see Defines) and
+  /// include paths (-I, -isystem, ...) are left out.
   std::vector<std::string> DriverFlags;
 
   bool isDefined(const std::string &Macro) const;

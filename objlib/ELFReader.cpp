@@ -78,15 +78,33 @@ public:
       return std::move(E);
     readImports();
 
+    const bool SomeImportMayBindAnywhere =
+        llvm::any_of(S.UnattributedImports, [](const Import &I) {
+          return !isStartupHook(I);
+        });
     for (Dependency &D : S.Dependencies)
       D.IsReferenced = !D.Imports.empty() ? Referenced::Yes
-                       : !Incomplete && S.UnattributedImports.empty()
+                       : !Incomplete && !SomeImportMayBindAnywhere
                            ? Referenced::No
                            : Referenced::Unknown;
     return std::move(S);
   }
 
 private:
+  /// The weak, unversioned hooks that crti/crtbegin put into every shared
+  /// object (gprof's __gmon_start__, libitm's transactional-memory clone
+  /// table, gcj's class registration). Being weak, they never make the
+  /// loader need any library, and no library on a normal link line defines
+  /// them, so they do not leave every DT_NEEDED "unknown".
+  static bool isStartupHook(const Import &I) {
+    if (!I.Weak)
+      return false;
+    return I.Symbol == "__gmon_start__" ||
+           I.Symbol == "_ITM_deregisterTMCloneTable" ||
+           I.Symbol == "_ITM_registerTMCloneTable" ||
+           I.Symbol == "_Jv_RegisterClasses";
+  }
+
   Error malformed(const Twine &Msg) {
     return makeReadError(ReadErrorKind::Malformed, FileName + ": " + Msg);
   }

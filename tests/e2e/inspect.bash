@@ -314,7 +314,16 @@ EOF
     done
     expect_equal "$(referenced libused.so libomp)" yes
     expect_equal "$(referenced libused.so libc.so)" yes
-    expect_equal "$(referenced libunused.so libomp)" unknown
+    # crtbegin's weak hooks (__gmon_start__, _ITM_*) are unversioned but
+    # bind nowhere: they do not hide that nothing uses libomp.
+    expect_equal "$(referenced libunused.so libomp)" no
+    # A strong unversioned import could come from any NEEDED: never guessed.
+    printf 'extern "C" int foo() { return 1; }\n' >foo.cpp
+    printf 'extern "C" int foo(); extern "C" int bar() { return foo(); }\n' >bar.cpp
+    $cxx14 -shared -fPIC foo.cpp -o libfoo.so || test_failed build
+    $cxx14 -fopenmp -shared -fPIC bar.cpp -L. -lfoo -o libbar.so || test_failed build
+    expect_equal "$(referenced libbar.so libomp)" unknown
+    expect_equal "$(referenced libbar.so libfoo)" unknown
     expect_equal "$(referenced libasneeded.so libomp)" absent
     expect_contains "$("$LINKGUARD_BIN" inspect --rpaths librpath.so)" "$(printf '\tDT_RPATH /r1\n\tDT_RPATH /r2')"
     expect_contains "$("$LINKGUARD_BIN" inspect --rpaths librunpath.so)" "$(printf '\tDT_RUNPATH /r1')"
