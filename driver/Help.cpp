@@ -35,6 +35,8 @@ std::string topLevelHelp() {
          "  LINKGUARD_RULES=off              no rule injects anything\n"
          "  LINKGUARD_RULE_MPS_AOT=off       turn off the MPS AOT rule only\n"
          "  LINKGUARD_AOT                    auto | 1 | 0\n"
+         "  LINKGUARD_CONFIG                 rules file (else linkguard.toml here or in a parent,\n"
+         "                                   else ~/.config/linkguard/linkguard.toml)\n"
          "  LINKGUARD_LOG, LINKGUARD_LOG_FILE  log level (default warn) and file\n"
          "\n"
          "Each subcommand takes --help. Exit codes: docs/exit-codes.md.\n";

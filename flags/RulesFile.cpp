@@ -14,6 +14,7 @@
 
 #include "flags/MpsAotRule.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -290,6 +291,7 @@ static std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
     return N;
   };
   Line = 1;
+  char Prev = '\n'; // the last significant character outside strings
   T.consume_front("\xEF\xBB\xBF"); // a UTF-8 byte order mark, which toml++ skips
   for (size_t I = 0; I < T.size(); ++I) {
     const char C = T[I];
@@ -300,9 +302,13 @@ static std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
     case Plain:
       if (High)
         return std::string("non-ASCII character outside a string or comment");
-      if (C == '#')
+      if (C == '#') {
         St = Comment;
-      else if (C == '"' || C == '\'') {
+      } else if ((C == '"' || C == '\'') && !llvm::StringRef("\n=[,{.").contains(Prev)) {
+        // Not where a string can start ("1\"é"): toml++ scans such a bare
+        // value to its end, testing each character for whitespace, so what
+        // follows stays plain text here.
+      } else if (C == '"' || C == '\'') {
         size_t N = run(I, C);
         if (N >= 3) {
           St = C == '"' ? MultiBasic : MultiLiteral;
@@ -313,20 +319,22 @@ static std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
           St = C == '"' ? Basic : Literal;
         }
       }
+      if (C == '\n' || (C != ' ' && C != '\t' && C != '\r'))
+        Prev = C;
       break;
     case Comment:
       if (C == '\n')
-        St = Plain;
+        St = Plain, Prev = '\n';
       break;
     case Basic:
       if (C == '\\')
         ++I; // the escaped character, whatever it is
       else if (C == '"' || C == '\n')
-        St = Plain;
+        St = Plain, Prev = C;
       break;
     case Literal:
       if (C == '\'' || C == '\n')
-        St = Plain;
+        St = Plain, Prev = C;
       break;
     case MultiLiteral:
     case MultiBasic: {
@@ -335,27 +343,22 @@ static std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
         size_t N = run(I, Q);
         if (N >= 3) { // the closing quotes, up to two of them content
           I += std::min<size_t>(N, 5) - 1;
-          St = Plain;
+          St = Plain, Prev = Q;
         }
       } else if (St == MultiBasic && C == '\\') {
+        // toml++ tests the characters after a backslash for whitespace (a
+        // line-ending backslash), so none of them may be non-ASCII.
         size_t J = I + 1;
-        while (J < T.size() && (T[J] == ' ' || T[J] == '\t' || T[J] == '\r'))
+        while (J < T.size() && (T[J] == ' ' || T[J] == '\t' || T[J] == '\r' ||
+                                T[J] == '\n')) {
+          if (T[J] == '\n')
+            ++Line;
           ++J;
-        if (J < T.size() && T[J] == '\n') {
-          // A line-ending backslash: toml++ now skips whitespace.
-          while (J < T.size() && (T[J] == ' ' || T[J] == '\t' || T[J] == '\r' ||
-                                  T[J] == '\n')) {
-            if (T[J] == '\n')
-              ++Line;
-            ++J;
-          }
-          if (J < T.size() && static_cast<unsigned char>(T[J]) >= 0x80)
-            return std::string("non-ASCII character right after a line-ending "
-                               "backslash in a multi-line string");
-          I = J - 1;
-        } else {
-          ++I; // an escape sequence
         }
+        if (J < T.size() && static_cast<unsigned char>(T[J]) >= 0x80)
+          return std::string("non-ASCII character right after a backslash "
+                             "in a multi-line string");
+        I = J == I + 1 ? J : J - 1; // past an escape, or up to the next character
       }
       break;
     }
@@ -366,6 +369,25 @@ static std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
 
 llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
                                          const std::string &Path) {
+  // First the structure with every non-ASCII byte replaced by 'x' (toml++
+  // is safe on ASCII): invalid TOML fails here, where the scan below could
+  // not know where toml++ thinks strings are. Then the scan, which is exact
+  // for valid TOML, finds non-ASCII outside strings and comments.
+  if (llvm::any_of(Text, [](char C) { return static_cast<unsigned char>(C) >= 0x80; })) {
+    std::string Ascii = Text.str();
+    for (char &C : Ascii)
+      if (static_cast<unsigned char>(C) >= 0x80)
+        C = 'x';
+    if (Text.starts_with("\xEF\xBB\xBF"))
+      Ascii.replace(0, 3, "   ");
+    toml::parse_result Structure = toml::parse(std::string_view(Ascii), Path);
+    if (!Structure)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          Path + ":" + std::to_string(Structure.error().source().begin.line) + ": " +
+              std::string(Structure.error().description()) +
+              " (non-ASCII characters read as 'x')");
+  }
   unsigned BadLine = 0;
   if (std::optional<std::string> Why = textTomlCannotParseSafely(Text, BadLine))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
