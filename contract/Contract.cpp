@@ -31,6 +31,7 @@ size_t Verdict::violations() const {
 
 static std::vector<std::string> importNames(const Dependency &D) {
   std::vector<std::string> Names;
+  Names.reserve(D.Imports.size());
   for (const objlib::Import &I : D.Imports)
     Names.push_back(I.Symbol);
   return Names;

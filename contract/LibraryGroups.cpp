@@ -18,7 +18,10 @@ static bool hasSharedSuffix(llvm::StringRef Rest) {
 }
 
 bool isOpenMPLibrary(const std::string &InstallName) {
-  llvm::StringRef Name(fileNameOf(InstallName));
+  // Keep the file name alive: a StringRef over the temporary would dangle
+  // (found by the ASan run of the unit tests).
+  const std::string File = fileNameOf(InstallName);
+  llvm::StringRef Name(File);
   // libomp.dylib, libomp.5.dylib, libomp.so.5, libiomp5.dylib, libgomp.so.1;
   // "libompstuff" would match too, which is intended: every spelling counts.
   for (llvm::StringRef Prefix : {"libomp", "libiomp5", "libgomp"})

@@ -24,8 +24,13 @@ constexpr LanguageVars Languages[] = {
     {"CC", "LINKGUARD_CC", "linkguard-clang"},
 };
 
-bool nonEmpty(const std::optional<std::string> &V) {
-  return V && !llvm::StringRef(*V).trim().empty();
+/// V when it holds something other than blanks, else nothing: a blank CXX
+/// counts as unset. Returning the optional (not a bool) keeps each later
+/// dereference visibly guarded.
+std::optional<std::string> nonBlank(std::optional<std::string> V) {
+  if (V && llvm::StringRef(*V).trim().empty())
+    return std::nullopt;
+  return V;
 }
 
 } // namespace
@@ -44,8 +49,8 @@ llvm::Expected<BuildEnvironment> buildEnvironment(const Config &Cfg,
                              std::string(L.Driver) + " is missing beside " +
                                  SelfPath + "; reinstall linkguard");
 
-    std::optional<std::string> Previous = Cfg.env(L.User);
-    if (nonEmpty(Previous)) {
+    std::optional<std::string> Previous = nonBlank(Cfg.env(L.User));
+    if (Previous) {
       auto Words = splitCommandWords(*Previous);
       if (!Words)
         return Words.takeError();
@@ -57,13 +62,13 @@ llvm::Expected<BuildEnvironment> buildEnvironment(const Config &Cfg,
       }
     }
     Env.Set.push_back({L.User, std::string(Driver)});
-    if (!nonEmpty(Previous)) {
+    if (!Previous) {
       // Unset CXX: linkguard finds the compiler on PATH, as the build would.
       Env.Notes.push_back(std::string(L.User) + " was unset: " + L.Own +
                           " not recorded, PATH decides");
       continue;
     }
-    if (auto Own = Cfg.env(L.Own); nonEmpty(Own)) {
+    if (std::optional<std::string> Own = nonBlank(Cfg.env(L.Own))) {
       // The explicit statement wins, as in compiler resolution.
       Env.Notes.push_back(std::string(L.Own) + "='" + *Own + "' kept; " + L.User +
                           "='" + *Previous + "' not recorded");

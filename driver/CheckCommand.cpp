@@ -203,7 +203,11 @@ Parse parseArgs(const std::vector<std::string> &Args, CheckOptions &O,
 
 std::string absolute(StringRef P) {
   SmallString<256> S(P);
-  sys::fs::make_absolute(S);
+  // make_absolute fails only when the working directory cannot be read
+  // (removed under us); the path as given is then the best there is, and
+  // reading it reports the real problem.
+  if (sys::fs::make_absolute(S))
+    S = P;
   sys::path::remove_dots(S, /*remove_dot_dot=*/true);
   return std::string(S.str());
 }

@@ -70,12 +70,13 @@ static llvm::Error loadRulesFile(Config &C, const std::string &WorkingDir) {
   auto Found = flags::findRulesFile(Where);
   if (!Found)
     return makeDriverError(ExitCode::BadConfig, llvm::toString(Found.takeError()));
-  if (!*Found)
+  const std::optional<std::string> &Path = *Found;
+  if (!Path)
     return llvm::Error::success();
-  auto File = flags::readRulesFile(**Found);
+  auto File = flags::readRulesFile(*Path);
   if (!File)
     return makeDriverError(ExitCode::BadConfig, llvm::toString(File.takeError()));
-  C.RulesFile = **Found;
+  C.RulesFile = *Path;
   C.FileRules = std::move(File->Rules);
   C.BuiltinMpsAot = File->BuiltinMpsAot;
   return llvm::Error::success();

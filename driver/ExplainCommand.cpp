@@ -18,6 +18,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstddef>
+#include <iterator>
+
 namespace linkguard::driver {
 
 namespace {
@@ -167,7 +170,9 @@ llvm::json::Value toJson(const std::vector<std::string> &Command, const StepPlan
       {"verifies", P.Contract.has_value()},
       {"output_path", P.OutputPath},
   };
-  return llvm::json::Value(std::move(O));
+  // Braces would pick json::Value's initializer_list constructor and return a
+  // one-element array holding O.
+  return llvm::json::Value(std::move(O)); // NOLINT(modernize-return-braced-init-list)
 }
 
 constexpr const char *ExplainHelp =
@@ -202,7 +207,8 @@ int runExplain(const std::vector<std::string> &Args) {
     return reportError(makeDriverError(
         ExitCode::Usage, "explain: expected a compiler command after '--' "
                          "(linkguard explain -- clang++ -c a.cpp)"));
-  std::vector<std::string> Command(Args.begin() + I, Args.end());
+  auto First = std::next(Args.begin(), static_cast<std::ptrdiff_t>(I));
+  std::vector<std::string> Command(First, Args.end());
 
   auto Cfg = configFromEnvironment();
   if (!Cfg)

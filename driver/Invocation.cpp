@@ -4,6 +4,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
 
+#include <cstddef>
+#include <iterator>
+
 namespace linkguard::driver {
 
 bool isSubcommand(const std::string &Name) {
@@ -125,7 +128,8 @@ Invocation parseInvocation(const std::string &Argv0,
   llvm::StringRef Compiler = llvm::sys::path::filename(Args[Start]);
   Inv.Request.Lang = languageOf(Compiler);
   Inv.Request.WantedName = Compiler.str();
-  Inv.Args.assign(Args.begin() + Start + 1, Args.end());
+  Inv.Args.assign(std::next(Args.begin(), static_cast<std::ptrdiff_t>(Start) + 1),
+                  Args.end());
   return Inv;
 }
 

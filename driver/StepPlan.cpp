@@ -79,6 +79,7 @@ static std::string patternName(const std::string &P) {
 
 static std::string summarize(const contract::ContractSpec &S, bool SearchPaths) {
   std::vector<std::string> Parts;
+  Parts.reserve(S.ForbidUnreferenced.size() + S.Forbid.size() + S.Require.size() + 1);
   for (const contract::Pattern &P : S.ForbidUnreferenced)
     Parts.push_back("no " + patternName(P.Text) +
                     " dependency unless a symbol binds to it");

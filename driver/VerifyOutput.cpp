@@ -1,6 +1,7 @@
 //===- VerifyOutput.cpp - the proof after the link ------------------------===//
 #include "driver/VerifyOutput.h"
 
+#include "driver/DriverError.h"
 #include "driver/ExitCode.h"
 #include "driver/Logging.h"
 #include "objlib/Reader.h"
@@ -16,6 +17,12 @@ static std::string where(const contract::Finding &F) {
 }
 
 int verifyLinkedOutput(const StepPlan &Plan) {
+  // StepPlan gives every SpawnAndVerify step a contract; a plan without one
+  // would be a linkguard bug, not something the build did.
+  if (!Plan.Contract)
+    return reportError(
+        makeDriverError(ExitCode::Internal, "verify step planned without a contract"));
+  const contract::ContractSpec &Contract = *Plan.Contract;
   const bool Enforce = Plan.EffectiveMode == Mode::Enforce;
   const char *Severity = Enforce ? "error" : "warning";
   const std::string &Out = Plan.OutputPath;
@@ -28,7 +35,7 @@ int verifyLinkedOutput(const StepPlan &Plan) {
         Binary.takeError(), [&](std::unique_ptr<objlib::ReadError> R) -> llvm::Error {
           if (R->kind() == objlib::ReadErrorKind::Unreadable)
             Code = ExitCode::UnreadableInput;
-          return llvm::Error(std::move(R));
+          return {std::move(R)};
         });
     std::string Msg = llvm::toString(std::move(E));
     // The reader's message already names the file.
@@ -41,7 +48,7 @@ int verifyLinkedOutput(const StepPlan &Plan) {
     return toInt(Code);
   }
 
-  contract::Verdict V = contract::judge(*Binary, *Plan.Contract);
+  contract::Verdict V = contract::judge(*Binary, Contract);
   for (const contract::Finding &F : V.Findings) {
     switch (F.Kind) {
     case contract::FindingKind::Violation:

@@ -235,7 +235,8 @@ struct State {
   const Arg *FirstProbe = nullptr;  // --version, -print-*, ...
   const Arg *Verbose = nullptr;     // -v
   const Arg *EmitLlvm = nullptr;    // -emit-llvm
-  const Arg *LastKindArg = nullptr; // -shared / -dynamiclib / -bundle / -r
+  // Effect of the last -shared / -dynamiclib / -bundle / -r.
+  std::optional<Effect> LastKind;
   const Arg *LastTargetArg = nullptr;
   // Last argument per final-phase effect, indexed from Effect::Preprocess.
   std::array<const Arg *, 7> LastPhaseArg{};
@@ -391,7 +392,7 @@ void processArg(const Arg &A, const ArgList &List, State &S, Classification &C,
   case Effect::SharedOutput:
   case Effect::BundleOutput:
   case Effect::RelocatableOutput:
-    S.LastKindArg = &A;
+    S.LastKind = E;
     break;
   case Effect::Output:
     C.Output = A.getValue();
@@ -630,8 +631,8 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
 
   if (C.Ph == Phase::Link) {
     C.Kind = OutputKind::Executable;
-    if (S.LastKindArg) {
-      switch (*effectOf(S.LastKindArg->getOption().getID())) {
+    if (S.LastKind) {
+      switch (*S.LastKind) {
       case Effect::SharedOutput:
         C.Kind = OutputKind::SharedLibrary;
         break;

@@ -27,6 +27,8 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <iterator>
 
 using llvm::StringRef;
 namespace copts = clang::driver::options;
@@ -88,6 +90,7 @@ Condition inPhase(const RuleMatch &M, const Classification &C) {
   std::string Name = "link step";
   if (Phases.size() != 1 || Phases.front() != Phase::Link) {
     std::vector<std::string> Names;
+    Names.reserve(Phases.size());
     for (Phase P : Phases)
       Names.push_back(phaseName(P));
     Name = "phase is " + join(Names, " or ");
@@ -122,6 +125,7 @@ Condition targetMatches(const std::string &Glob, const Classification &C) {
 Condition producesOutput(const std::vector<OutputKind> &Kinds,
                          const Classification &C) {
   std::vector<std::string> Names;
+  Names.reserve(Kinds.size());
   for (OutputKind K : Kinds)
     Names.push_back(humanOutputName(K));
   bool Holds = std::find(Kinds.begin(), Kinds.end(), C.Kind) != Kinds.end();
@@ -159,6 +163,7 @@ std::optional<std::string> linkedMatch(const std::vector<std::string> &Patterns,
 
 Condition usesAnyOf(const RuleMatch &M, const Classification &C) {
   std::vector<std::string> Wanted;
+  Wanted.reserve(M.Libraries.size() + M.Flags.size());
   for (const std::string &L : M.Libraries)
     Wanted.push_back("-l" + L);
   Wanted.insert(Wanted.end(), M.Flags.begin(), M.Flags.end());
@@ -402,7 +407,8 @@ withRuleFlags(llvm::ArrayRef<std::string> Args,
   std::vector<std::string> Out(Args.begin(), Args.end());
   if (!BeforeLibraries.empty()) {
     size_t At = firstLibraryArgument(Args);
-    Out.insert(Out.begin() + At, BeforeLibraries.begin(), BeforeLibraries.end());
+    Out.insert(std::next(Out.begin(), static_cast<std::ptrdiff_t>(At)),
+               BeforeLibraries.begin(), BeforeLibraries.end());
   }
   Out.insert(Out.end(), Append.begin(), Append.end());
   return Out;

@@ -72,8 +72,8 @@ public:
     const toml::node *N = T.get(Key);
     if (!N)
       return std::nullopt;
-    if (auto V = N->value<std::string>(); V && N->is_string())
-      return *V;
+    if (const toml::value<std::string> *V = N->as_string())
+      return V->get();
     fail(N->source(), "'" + qualified(Where, Key) + "' must be a string");
     return std::nullopt;
   }
@@ -83,8 +83,8 @@ public:
     const toml::node *N = T.get(Key);
     if (!N)
       return std::nullopt;
-    if (N->is_boolean())
-      return *N->value<bool>();
+    if (const toml::value<bool> *V = N->as_boolean())
+      return V->get();
     fail(N->source(), "'" + qualified(Where, Key) + "' must be true or false");
     return std::nullopt;
   }
@@ -96,8 +96,8 @@ public:
     const toml::node *N = T.get(Key);
     if (!N)
       return Out;
-    if (N->is_string()) {
-      Out.push_back(*N->value<std::string>());
+    if (const toml::value<std::string> *V = N->as_string()) {
+      Out.push_back(V->get());
       return Out;
     }
     const toml::array *A = N->as_array();
@@ -107,12 +107,13 @@ public:
       return Out;
     }
     for (const toml::node &E : *A) {
-      if (!E.is_string()) {
+      const toml::value<std::string> *V = E.as_string();
+      if (!V) {
         fail(E.source().begin.line ? E.source() : N->source(),
              "'" + qualified(Where, Key) + "' must hold strings only");
         return {};
       }
-      Out.push_back(*E.value<std::string>());
+      Out.push_back(V->get());
     }
     return Out;
   }
@@ -450,7 +451,7 @@ llvm::Expected<std::optional<std::string>>
 findRulesFile(const RulesFileSearch &Where) {
   if (Where.Explicit) {
     if (Where.IsFile && Where.IsFile(*Where.Explicit))
-      return std::optional<std::string>(*Where.Explicit);
+      return Where.Explicit;
     return llvm::createStringError(
         std::make_error_code(std::errc::no_such_file_or_directory),
         "LINKGUARD_CONFIG=" + *Where.Explicit + ": no such file");

@@ -14,7 +14,7 @@ LINKGUARD_PACKAGES=(
   clang-14 libomp-dev
   libboost-dev libboost-filesystem-dev libspdlog-dev libfmt-dev catch2
   libzstd-dev zlib1g-dev libtomlplusplus-dev
-  cmake ninja-build python3 ccache
+  cmake ninja-build python3 ccache clang-tidy-19
 )
 
 say() { printf '==> %s\n' "$*" >&2; }
