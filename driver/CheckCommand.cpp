@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "driver/CheckPrinter.h"
 #include "driver/Commands.h"
+
+#include "driver/DriverError.h"
 #include "driver/ExitCode.h"
 #include "objlib/Reader.h"
 
@@ -246,23 +248,6 @@ int preparePortability(CheckOptions &O) {
   return 0;
 }
 
-const char *kindName(objlib::ReadErrorKind K) {
-  switch (K) {
-  case objlib::ReadErrorKind::Unreadable:
-    return "unreadable";
-  case objlib::ReadErrorKind::Malformed:
-    return "malformed";
-  case objlib::ReadErrorKind::Unsupported:
-    return "unsupported";
-  }
-  return "malformed";
-}
-
-ExitCode exitCodeFor(objlib::ReadErrorKind K) {
-  return K == objlib::ReadErrorKind::Unreadable ? ExitCode::UnreadableInput
-                                                : ExitCode::MalformedBinary;
-}
-
 } // namespace
 
 int runCheck(const std::vector<std::string> &Args) {
@@ -289,7 +274,7 @@ int runCheck(const std::vector<std::string> &Args) {
       handleAllErrors(
           Info.takeError(),
           [&](const objlib::ReadError &E) {
-            Failures.push_back({Path, kindName(E.kind()), E.message()});
+            Failures.push_back({Path, objlib::readErrorKindName(E.kind()), E.message()});
             if (Status == 0)
               Status = toInt(exitCodeFor(E.kind()));
           },

@@ -70,6 +70,23 @@ static bool isExecutableFile(const std::string &Path) {
          ::access(Path.c_str(), X_OK) == 0;
 }
 
+/// Every executable file named Name in the PATH directories, in PATH order
+/// (an empty entry is the current directory, as for execvp).
+static std::vector<std::string> executablesOnPath(const std::string &Name,
+                                                  const std::string &PathVar) {
+  std::vector<std::string> Found;
+  llvm::SmallVector<llvm::StringRef, 16> Dirs;
+  llvm::StringRef(PathVar).split(Dirs, ':');
+  for (llvm::StringRef Dir : Dirs) {
+    llvm::SmallString<256> Candidate(Dir.empty() ? "." : Dir);
+    llvm::sys::path::append(Candidate, Name);
+    std::string C(Candidate);
+    if (isExecutableFile(C))
+      Found.push_back(std::move(C));
+  }
+  return Found;
+}
+
 std::string findExecutable(const std::string &Name, const std::string &PathVar,
                            const std::string &SelfPath) {
   if (Name.find('/') != std::string::npos) {
@@ -80,14 +97,10 @@ std::string findExecutable(const std::string &Name, const std::string &PathVar,
       return Name;
     return std::string(Abs);
   }
-  llvm::SmallVector<llvm::StringRef, 16> Dirs;
-  llvm::StringRef(PathVar).split(Dirs, ':');
-  for (llvm::StringRef Dir : Dirs) {
-    llvm::SmallString<256> Candidate(Dir.empty() ? "." : Dir);
-    llvm::sys::path::append(Candidate, Name);
-    std::string C(Candidate);
-    if (!isExecutableFile(C) || isLinkguard(C, SelfPath))
+  for (const std::string &C : executablesOnPath(Name, PathVar)) {
+    if (isLinkguard(C, SelfPath))
       continue;
+    llvm::SmallString<256> Candidate(C);
     if (llvm::sys::fs::make_absolute(Candidate))
       return C; // no current directory: the relative candidate still runs
     return std::string(Candidate);
@@ -101,15 +114,9 @@ std::string findExecutable(const std::string &Name, const std::string &PathVar,
 /// it), not a missing compiler (69).
 static std::string linkguardOnPath(const std::string &Name, const std::string &PathVar,
                                    const std::string &SelfPath) {
-  llvm::SmallVector<llvm::StringRef, 16> Dirs;
-  llvm::StringRef(PathVar).split(Dirs, ':');
-  for (llvm::StringRef Dir : Dirs) {
-    llvm::SmallString<256> Candidate(Dir.empty() ? "." : Dir);
-    llvm::sys::path::append(Candidate, Name);
-    std::string C(Candidate);
-    if (isExecutableFile(C) && isLinkguard(C, SelfPath))
+  for (const std::string &C : executablesOnPath(Name, PathVar))
+    if (isLinkguard(C, SelfPath))
       return C;
-  }
   return {};
 }
 
@@ -170,17 +177,9 @@ bool anyWordIsLinkguard(const std::vector<std::string> &Words, const Config &Cfg
       return true;
     if (W.find('/') == std::string::npos) {
       // A bare name that PATH resolves to us (a masquerade directory).
-      llvm::SmallVector<llvm::StringRef, 16> Dirs;
-      llvm::StringRef(PathVar).split(Dirs, ':');
-      for (llvm::StringRef Dir : Dirs) {
-        llvm::SmallString<256> C(Dir);
-        llvm::sys::path::append(C, W);
-        if (isExecutableFile(std::string(C))) {
-          if (isLinkguard(std::string(C), SelfPath))
-            return true;
-          break;
-        }
-      }
+      std::vector<std::string> Found = executablesOnPath(W, PathVar);
+      if (!Found.empty() && isLinkguard(Found.front(), SelfPath))
+        return true;
     }
   }
   return false;

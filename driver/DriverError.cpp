@@ -27,9 +27,7 @@ int reportError(llvm::Error E) {
         R.log(OS);
       },
       [&](const objlib::ReadError &R) {
-        Code = R.kind() == objlib::ReadErrorKind::Unreadable
-                   ? ExitCode::UnreadableInput
-                   : ExitCode::MalformedBinary;
+        Code = exitCodeFor(R.kind());
         Message = R.message();
       },
       [&](const llvm::ErrorInfoBase &Other) { Message = Other.message(); });

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "driver/ExitCode.h"
+#include "objlib/Reader.h"
 
 #include "llvm/Support/Error.h"
 
@@ -32,6 +33,13 @@ private:
 
 inline llvm::Error makeDriverError(ExitCode Code, std::string Message) {
   return llvm::make_error<DriverError>(Code, std::move(Message));
+}
+
+/// 66 for a file that cannot be read, 65 for one that is not a binary
+/// linkguard understands (malformed or unsupported).
+inline ExitCode exitCodeFor(objlib::ReadErrorKind K) {
+  return K == objlib::ReadErrorKind::Unreadable ? ExitCode::UnreadableInput
+                                                : ExitCode::MalformedBinary;
 }
 
 /// Prints "linkguard: error: <message>" and returns the exit code the error

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
+
+#include "driver/DriverError.h"
 #include "driver/ExitCode.h"
 #include "driver/InspectPrinter.h"
 #include "objlib/Reader.h"
@@ -112,29 +114,6 @@ ParseResult parseArgs(const std::vector<std::string> &Args,
   return ParseResult::Ok;
 }
 
-ExitCode exitCodeFor(objlib::ReadErrorKind K) {
-  switch (K) {
-  case objlib::ReadErrorKind::Unreadable:
-    return ExitCode::UnreadableInput;
-  case objlib::ReadErrorKind::Malformed:
-  case objlib::ReadErrorKind::Unsupported:
-    return ExitCode::MalformedBinary;
-  }
-  return ExitCode::MalformedBinary;
-}
-
-const char *kindName(objlib::ReadErrorKind K) {
-  switch (K) {
-  case objlib::ReadErrorKind::Unreadable:
-    return "unreadable";
-  case objlib::ReadErrorKind::Malformed:
-    return "malformed";
-  case objlib::ReadErrorKind::Unsupported:
-    return "unsupported";
-  }
-  return "malformed";
-}
-
 } // namespace
 
 int runInspect(const std::vector<std::string> &Args) {
@@ -166,7 +145,7 @@ int runInspect(const std::vector<std::string> &Args) {
       handleAllErrors(
           Info.takeError(),
           [&](const objlib::ReadError &E) {
-            fail(Path, kindName(E.kind()), E.message(), exitCodeFor(E.kind()));
+            fail(Path, objlib::readErrorKindName(E.kind()), E.message(), exitCodeFor(E.kind()));
           },
           [&](const ErrorInfoBase &E) {
             fail(Path, "malformed", Path + ": " + E.message(),

@@ -1,5 +1,6 @@
 //===- Names.cpp - printable names of objlib's enums ----------------------===//
 #include "objlib/BinaryInfo.h"
+#include "objlib/Reader.h"
 
 namespace linkguard::objlib {
 
@@ -35,6 +36,15 @@ const char *bindSourceName(BindSource S) {
   case BindSource::ELFSymbol: return "elf-symbol";
   }
   return "?";
+}
+
+const char *readErrorKindName(ReadErrorKind K) {
+  switch (K) {
+  case ReadErrorKind::Unreadable: return "unreadable";
+  case ReadErrorKind::Malformed: return "malformed";
+  case ReadErrorKind::Unsupported: return "unsupported";
+  }
+  return "malformed";
 }
 
 } // namespace linkguard::objlib

@@ -9,6 +9,7 @@ namespace linkguard::objlib {
 
 /// Kinds of failure, so the CLI can map them to distinct exit codes.
 enum class ReadErrorKind { Unreadable, Malformed, Unsupported };
+const char *readErrorKindName(ReadErrorKind K); // "unreadable", "malformed", ...
 
 /// An llvm::ErrorInfo carrying a ReadErrorKind and a message that names the
 /// file and the fault ("k.dylib: load command 7 extends past end of file").

@@ -13,16 +13,7 @@ SUITE_inspect_PROBE() {
     [ -x "$LLVM_BIN/$tool" ] || { echo "$LLVM_BIN/$tool not found"; return; }
   done
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
-  local d
-  d=$(mktemp -d)
-  write_sdk "$d/sdk"
-  echo 'int f() { return 1; }' >"$d/p.cpp"
-  # shellcheck disable=SC2046
-  if ! $CLANGXX $(macho_flags "$d/sdk") -shared -nostdlib++ "$d/p.cpp" -o "$d/p.dylib" \
-      -Wl,-fixup_chains >/dev/null 2>&1; then
-    echo "clang++-19 cannot cross-link Mach-O with -fixup_chains here"
-  fi
-  rm -rf "$d"
+  probe_chained_fixups
 }
 
 SUITE_inspect_SETUP() {

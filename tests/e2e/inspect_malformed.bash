@@ -11,16 +11,7 @@
 SUITE_inspect_malformed_PROBE() {
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
   command -v perl >/dev/null || { echo "perl not found"; return; }
-  local d
-  d=$(mktemp -d)
-  write_sdk "$d/sdk"
-  echo 'int f() { return 1; }' >"$d/p.cpp"
-  # shellcheck disable=SC2046
-  if ! $CLANGXX $(macho_flags "$d/sdk") -shared -nostdlib++ "$d/p.cpp" -o "$d/p.dylib" \
-      -Wl,-fixup_chains >/dev/null 2>&1; then
-    echo "clang++-19 cannot cross-link Mach-O with -fixup_chains here"
-  fi
-  rm -rf "$d"
+  probe_chained_fixups
 }
 
 SUITE_inspect_malformed_SETUP() {

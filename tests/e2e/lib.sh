@@ -73,3 +73,18 @@ expect_status() {
 # write_aoti_model, AOTI_MPS_CFLAGS (shared with scripts/demo).
 # shellcheck source=../../scripts/lib/macho_sdk.sh
 . "$LINKGUARD_SOURCE_DIR/scripts/lib/macho_sdk.sh"
+
+# probe_chained_fixups: prints a reason when clang++-19 cannot cross-link a
+# Mach-O dylib with -fixup_chains here (for a suite's PROBE); silent when it can.
+probe_chained_fixups() {
+  local d
+  d=$(mktemp -d)
+  write_sdk "$d/sdk"
+  echo 'int f() { return 1; }' >"$d/p.cpp"
+  # shellcheck disable=SC2046
+  if ! $CLANGXX $(macho_flags "$d/sdk") -shared -nostdlib++ "$d/p.cpp" -o "$d/p.dylib" \
+      -Wl,-fixup_chains >/dev/null 2>&1; then
+    echo "clang++-19 cannot cross-link Mach-O with -fixup_chains here"
+  fi
+  rm -rf "$d"
+}
