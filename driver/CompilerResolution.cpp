@@ -2,7 +2,9 @@
 #include "driver/CompilerResolution.h"
 
 #include "driver/DriverError.h"
+#include "flags/ProgramName.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -11,6 +13,26 @@
 #include <unistd.h>
 
 namespace linkguard::driver {
+
+// The compiler launchers linkguard sees in CXX or in front of a compiler:
+// each runs the compiler named by its next word (ccache(1) "ccache
+// [ccache options] compiler [compiler options]"; sccache, distcc(1),
+// icecc, buildcache alike).
+static constexpr const char *CompilerLaunchers[] = {"ccache", "sccache", "distcc",
+                                                    "icecc", "buildcache"};
+
+bool isCompilerLauncher(llvm::StringRef Word) {
+  llvm::StringRef Name = llvm::sys::path::filename(Word);
+  return llvm::is_contained(CompilerLaunchers, Name);
+}
+
+size_t compilerWordIndex(const std::vector<std::string> &Words) {
+  size_t I = 0;
+  while (I + 1 < Words.size() && isCompilerLauncher(Words[I]) &&
+         !llvm::StringRef(Words[I + 1]).starts_with("-"))
+    ++I;
+  return I;
+}
 
 llvm::Expected<std::vector<std::string>> splitCommandWords(const std::string &S) {
   std::vector<std::string> Words;
@@ -212,8 +234,14 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
   }
 
   std::string PathVar = Cfg.env("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
-  for (const std::string &Name :
-       {Req.WantedName, std::string(Cxx ? "clang++" : "clang")}) {
+  // A name with a target prefix ("aarch64-linux-gnu-clang++") asks for that
+  // target: falling back to plain clang++ would build for the host without a
+  // word (docs/compiler-resolution.md).
+  const bool MayFallBack = flags::targetPrefixOfCompilerName(Req.WantedName).empty();
+  std::vector<std::string> Names = {Req.WantedName};
+  if (MayFallBack)
+    Names.push_back(Cxx ? "clang++" : "clang");
+  for (const std::string &Name : Names) {
     std::string Exe = findExecutable(Name, PathVar, Req.SelfPath);
     if (!Exe.empty()) {
       CompilerCommand Cmd;
@@ -223,13 +251,19 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
       return Cmd;
     }
   }
-  for (const std::string &Name :
-       {Req.WantedName, std::string(Cxx ? "clang++" : "clang")})
+  for (const std::string &Name : Names)
     if (std::string Self = linkguardOnPath(Name, PathVar, Req.SelfPath); !Self.empty())
       return makeDriverError(ExitCode::Recursion,
                              "PATH leads only back to linkguard: '" + Name + "' is " +
                                  Self + " and no real compiler follows it; set " +
                                  Own + " to the compiler to run");
+  if (!MayFallBack)
+    return makeDriverError(
+        ExitCode::NoCompiler,
+        "no real compiler found: '" + Req.WantedName +
+            "' is not on PATH (other than linkguard); linkguard does not fall back "
+            "to clang++ for a name with a target prefix, which would build for the "
+            "host; set " + Own + " to the compiler to run");
   return makeDriverError(ExitCode::NoCompiler,
                          "no real compiler found: '" + Req.WantedName +
                              "' is not on PATH (other than linkguard); set " +

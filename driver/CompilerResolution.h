@@ -16,6 +16,7 @@
 
 #include "driver/Config.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -44,6 +45,16 @@ struct ResolveRequest {
   /// Canonical path of the running linkguard binary.
   std::string SelfPath;
 };
+
+/// Programs that run the compiler named by their next word (ccache,
+/// sccache, distcc, icecc, buildcache): "ccache clang++ -c a.cpp" compiles
+/// with clang++. Matched by file name.
+bool isCompilerLauncher(llvm::StringRef Word);
+
+/// The index of the compiler word in a compiler command: the first word
+/// that is not a compiler launcher ("ccache distcc clang++" -> 2). A launcher
+/// with nothing after it (distcc alone picks "cc") is its own compiler word.
+size_t compilerWordIndex(const std::vector<std::string> &Words);
 
 /// Splits a shell-like word list: whitespace separates, single and double
 /// quotes and backslash escapes group. No expansion of any kind.

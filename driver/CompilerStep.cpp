@@ -1,14 +1,21 @@
 //===- CompilerStep.cpp - the drop-in driver path -------------------------===//
+//
+// argv ─► Job ─► plan ─► run ─► read ─► judge ─► verdict. The plan is the
+// one `linkguard explain` prints (driver/Plan.h); this file only carries it
+// out.
+//
+//===----------------------------------------------------------------------===//
 #include "driver/CompilerStep.h"
 
 #include "driver/DriverError.h"
+#include "driver/Job.h"
 #include "driver/Logging.h"
+#include "driver/Plan.h"
+#include "driver/PlanJson.h"
 #include "driver/Process.h"
-#include "driver/StepPlan.h"
 #include "driver/VerifyOutput.h"
-#include "flags/Classify.h"
 
-#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace linkguard::driver {
 
@@ -19,10 +26,25 @@ static std::string joinArgs(const std::vector<std::string> &Args) {
   return Out;
 }
 
-/// execv, or the error that says why it could not happen.
-static int execOrReport(const CompilerCommand &Cmd,
-                        const std::vector<std::string> &Args) {
-  return reportError(execCompiler(Cmd, Args));
+/// The command that runs: the Job's launch words and the planned arguments
+/// (execCompiler and spawnAndWait put Launch.Prefix in front of them).
+static int execOrReport(const Job &J, const Plan &P) {
+  return reportError(execCompiler(J.Launch, P.CompilerArgs));
+}
+
+static void logPlan(const Job &J, const Plan &P) {
+  logDebug("real compiler: " + J.Launch.Executable + " (from " + J.Launch.Origin +
+           "), compiler word " + J.CompilerName + ", form " + invocationFormName(J.Form));
+  logDebug(std::string("phase ") + flags::phaseName(P.Cls.Ph) + " (" + P.Cls.DecidingArg +
+           "), mode " + modeName(P.EffectiveMode));
+  if (!P.Cls.UnknownArgs.empty())
+    logInfo("arguments unknown to clang 19 (rules decline): " + joinArgs(P.Cls.UnknownArgs));
+  if (injects(P))
+    logInfo("adding " + joinArgs(P.InsertedBeforeLibraries) +
+            (P.InsertedBeforeLibraries.empty() ? "" : " (before the libraries) ") +
+            joinArgs(P.Appended));
+  // The plan as explain --json prints it (tests/e2e/one_truth.bash compares).
+  logTrace([&] { return "plan: " + planJsonLine(J, P); });
 }
 
 int runCompilerStep(const Invocation &Inv, const Config &Cfg,
@@ -34,64 +56,31 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
             " levels deep): CXX, LINKGUARD_CXX or PATH leads back to linkguard; "
             "set LINKGUARD_CXX to the real compiler"));
 
-  ResolveRequest Req = Inv.Request;
-  Req.SelfPath = SelfPath;
-  auto Compiler = resolveCompiler(Req, Cfg);
-  if (!Compiler)
-    return reportError(Compiler.takeError());
-  logDebug("real compiler: " + Compiler->Executable + " (from " + Compiler->Origin + ")");
+  auto J = makeJob(Inv, Cfg, SelfPath);
+  if (!J)
+    return reportError(J.takeError());
+  auto P = planJob(*J, Cfg);
+  if (!P)
+    return reportError(P.takeError());
   markNesting(Cfg.Depth);
+  logPlan(*J, *P);
+  if (!P->UnknownArgsWarning.empty())
+    llvm::errs() << "linkguard: warning: " << P->UnknownArgsWarning << "\n";
+  if (!P->NotVerified.empty())
+    reportNotVerified(P->NotVerified);
 
-  if (Cfg.RunMode == Mode::Off)
-    return execOrReport(*Compiler, Inv.Args);
+  if (P->What != Action::SpawnAndVerify)
+    return execOrReport(*J, *P);
 
-  flags::ClassifyOptions Opts;
-  Opts.CompilerName = llvm::sys::path::filename(Compiler->Prefix.back()).str();
-  // With CXX="ccache clang++" the compiler is the last word, not ccache.
-  for (const std::string &W : Compiler->Prefix)
-    if (!W.empty() && W.front() != '-')
-      Opts.CompilerName = llvm::sys::path::filename(W).str();
-  auto Cls = flags::classify(Inv.Args, Opts);
-  if (!Cls)
-    return reportError(Cls.takeError());
-  if (!Cls->UnknownArgs.empty())
-    logInfo("arguments unknown to clang 19 (rules decline): " + joinArgs(Cls->UnknownArgs));
-
-  // Launcher options (--assume-define=USE_MPS) state what a CMake link line
-  // cannot show; they feed the rules as if the line carried them.
-  Config Effective = Cfg;
-  applyLauncherAssumptions(Inv, *Cls, Effective);
-  StepPlan Plan = planStep(std::move(*Cls), Effective);
-  logDebug(std::string("phase ") + flags::phaseName(Plan.Cls.Ph) + " (" +
-           Plan.Cls.DecidingArg + "), mode " + modeName(Plan.EffectiveMode));
-
-  switch (Plan.What) {
-  case Action::Exec:
-    return execOrReport(*Compiler, Inv.Args);
-  case Action::ExecInjected: {
-    std::vector<std::string> Args = plannedArgs(Plan, Inv.Args);
-    logInfo("adding " + joinArgs(Plan.InsertedBeforeLibraries) +
-            (Plan.InsertedBeforeLibraries.empty() ? "" : " (before the libraries) ") +
-            joinArgs(Plan.Appended));
-    return execOrReport(*Compiler, Args);
-  }
-  case Action::SpawnAndVerify:
-    break;
-  }
-
-  std::vector<std::string> Args = plannedArgs(Plan, Inv.Args);
-  if (injects(Plan))
-    logInfo("adding " + joinArgs(Plan.InsertedBeforeLibraries) +
-            (Plan.InsertedBeforeLibraries.empty() ? "" : " (before the libraries) ") +
-            joinArgs(Plan.Appended));
-  auto Status = spawnAndWait(*Compiler, Args);
+  OutputBefore Before = recordOutput(*P);
+  auto Status = spawnAndWait(J->Launch, P->CompilerArgs);
   if (!Status)
     return reportError(Status.takeError());
   // The compiler failed or died: its output and status pass through
   // untouched, and there is nothing to verify.
   if (Status->Signaled || Status->Code != 0)
     exitLike(*Status);
-  return verifyLinkedOutput(Plan);
+  return verifyLinkedOutput(*P, Before);
 }
 
 } // namespace linkguard::driver

@@ -120,6 +120,17 @@ llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &E
       return badValue("LINKGUARD_LOG", *V, "off, error, warn, info, debug or trace");
     C.LogLevel = *V;
   }
+  if (auto V = C.env("LINKGUARD_ASSUME_KNOWN"); V && !V->empty()) {
+    llvm::SmallVector<llvm::StringRef, 8> Parts;
+    llvm::StringRef(*V).split(Parts, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Part : Parts) {
+      llvm::StringRef Spelling = Part.trim();
+      if (!Spelling.starts_with("-"))
+        return badValue("LINKGUARD_ASSUME_KNOWN", *V,
+                        "option spellings starting with '-', separated by commas");
+      C.AssumeKnown.push_back(Spelling.str());
+    }
+  }
   if (auto V = C.env("LINKGUARD_LOG_FILE"))
     C.LogFile = *V;
   if (auto V = C.env(DepthVariable); V && !V->empty()) {

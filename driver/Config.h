@@ -35,6 +35,9 @@ struct Config {
   std::string LogLevel = "warn"; // LINKGUARD_LOG: off|error|warn|info|debug|trace
   std::string LogFile;           // LINKGUARD_LOG_FILE
   int Depth = 0;                 // _LINKGUARD_DEPTH, the recursion guard
+  /// LINKGUARD_ASSUME_KNOWN=-fflag,-fother=*: option spellings clang 19's
+  /// table does not know that the user declares harmless to the link (globs).
+  std::vector<std::string> AssumeKnown;
   /// The rules file in force (LINKGUARD_CONFIG, ./linkguard.toml or a
   /// parent's, ~/.config/linkguard/linkguard.toml), and what it says. Not
   /// looked for under LINKGUARD_MODE=off or LINKGUARD_RULES=off.

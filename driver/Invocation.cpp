@@ -9,6 +9,15 @@
 
 namespace linkguard::driver {
 
+const char *invocationFormName(InvocationForm F) {
+  switch (F) {
+  case InvocationForm::Wrapper: return "wrapper";
+  case InvocationForm::Masquerade: return "masquerade";
+  case InvocationForm::Launcher: return "launcher";
+  }
+  return "?";
+}
+
 bool isSubcommand(const std::string &Name) {
   for (const char *S : {"inspect", "check", "explain", "run", "env", "help"})
     if (Name == S)
@@ -36,6 +45,7 @@ Invocation parseInvocation(const std::string &Argv0,
     // linkguard-clang++ -> look for clang++; linkguard-clang -> clang.
     llvm::StringRef Wanted = Name.drop_front(strlen("linkguard-"));
     Inv.Kind = InvocationKind::CompilerDriver;
+    Inv.Form = InvocationForm::Wrapper;
     Inv.Request.Lang = languageOf(Wanted);
     Inv.Request.WantedName = Wanted.str();
     Inv.Args = Args;
@@ -45,6 +55,7 @@ Invocation parseInvocation(const std::string &Argv0,
   if (Name != "linkguard") {
     // A masquerade symlink: the real compiler has our name, later on PATH.
     Inv.Kind = InvocationKind::CompilerDriver;
+    Inv.Form = InvocationForm::Masquerade;
     Inv.Request.Lang = languageOf(Name);
     Inv.Request.WantedName = Name.str();
     Inv.Args = Args;
@@ -124,22 +135,21 @@ Invocation parseInvocation(const std::string &Argv0,
     return Inv;
   }
   Inv.Kind = InvocationKind::CompilerDriver;
-  Inv.Request.LauncherCommand = {Args[Start]};
-  llvm::StringRef Compiler = llvm::sys::path::filename(Args[Start]);
+  Inv.Form = InvocationForm::Launcher;
+  // "linkguard ccache clang++ ARGS": the compiler command is every word up
+  // to the compiler word (docs/compiler-resolution.md).
+  std::vector<std::string> Rest(std::next(Args.begin(), static_cast<std::ptrdiff_t>(Start)),
+                                Args.end());
+  size_t Word = compilerWordIndex(Rest);
+  if (Word >= Rest.size())
+    Word = Rest.size() - 1;
+  Inv.Request.LauncherCommand.assign(Rest.begin(),
+                                     std::next(Rest.begin(), static_cast<std::ptrdiff_t>(Word) + 1));
+  llvm::StringRef Compiler = llvm::sys::path::filename(Rest[Word]);
   Inv.Request.Lang = languageOf(Compiler);
   Inv.Request.WantedName = Compiler.str();
-  Inv.Args.assign(std::next(Args.begin(), static_cast<std::ptrdiff_t>(Start) + 1),
-                  Args.end());
+  Inv.Args.assign(std::next(Rest.begin(), static_cast<std::ptrdiff_t>(Word) + 1), Rest.end());
   return Inv;
-}
-
-void applyLauncherAssumptions(const Invocation &Inv, flags::Classification &Cls,
-                              Config &Cfg) {
-  for (const auto &[Macro, Value] : Inv.AssumedDefines)
-    if (!Cls.isDefined(Macro))
-      Cls.Defines.emplace_back(Macro, Value);
-  if (Inv.AssumeAot)
-    Cfg.Aot = *Inv.AssumeAot ? AotSetting::Yes : AotSetting::No;
 }
 
 } // namespace linkguard::driver

@@ -15,7 +15,6 @@
 
 #include "driver/CompilerResolution.h"
 #include "driver/Config.h"
-#include "flags/Classification.h"
 
 #include <optional>
 #include <string>
@@ -26,8 +25,17 @@ namespace linkguard::driver {
 
 enum class InvocationKind { CompilerDriver, Subcommand, TopLevelHelp, TopLevelVersion, Usage };
 
+/// How a compiler command reached linkguard (CompilerDriver only).
+enum class InvocationForm {
+  Wrapper,    // linkguard-clang++ ARGS (CXX=linkguard-clang++)
+  Masquerade, // clang++ ARGS through a symlink first on PATH
+  Launcher,   // linkguard [OPTIONS] [--] COMPILER ARGS
+};
+const char *invocationFormName(InvocationForm F); // "wrapper", ...
+
 struct Invocation {
   InvocationKind Kind = InvocationKind::Usage;
+  InvocationForm Form = InvocationForm::Wrapper; // for CompilerDriver
   ResolveRequest Request;        // for CompilerDriver
   std::vector<std::string> Args; // compiler args, or the subcommand's args
   std::string Subcommand;        // for Subcommand
@@ -46,11 +54,5 @@ bool isSubcommand(const std::string &Name);
 
 Invocation parseInvocation(const std::string &Argv0,
                            const std::vector<std::string> &Args);
-
-/// Adds the launcher's assumptions to a classified command and the config
-/// the rules read: assumed macros that the command line does not define
-/// already, and the AOT override. A no-op for any other invocation.
-void applyLauncherAssumptions(const Invocation &Inv, flags::Classification &Cls,
-                              Config &Cfg);
 
 } // namespace linkguard::driver

@@ -39,6 +39,11 @@ static void logAt(spdlog::level::level_enum Level, const std::string &Message) {
 }
 
 void logDebug(const std::string &Message) { logAt(spdlog::level::debug, Message); }
+
+void logTrace(llvm::function_ref<std::string()> Message) {
+  if (auto Logger = spdlog::get("linkguard"); Logger && Logger->should_log(spdlog::level::trace))
+    Logger->log(spdlog::level::trace, "{}", Message());
+}
 void logInfo(const std::string &Message) { logAt(spdlog::level::info, Message); }
 void logWarn(const std::string &Message) { logAt(spdlog::level::warn, Message); }
 

@@ -8,6 +8,8 @@
 
 #include "driver/Config.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <string>
 
 namespace linkguard::driver {
@@ -17,6 +19,8 @@ namespace linkguard::driver {
 void setUpLogging(const Config &Cfg);
 
 void logDebug(const std::string &Message);
+/// Builds the message only when trace logging is on (the plan as JSON).
+void logTrace(llvm::function_ref<std::string()> Message);
 void logInfo(const std::string &Message);
 void logWarn(const std::string &Message);
 

@@ -8,7 +8,6 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdio>
 
 namespace linkguard::driver {
 
@@ -16,8 +15,34 @@ static std::string where(const contract::Finding &F) {
   return F.Slice.empty() ? std::string() : " [" + F.Slice + "]";
 }
 
-int verifyLinkedOutput(const StepPlan &Plan) {
-  // StepPlan gives every SpawnAndVerify step a contract; a plan without one
+OutputBefore recordOutput(const Plan &P) {
+  return {identify(P.OutputPath), identify(P.OutputPath + ".dSYM")};
+}
+
+void reportNotVerified(const std::string &Why) {
+  llvm::errs() << "linkguard: warning: not verified: " << Why << "\n";
+}
+
+/// Under enforce: removes what this link wrote, as a compiler does on error
+/// (so make/ninja rebuild it next time), and says so.
+static void removeBrokenOutput(const Plan &P, const FileIdentity &Judged,
+                               const OutputBefore &Before) {
+  const std::string &Out = P.OutputPath;
+  if (!removeIfStill(Out, Judged)) {
+    llvm::errs() << "linkguard: " << Out
+                 << " changed while it was being judged; it was left in place\n";
+    return;
+  }
+  llvm::errs() << "linkguard: removed " << Out
+               << " because it broke its contract (LINKGUARD_MODE=verify keeps it)\n";
+  std::string Dsym = Out + ".dSYM";
+  FileIdentity After = identify(Dsym);
+  if (!Before.Dsym.Exists && After.Directory && removeTree(Dsym))
+    llvm::errs() << "linkguard: removed " << Dsym << ", made by the same link\n";
+}
+
+int verifyLinkedOutput(const Plan &Plan, const OutputBefore &Before) {
+  // planJob gives every SpawnAndVerify step a contract; a plan without one
   // would be a linkguard bug, not something the build did.
   if (!Plan.Contract)
     return reportError(
@@ -27,6 +52,11 @@ int verifyLinkedOutput(const StepPlan &Plan) {
   const char *Severity = Enforce ? "error" : "warning";
   const std::string &Out = Plan.OutputPath;
 
+  FileIdentity Judged = identify(Out);
+  if (std::string Why = whyNotWrittenByLink(Out, Before.Output, Judged); !Why.empty()) {
+    reportNotVerified(Why);
+    return 0;
+  }
   auto Binary = objlib::readBinary(Out);
   if (!Binary) {
     // A vanished or unreadable output (66) is not a damaged one (65).
@@ -75,10 +105,7 @@ int verifyLinkedOutput(const StepPlan &Plan) {
   }
   if (!Enforce)
     return 0;
-  // As a compiler does on error, so make/ninja rebuild it next time.
-  if (std::remove(Out.c_str()) == 0)
-    llvm::errs() << "linkguard: removed " << Out
-                 << " because it broke its contract (LINKGUARD_MODE=verify keeps it)\n";
+  removeBrokenOutput(Plan, Judged, Before);
   return toInt(ExitCode::ContractViolated);
 }
 

@@ -17,9 +17,22 @@ RuleSpec mpsAotRuleSpec() {
   M.Outputs = {OutputKind::SharedLibrary, OutputKind::Bundle};
   M.Defined = {"USE_MPS"};
   M.Aot = true;
-  // cpp_builder names libtorch on macOS only through -L .../torch/lib; a
-  // -L directory that holds a libtorch counts too.
-  M.NotLinked = {"torch*"};
+  // AOT and JIT links look alike: objects only. What tells them apart is the
+  // names codecache.py gives the objects. AotCodeCompiler.compile links
+  // <key>.wrapper.o, <key>.kernel.o and the constants object; the JIT
+  // CppCodeCache.load_async with cpp_wrapper_build_separate links
+  // <key>.main.o and <key>.optimized.o (write(main_code, "main.cpp"),
+  // write(optimized_code, "optimized.cpp")). Upstream adds the flag only
+  // for aot_mode (pytorch#198232), so the JIT shape declines.
+  M.JitInputs = {"*.main.o", "*.optimized.o"};
+  // The libtorch libraries cpp_builder links by name
+  // (_get_torch_related_args, get_cpp_torch_device_options): exact names,
+  // so a custom-op library such as -ltorchvision
+  // (aot_inductor.custom_op_libs) is not taken for libtorch. On macOS
+  // cpp_builder names libtorch only through -L .../torch/lib; a -L
+  // directory that holds a libtorch counts too.
+  M.NotLinked = {"torch", "torch_cpu", "torch_cuda", "torch_hip", "torch_xpu",
+                 "torch_python", "torch_global_deps"};
   M.NotLinkedDirs = {"*torch/lib"};
   M.NotLinkedProbe = {"libtorch_cpu.dylib", "libtorch.dylib", "libtorch.so",
                       "libtorch_cpu.so"};
@@ -37,7 +50,9 @@ RuleSpec mpsAotRuleSpec() {
   // The names explain has always shown for this rule.
   S.ConditionLabels = {
       {"USE_MPS defined", "MPS build"},
-      {"not linked: torch*, *torch/lib", "libtorch not linked"},
+      {"not linked: torch, torch_cpu, torch_cuda, torch_hip, torch_xpu, torch_python, "
+       "torch_global_deps, *torch/lib",
+       "libtorch not linked"},
   };
   return S;
 }

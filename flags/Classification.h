@@ -44,8 +44,27 @@ const char *outputKindName(OutputKind K);
 /// One positional input with clang's idea of its language.
 struct Input {
   std::string Path;
-  std::string Type; // "c++", "c++-header", "object", "archive", "shared", ...
+  /// A clang type name from Types.def ("c++", "c++-header", "object"), or
+  /// one of linkguard's kinds of "object": "archive", "shared", "tbd"
+  /// (flags/InputTypes.h).
+  std::string Type;
   bool IsStdin = false; // the input "-"
+};
+
+/// Where a link step writes, as far as the words that run can tell
+/// (docs/classification.md, "Where a link writes").
+struct LinkOutput {
+  /// The file the linker writes: the last linker -o, else clang's -o, else
+  /// a.out; relative to the working directory the linker runs in
+  /// (-working-directory). Empty when unknown.
+  std::string Path;
+  /// What decided it, for explain: "-o", "-Wl,-o", "default".
+  std::string Source;
+  /// Why it cannot be known ("-o - writes to standard output"); empty when
+  /// Path is known.
+  std::string Unknown;
+
+  bool known() const { return Unknown.empty() && !Path.empty(); }
 };
 
 struct Classification {
@@ -61,11 +80,9 @@ struct Classification {
   /// Macro state after every -D/-U in order: the names still defined, with
   /// their values ("USE_MPS" -> "" or "1").
   std::vector<std::pair<std::string, std::string>> Defines;
-  std::vector<std::string> Libraries;   // -lfoo -> "foo" (-needed-l too)
-  /// The subset of Libraries the linker must keep even under
-  /// -dead_strip_dylibs: -needed-lfoo -> "foo", -needed_library p -> "p",
-  /// -needed_framework F -> "F" (from the driver or from -Wl,/-Xlinker).
-  std::vector<std::string> NeededLibraries;
+  /// Libraries by name: -lfoo -> "foo", from the driver and from linker
+  /// arguments in any spelling of flags/LinkerArgs.h (-needed-l too).
+  std::vector<std::string> Libraries;
   std::vector<std::string> LibraryDirs; // -L
   /// Every argument the linker will see from -Wl, / -Xlinker / -z, split
   /// into single linker arguments ("-Wl,-a,-b" -> "-a", "-b").
@@ -73,6 +90,22 @@ struct Classification {
   /// Arguments clang 19 does not know. Their presence makes every rule
   /// decline (the conservative reading), and is logged.
   std::vector<std::string> UnknownArgs;
+  /// Why the command clang runs may differ from the one read here
+  /// (--config, CCC_OVERRIDE_OPTIONS, --rsp-quoting=windows with @files, an
+  /// @file linkguard did not read). Rules decline, as for UnknownArgs.
+  std::vector<std::string> Uncertain;
+  /// Where the link writes (Phase::Link only).
+  LinkOutput Link;
+  /// -working-directory: clang resolves inputs against it and runs the
+  /// linker in it.
+  std::optional<std::string> WorkingDirectory;
+  /// Positions in the classified arguments (before @file expansion): the
+  /// first argument that brings a library onto the link line (-l, a library
+  /// file, an @file, -Wl,/-Xlinker naming one), and the "--" after which
+  /// every word is an input. Both are the argument count when absent. Rule
+  /// flags go in front of these, never after "--".
+  size_t FirstLibraryArg = 0;
+  size_t EndOfOptions = 0;
   /// Response files that were expanded to read the command.
   std::vector<std::string> ResponseFiles;
   /// Every option as clang spells it after response-file expansion, in

@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace linkguard::flags {
 
@@ -38,6 +39,13 @@ struct ClassifyOptions {
   /// Directory that relative @response files are read from; empty means the
   /// process's current directory.
   std::string WorkingDir;
+  /// The value of CCC_OVERRIDE_OPTIONS when set: clang edits its argv with
+  /// it before reading it, so the command read here is not the one that runs.
+  std::string OverrideOptions;
+  /// Arguments clang 19's table does not know that the user declared
+  /// harmless (LINKGUARD_ASSUME_KNOWN): globs over the spelling. They stay
+  /// in DriverFlags and leave UnknownArgs.
+  std::vector<std::string> AssumeKnown;
 };
 
 /// Classifies one command. Fails only when a response file cannot be read
@@ -45,9 +53,5 @@ struct ClassifyOptions {
 /// would reject is still classified, with unknown options in UnknownArgs.
 llvm::Expected<Classification> classify(llvm::ArrayRef<std::string> Args,
                                         const ClassifyOptions &Opts);
-
-/// The target triple a compiler name implies ("arm64-apple-darwin-clang++" ->
-/// "arm64-apple-darwin"), or "" when the name carries no valid triple prefix.
-std::string targetPrefixOfCompilerName(llvm::StringRef CompilerName);
 
 } // namespace linkguard::flags

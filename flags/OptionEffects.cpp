@@ -27,6 +27,11 @@ constexpr OptionEffect Rows[] = {
     {OPT__analyze, Effect::CompileOnly},
     {OPT_arch, Effect::Arch},
     {OPT_bundle, Effect::BundleOutput},
+    {OPT_ccc_print_bindings, Effect::DryRun},
+    {OPT_ccc_print_phases, Effect::DryRun},
+    {OPT_config_system_dir_EQ, Effect::ConfigFile},
+    {OPT_config_user_dir_EQ, Effect::ConfigFile},
+    {OPT_config, Effect::ConfigFile},
     {OPT_c, Effect::Assemble},
     {OPT_dumpmachine, Effect::Probe},
     {OPT_dumpversion, Effect::Probe},
@@ -37,6 +42,7 @@ constexpr OptionEffect Rows[] = {
     {OPT_emit_llvm, Effect::EmitLlvm},
     {OPT_extract_api, Effect::Precompile},
     {OPT_E, Effect::Preprocess},
+    {OPT_fdriver_only, Effect::DryRun},
     {OPT_fmodule_header_EQ, Effect::Precompile},
     {OPT_fmodule_header, Effect::Precompile},
     {OPT_fsyntax_only, Effect::CompileOnly},
@@ -75,6 +81,7 @@ constexpr OptionEffect Rows[] = {
     {OPT_reexport_l, Effect::ReexportLibrary},
     {OPT_rewrite_legacy_objc, Effect::CompileOnly},
     {OPT_rewrite_objc, Effect::CompileOnly},
+    {OPT_rsp_quoting, Effect::RspQuoting},
     {OPT_r, Effect::RelocatableOutput},
     {OPT_shared, Effect::SharedOutput},
     {OPT_S, Effect::Backend},
@@ -85,9 +92,11 @@ constexpr OptionEffect Rows[] = {
     {OPT_v, Effect::VerboseProbe},
     {OPT_weak_l, Effect::WeakLibrary},
     {OPT_Wl_COMMA, Effect::LinkerCommaArgs},
+    {OPT_working_directory, Effect::WorkingDirectory},
     {OPT_Xlinker, Effect::LinkerArg},
     {OPT_x, Effect::Language},
     {OPT_z, Effect::LinkerZ},
+    {OPT__DASH_DASH, Effect::EndOfOptions},
 };
 // clang-format on
 
@@ -173,6 +182,14 @@ const char *effectName(Effect E) {
     return "target";
   case Effect::Arch:
     return "arch";
+  case Effect::WorkingDirectory:
+    return "working-directory";
+  case Effect::EndOfOptions:
+    return "end-of-options";
+  case Effect::ConfigFile:
+    return "config-file";
+  case Effect::RspQuoting:
+    return "rsp-quoting";
   }
   return "?";
 }

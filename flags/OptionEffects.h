@@ -20,7 +20,7 @@ namespace linkguard::flags {
 
 enum class Effect : std::uint8_t {
   // Immediate arguments: clang answers them before building any job.
-  DryRun,       // -###: prints the jobs, runs none of them
+  DryRun,       // -###, -ccc-print-phases/-bindings, -fdriver-only: no job runs
   Probe,        // --version, -dumpversion, -dumpmachine, -print-*, --help
   VerboseProbe, // -v / --verbose: a probe only when there are no inputs
 
@@ -55,6 +55,13 @@ enum class Effect : std::uint8_t {
   LinkerZ,         // -z a (passed on as "-z" "a")
   Target,          // --target=, -target
   Arch,            // -arch (Darwin)
+  WorkingDirectory, // -working-directory: inputs and the link's output
+                    // are relative to it
+  EndOfOptions,     // --: every later word is an input
+
+  // Arguments that make the command clang runs differ from the one read.
+  ConfigFile,  // --config=, --config-system-dir=, --config-user-dir=
+  RspQuoting,  // --rsp-quoting=: how @files are split
 };
 
 struct OptionEffect {

@@ -15,14 +15,10 @@
 //===----------------------------------------------------------------------===//
 #include "flags/RuleEngine.h"
 
-#include "flags/ClangOptionTable.h"
-#include "flags/OptionEffects.h"
-
-#include "clang/Driver/Options.h"
+#include "flags/InputTypes.h"
+#include "flags/LibraryNames.h"
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Option/ArgList.h"
-#include "llvm/Option/Option.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 
@@ -31,7 +27,6 @@
 #include <iterator>
 
 using llvm::StringRef;
-namespace copts = clang::driver::options;
 
 namespace linkguard::flags {
 
@@ -101,9 +96,12 @@ Condition inPhase(const RuleMatch &M, const Classification &C) {
 }
 
 Condition allArgumentsKnown(const Classification &C) {
+  if (!C.Uncertain.empty())
+    return {KnownArgumentsCondition, false,
+            join(C.Uncertain, "; ") + " (conservative: leave the command alone)"};
   if (C.UnknownArgs.empty())
-    return {"every argument understood", true, "all known to clang 19"};
-  return {"every argument understood", false,
+    return {KnownArgumentsCondition, true, "all known to clang 19"};
+  return {KnownArgumentsCondition, false,
           "unknown to clang 19: " + join(C.UnknownArgs) +
               " (conservative: leave the command alone)"};
 }
@@ -181,26 +179,29 @@ Condition usesAnyOf(const RuleMatch &M, const Classification &C) {
   return {Name, false, "none of them is on the command"};
 }
 
-bool isSourceInput(const Input &I) {
-  // As the built-in MPS rule always read it: a .tbd input counts as neither
-  // an object nor a library here (AOTI never passes one by path).
-  return I.Type != "object" && I.Type != "archive" && I.Type != "shared" &&
-         I.Type != "linker-input";
-}
-
-Condition isAotBuild(bool Wanted, const Classification &C, const RuleContext &Ctx) {
+Condition isAotBuild(const RuleMatch &M, const Classification &C, const RuleContext &Ctx) {
+  bool Wanted = *M.Aot;
   std::string Name = Wanted ? "AOT build" : "not an AOT build";
   if (Ctx.AotOverride)
     return {Name, *Ctx.AotOverride == Wanted,
             std::string("LINKGUARD_AOT=") + (*Ctx.AotOverride ? "1" : "0")};
   // AOTI compiles each .cpp with -c and then links the objects in a separate
-  // command; inductor's JIT path compiles and links one .cpp in one command.
+  // command; inductor's JIT path compiles and links one .cpp in one command,
+  // or (cpp_wrapper_build_separate) links objects whose names it chose
+  // (RuleMatch::JitInputs).
   size_t Objects = 0, Sources = 0;
   for (const Input &I : C.Inputs) {
-    if (I.Type == "object")
+    if (I.Type == "object") {
       ++Objects;
-    else if (isSourceInput(I))
+      StringRef File = llvm::sys::path::filename(I.Path);
+      if (const std::string *P = firstGlobMatch(M.JitInputs, File))
+        return {Name, !Wanted,
+                I.Path + " matches " + *P +
+                    ": the objects of a JIT build linked separately; LINKGUARD_AOT=1 "
+                    "overrides"};
+    } else if (isSourceType(I.Type)) {
       ++Sources;
+    }
   }
   if (Objects > 0 && Sources == 0)
     return {Name, Wanted,
@@ -289,32 +290,7 @@ Condition noOptOut(const RuleMatch &M, const Classification &C) {
   return {"no explicit opt-out", true, "none"};
 }
 
-bool isLibraryFile(StringRef Path) {
-  StringRef File = llvm::sys::path::filename(Path);
-  return !sharedLibraryName(Path).empty() || File.ends_with(".a");
-}
-
 } // namespace
-
-std::string sharedLibraryName(StringRef Path) {
-  StringRef File = llvm::sys::path::filename(Path);
-  size_t End = File.find(".so");
-  bool Shared = End != StringRef::npos &&
-                (End + 3 == File.size() || File[End + 3] == '.');
-  if (!Shared) {
-    for (StringRef Suffix : {".dylib", ".tbd"})
-      if (File.ends_with(Suffix)) {
-        End = File.size() - Suffix.size();
-        Shared = true;
-        break;
-      }
-  }
-  if (!Shared)
-    return "";
-  StringRef Stem = File.take_front(End);
-  Stem.consume_front("lib");
-  return Stem.str();
-}
 
 RuleDecision evaluateRule(const RuleSpec &S, const Classification &C,
                           const RuleContext &Ctx) {
@@ -342,7 +318,7 @@ RuleDecision evaluateRule(const RuleSpec &S, const Classification &C,
   if (!M.Libraries.empty() || !M.Flags.empty())
     Conds.push_back(usesAnyOf(M, C));
   if (M.Aot)
-    Conds.push_back(isAotBuild(*M.Aot, C, Ctx));
+    Conds.push_back(isAotBuild(M, C, Ctx));
   if (!M.NotLinked.empty() || !M.NotLinkedDirs.empty() || !M.NotLinkedProbe.empty())
     Conds.push_back(notLinked(M, C, Ctx));
   if (!S.Add.empty() || !M.AlreadyPresent.empty())
@@ -359,58 +335,23 @@ RuleDecision evaluateRule(const RuleSpec &S, const Classification &C,
   return D;
 }
 
-size_t firstLibraryArgument(llvm::ArrayRef<std::string> Args) {
-  std::vector<const char *> Argv;
-  Argv.reserve(Args.size());
-  for (const std::string &A : Args)
-    Argv.push_back(A.c_str());
-  unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList List = clangOptTable().ParseArgs(
-      Argv, MissingIndex, MissingCount, clangDriverVisibility());
-  auto namesLibrary = [](StringRef V) {
-    return V.starts_with("-l") || V.starts_with("--library") ||
-           V.starts_with("-needed-l") || V.starts_with("-needed_library") ||
-           isLibraryFile(V);
-  };
-  for (const llvm::opt::Arg *A : List) {
-    unsigned Id = A->getOption().getID();
-    bool Library = false;
-    if (Id == copts::OPT_INPUT) {
-      StringRef V = A->getValue();
-      Library = V.starts_with("@") || isLibraryFile(V);
-    } else if (std::optional<Effect> E = effectOf(Id)) {
-      switch (*E) {
-      case Effect::Library:
-      case Effect::WeakLibrary:
-      case Effect::ReexportLibrary:
-        Library = true;
-        break;
-      case Effect::LinkerCommaArgs:
-      case Effect::LinkerArg:
-        for (const char *V : A->getValues())
-          Library |= namesLibrary(V);
-        break;
-      default:
-        break;
-      }
-    }
-    if (Library)
-      return A->getIndex();
-  }
-  return Args.size();
-}
-
 std::vector<std::string>
-withRuleFlags(llvm::ArrayRef<std::string> Args,
+withRuleFlags(llvm::ArrayRef<std::string> Args, const Classification &C,
               const std::vector<std::string> &BeforeLibraries,
               const std::vector<std::string> &Append) {
-  std::vector<std::string> Out(Args.begin(), Args.end());
-  if (!BeforeLibraries.empty()) {
-    size_t At = firstLibraryArgument(Args);
-    Out.insert(std::next(Out.begin(), static_cast<std::ptrdiff_t>(At)),
-               BeforeLibraries.begin(), BeforeLibraries.end());
+  std::vector<std::string> Out;
+  Out.reserve(Args.size() + BeforeLibraries.size() + Append.size());
+  // Nothing goes after "--": there every word is an input.
+  size_t End = std::min(C.EndOfOptions, Args.size());
+  size_t Libraries = std::min(C.FirstLibraryArg, End);
+  for (size_t I = 0; I <= Args.size(); ++I) {
+    if (I == Libraries)
+      Out.insert(Out.end(), BeforeLibraries.begin(), BeforeLibraries.end());
+    if (I == End)
+      Out.insert(Out.end(), Append.begin(), Append.end());
+    if (I < Args.size())
+      Out.push_back(Args[I]);
   }
-  Out.insert(Out.end(), Append.begin(), Append.end());
   return Out;
 }
 

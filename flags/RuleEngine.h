@@ -21,27 +21,20 @@
 
 namespace linkguard::flags {
 
+/// The name of the condition that fails when a command holds arguments
+/// linkguard cannot read (unknown to clang 19, or an uncertain command).
+inline constexpr const char *KnownArgumentsCondition = "every argument understood";
+
 RuleDecision evaluateRule(const RuleSpec &Spec, const Classification &C,
                           const RuleContext &Ctx);
 
-/// Index of the first argument that brings a library onto the link line:
-/// -l (any spelling), a library input (.so, .so.N, .dylib, .tbd, .a), an
-/// @response file (it may hold one), or -Wl,/-Xlinker naming one. Parsed
-/// with clang's table, so an option value ("-o libm.so") is never taken for
-/// one. Args.size() when there is none: everything the driver adds itself
-/// (clang's -fopenmp adds -lomp) comes after the user's arguments, so the
-/// end is then "before the libraries" too.
-size_t firstLibraryArgument(llvm::ArrayRef<std::string> Args);
-
-/// Args with BeforeLibraries inserted at firstLibraryArgument() and Append
-/// added at the end; nothing else changes.
+/// Args (the arguments that were classified as C) with BeforeLibraries
+/// inserted in front of the first library argument (C.FirstLibraryArg) and
+/// Append added at the end, but never after "--" (C.EndOfOptions), where
+/// every word is an input. Nothing else changes.
 std::vector<std::string>
-withRuleFlags(llvm::ArrayRef<std::string> Args,
+withRuleFlags(llvm::ArrayRef<std::string> Args, const Classification &C,
               const std::vector<std::string> &BeforeLibraries,
               const std::vector<std::string> &Append);
-
-/// "libomp.so.5" -> "omp", "/x/libtorch_cpu.dylib" -> "torch_cpu"; "" when
-/// the file is not a shared library (by name: .so, .so.N, .dylib, .tbd).
-std::string sharedLibraryName(llvm::StringRef Path);
 
 } // namespace linkguard::flags

@@ -45,6 +45,9 @@ struct RuleMatch {
   std::vector<std::string> NotLinkedProbe;
   /// Require an AOT build (objects only, no sources; LINKGUARD_AOT wins).
   std::optional<bool> Aot;
+  /// Object file names (globs) that mark a JIT build that links objects
+  /// too: then the AOT condition fails.
+  std::vector<std::string> JitInputs;
   /// Linker arguments meaning "already done": the rule declines. Derived
   /// from the -Wl, flags it adds when empty (never added twice).
   std::vector<std::string> AlreadyPresent;

@@ -2,6 +2,8 @@
 // `linkguard run`/`env` (driver/BuildEnvironment.h).
 #include "driver/BuildEnvironment.h"
 #include "driver/Invocation.h"
+#include "driver/Job.h"
+#include "driver/Plan.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -46,24 +48,31 @@ TEST_CASE("bad launcher options are usage errors that say what was expected",
 
 TEST_CASE("assumptions add to what the command defines, never replace it",
           "[invocation][launcher]") {
+  auto Cfg = configFromMap({{"PATH", "/usr/bin:/bin"}}, "/");
+  REQUIRE(static_cast<bool>(Cfg));
   Invocation I = parseInvocation("linkguard", {"--assume-define=USE_MPS", "--assume-define=A=1",
-                                               "--assume-aot", "clang++"});
-  linkguard::flags::Classification Cls;
-  Cls.Defines = {{"A", "7"}};
-  Config Cfg;
-  applyLauncherAssumptions(I, Cls, Cfg);
-  CHECK(Cls.isDefined("USE_MPS"));
-  REQUIRE(Cls.Defines.size() == 2);
-  CHECK(Cls.Defines[0] == std::make_pair(std::string("A"), std::string("7")));
-  CHECK(Cfg.Aot == AotSetting::Yes);
+                                               "--assume-aot", "/bin/sh", "-DA=7", "a.o"});
+  auto J = makeJob(I, *Cfg, "");
+  REQUIRE(static_cast<bool>(J));
+  auto P = planJob(*J, *Cfg);
+  REQUIRE(static_cast<bool>(P));
+  CHECK(P->Cls.isDefined("USE_MPS"));
+  REQUIRE(P->Cls.Defines.size() == 2);
+  CHECK(P->Cls.Defines[0] == std::make_pair(std::string("A"), std::string("7")));
+  const linkguard::flags::Condition *Aot = nullptr;
+  for (const linkguard::flags::Condition &C : P->Decisions.front().Conditions)
+    if (C.Name == "AOT build")
+      Aot = &C;
+  REQUIRE(Aot);
+  CHECK(Aot->Why == "LINKGUARD_AOT=1");
 
-  // A drop-in call has no assumptions: nothing changes.
-  Invocation D = parseInvocation("linkguard-clang++", {"a.o"});
-  linkguard::flags::Classification Plain;
-  Config Untouched;
-  applyLauncherAssumptions(D, Plain, Untouched);
-  CHECK(Plain.Defines.empty());
-  CHECK(Untouched.Aot == AotSetting::Auto);
+  // A drop-in call has no assumptions: nothing is added.
+  Invocation D = parseInvocation("linkguard", {"/bin/sh", "a.o"});
+  auto DJ = makeJob(D, *Cfg, "");
+  REQUIRE(static_cast<bool>(DJ));
+  auto DP = planJob(*DJ, *Cfg);
+  REQUIRE(static_cast<bool>(DP));
+  CHECK(DP->Cls.Defines.empty());
 }
 
 namespace {

@@ -5,10 +5,12 @@
 // placed before-libraries land before the first library and nowhere else.
 #include "flags/BuiltinRules.h"
 #include "flags/Classify.h"
+#include "flags/LibraryNames.h"
 #include "flags/MpsAotRule.h"
 #include "flags/RuleEngine.h"
 #include "flags/RulesFile.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Allocator.h"
@@ -299,9 +301,27 @@ TEST_CASE("the shipped ELF rule: OpenMP shared-library links on ELF only",
   }
 }
 
+namespace {
+
+/// Args with the flags placed where the classification of Args says.
+Strings placed(const Strings &Args, const Strings &Before, const Strings &Append) {
+  ClassifyOptions Opts;
+  auto C = classify(Args, Opts);
+  REQUIRE(static_cast<bool>(C));
+  return withRuleFlags(Args, *C, Before, Append);
+}
+
+} // namespace
+
 TEST_CASE("before-libraries goes before the first library, never inside an "
           "option's value", "[rules][placement]") {
   const Strings F = {"-Wl,--as-needed"};
+  llvm::SmallString<128> Rsp;
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("link", "rsp", Rsp));
+  {
+    std::ofstream(std::string(Rsp)) << "-L/x -lfoo\n";
+  }
+  const std::string At = "@" + std::string(Rsp);
   struct Case {
     Strings Args;
     Strings Want;
@@ -316,9 +336,9 @@ TEST_CASE("before-libraries goes before the first library, never inside an "
            // A library by path.
            {{"-shared", "m.o", "/p/lib/libomp.so.5", "-o", "x.so"},
             {"-shared", "m.o", "-Wl,--as-needed", "/p/lib/libomp.so.5", "-o", "x.so"}},
-           // A response file may hold libraries.
-           {{"-shared", "m.o", "@link.rsp", "-lomp"},
-            {"-shared", "m.o", "-Wl,--as-needed", "@link.rsp", "-lomp"}},
+           // A response file that holds a library: before the @file.
+           {{"-shared", "m.o", At, "-lomp"},
+            {"-shared", "m.o", "-Wl,--as-needed", At, "-lomp"}},
            // -Wl, naming a library.
            {{"-shared", "m.o", "-Wl,-lomp", "-o", "x.so"},
             {"-shared", "m.o", "-Wl,--as-needed", "-Wl,-lomp", "-o", "x.so"}},
@@ -327,14 +347,25 @@ TEST_CASE("before-libraries goes before the first library, never inside an "
             {"-fopenmp", "-shared", "m.o", "-o", "x.so", "-Wl,--as-needed"}},
        }) {
     INFO(llvm::join(K.Args, " "));
-    CHECK(withRuleFlags(K.Args, F, {}) == K.Want);
+    CHECK(placed(K.Args, F, {}) == K.Want);
   }
   // Appending is still appending; both at once keep their places.
-  CHECK(withRuleFlags(Strings{"m.o", "-lomp"}, F, {"-Wl,-x"}) ==
+  CHECK(placed(Strings{"m.o", "-lomp"}, F, {"-Wl,-x"}) ==
         Strings{"m.o", "-Wl,--as-needed", "-lomp", "-Wl,-x"});
+  llvm::sys::fs::remove(Rsp);
 }
 
-TEST_CASE("library names from file names", "[rules]") {
+TEST_CASE("nothing is added after \"--\": every word there is an input",
+          "[rules][placement]") {
+  // clang: "anything after -- is an input" (Driver::BuildInputs). Appending
+  // -Wl,-dead_strip_dylibs after it would make it an input file.
+  CHECK(placed(Strings{"-shared", "-o", "x.dylib", "--", "a.o", "libz.so"}, {"-Wl,--as-needed"},
+               {"-Wl,-dead_strip_dylibs"}) ==
+        Strings{"-shared", "-o", "x.dylib", "-Wl,--as-needed", "-Wl,-dead_strip_dylibs", "--",
+                "a.o", "libz.so"});
+}
+
+TEST_CASE("library names from file names", "[rules][names]") {
   CHECK(sharedLibraryName("/usr/lib/llvm-14/lib/libomp.so.5") == "omp");
   CHECK(sharedLibraryName("libgomp.so") == "gomp");
   CHECK(sharedLibraryName("/t/lib/libtorch_cpu.dylib") == "torch_cpu");

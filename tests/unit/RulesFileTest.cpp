@@ -6,7 +6,8 @@
 
 #include "driver/Config.h"
 #include "driver/DriverError.h"
-#include "driver/StepPlan.h"
+#include "driver/Job.h"
+#include "driver/Plan.h"
 #include "flags/Classify.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -257,12 +258,16 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
                                       "[rule.contract]\nforbid = [\"libbad*\"]\n");
   auto Cfg = driver::configFromMap({{"LINKGUARD_CONFIG", File}}, T.dir("cwd"));
   REQUIRE(bool(Cfg));
-  ClassifyOptions O;
-  O.HostFormat = ObjectFormat::MachO;
-  std::vector<std::string> Args = {"w.o", "-D", "USE_MPS", "-shared", "-o", "m.so", "-lomp"};
-  auto Cls = classify(Args, O);
-  REQUIRE(bool(Cls));
-  driver::StepPlan P = driver::planStep(*Cls, *Cfg);
+  std::vector<std::string> Args = {"-target", "arm64-apple-macos11", "w.o", "-D", "USE_MPS",
+                                   "-shared", "-o", "m.so", "-lomp"};
+  // The launcher form with a stand-in compiler: planning never runs it.
+  std::vector<std::string> Launcher = {"/bin/sh"};
+  Launcher.insert(Launcher.end(), Args.begin(), Args.end());
+  auto J = driver::makeJob(driver::parseInvocation("linkguard", Launcher), *Cfg, "");
+  REQUIRE(bool(J));
+  auto Planned = driver::planJob(*J, *Cfg);
+  REQUIRE(bool(Planned));
+  const driver::Plan &P = *Planned;
   REQUIRE(P.Decisions.size() == 2);
   CHECK(P.Decisions[0].RuleName == "mps-aot-dead-strip-dylibs");
   REQUIRE_FALSE(P.Decisions[0].matches());
@@ -272,9 +277,10 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
   CHECK(P.Decisions[1].matches());
   CHECK(P.Appended.empty());
   CHECK(P.InsertedBeforeLibraries == std::vector<std::string>{"-Wl,-x"});
-  CHECK(driver::plannedArgs(P, Args) ==
-        std::vector<std::string>{"w.o", "-D", "USE_MPS", "-shared", "-o", "m.so",
-                                 "-Wl,-x", "-lomp"});
+  CHECK(P.CompilerArgs == std::vector<std::string>{"-target", "arm64-apple-macos11", "w.o",
+                                                   "-D", "USE_MPS", "-shared", "-o", "m.so",
+                                                   "-Wl,-x", "-lomp"});
+  CHECK(P.Argv.front() == "/bin/sh");
   REQUIRE(P.Contract.has_value());
   CHECK(P.Contract->Forbid.size() == 1);
   CHECK(P.Contract->ForbidUnreferenced.empty()); // the rule's contract, not the default
@@ -283,7 +289,9 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
   // Control: without the file the built-in applies and appends at the end.
   auto Plain = driver::configFromMap({}, T.dir("cwd"));
   REQUIRE(bool(Plain));
-  driver::StepPlan Q = driver::planStep(*Cls, *Plain);
+  auto PlannedQ = driver::planJob(*J, *Plain);
+  REQUIRE(bool(PlannedQ));
+  const driver::Plan &Q = *PlannedQ;
   REQUIRE(Q.Decisions.size() == 1);
   CHECK(Q.Decisions[0].matches());
   CHECK(Q.Appended == std::vector<std::string>{"-Wl,-dead_strip_dylibs"});

@@ -1,4 +1,4 @@
-//===- StepPlan.cpp - rules, mode and contract for one command ------------===//
+//===- Plan.cpp - classification, rules, mode and contract for one Job -----===//
 //
 // The rules are the built-in ones (flags/BuiltinRules.h) followed by those of
 // the rules file (Config::FileRules), evaluated in that order. Every rule
@@ -6,12 +6,14 @@
 // matching rules are judged together.
 //
 //===----------------------------------------------------------------------===//
-#include "driver/StepPlan.h"
+#include "driver/Plan.h"
 
 #include "flags/BuiltinRules.h"
+#include "flags/Classify.h"
 #include "flags/RuleEngine.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace linkguard::driver {
 
@@ -19,8 +21,6 @@ using flags::Classification;
 using flags::ObjectFormat;
 using flags::OutputKind;
 using flags::Phase;
-
-static bool fileExists(const std::string &P) { return llvm::sys::fs::exists(P); }
 
 flags::RuleContext ruleContextFrom(const Config &Cfg) {
   flags::RuleContext Ctx;
@@ -35,7 +35,7 @@ flags::RuleContext ruleContextFrom(const Config &Cfg) {
     Ctx.AotOverride = true;
   else if (Cfg.Aot == AotSetting::No)
     Ctx.AotOverride = false;
-  Ctx.FileExists = fileExists;
+  Ctx.FileExists = [](const std::string &P) { return llvm::sys::fs::exists(P); };
   return Ctx;
 }
 
@@ -101,33 +101,109 @@ static bool isSharedLink(const Classification &C) {
          (C.Kind == OutputKind::SharedLibrary || C.Kind == OutputKind::Bundle);
 }
 
-bool injects(const StepPlan &P) {
+bool injects(const Plan &P) {
   return !P.Appended.empty() || !P.InsertedBeforeLibraries.empty();
 }
 
-std::vector<std::string> plannedArgs(const StepPlan &P,
-                                     const std::vector<std::string> &Args) {
-  return flags::withRuleFlags(Args, P.InsertedBeforeLibraries, P.Appended);
+namespace {
+
+/// The launcher's assumptions (--assume-define, --assume-aot) state what a
+/// CMake link line cannot show; they feed the rules as if the line carried
+/// them, without replacing what it defines.
+void applyAssumptions(const Job &J, flags::Classification &Cls, Config &Cfg) {
+  for (const auto &[Macro, Value] : J.AssumedDefines)
+    if (!Cls.isDefined(Macro))
+      Cls.Defines.emplace_back(Macro, Value);
+  if (J.AssumeAot)
+    Cfg.Aot = *J.AssumeAot ? AotSetting::Yes : AotSetting::No;
 }
 
-StepPlan planStep(Classification Classified, const Config &Cfg) {
-  StepPlan P;
-  // Moved, not copied: a 100,000-argument command makes a large Classification.
-  P.Cls = std::move(Classified);
-  const Classification &Cls = P.Cls;
-  P.OutputPath = Cls.Output.value_or("a.out");
+/// Relative -L directories are relative to -working-directory, as clang
+/// reads them.
+std::function<bool(const std::string &)> fileProbe(const flags::Classification &C) {
+  std::string Dir = C.WorkingDirectory.value_or("");
+  return [Dir](const std::string &P) {
+    if (Dir.empty() || llvm::sys::path::is_absolute(P))
+      return llvm::sys::fs::exists(P);
+    llvm::SmallString<256> Full(Dir);
+    llvm::sys::path::append(Full, P);
+    return llvm::sys::fs::exists(Full);
+  };
+}
 
+/// The one warning a rule that would otherwise apply gets when it declines
+/// for arguments linkguard cannot read (issue: Apple clang and newer LLVMs
+/// accept options clang 19's table does not know).
+std::string declinedForUnknownArgs(const Plan &P) {
+  for (const flags::RuleDecision &D : P.Decisions) {
+    const flags::Condition *Failed = nullptr;
+    size_t Failures = 0;
+    for (const flags::Condition &Cond : D.Conditions)
+      if (!Cond.Holds) {
+        Failed = &Cond;
+        ++Failures;
+      }
+    if (Failures != 1 || Failed->Name != flags::KnownArgumentsCondition)
+      continue;
+    std::string Why = P.Cls.Uncertain.empty()
+                          ? Failed->Why + "; if they do not change the link, declare them "
+                                          "with LINKGUARD_ASSUME_KNOWN"
+                          : Failed->Why;
+    return "rule " + D.RuleName + " not applied: " + Why;
+  }
+  return "";
+}
+
+/// Where verify would reread the output, or why it cannot.
+void planVerification(Plan &P) {
+  const flags::LinkOutput &Out = P.Cls.Link;
+  if (!Out.known()) {
+    P.NotVerified = Out.Unknown.empty() ? "the link output is unknown" : Out.Unknown;
+    return;
+  }
+  P.OutputPath = Out.Path;
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(P.OutputPath, St, /*Follow=*/false) &&
+      St.type() != llvm::sys::fs::file_type::regular_file)
+    P.NotVerified = P.OutputPath + " is not a regular file";
+}
+
+} // namespace
+
+llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg) {
   if (Cfg.RunMode == Mode::Off) {
+    // Pure passthrough: not even classified.
+    Plan P;
     P.EffectiveMode = Mode::Off;
     P.ModeReason = "LINKGUARD_MODE=off: pure passthrough";
+    P.Cls.DecidingArg = "(not classified: LINKGUARD_MODE=off)";
+    P.CompilerArgs = J.Args;
+    P.Argv = J.argv(P.CompilerArgs);
     return P;
   }
+  flags::ClassifyOptions Opts;
+  Opts.CompilerName = J.CompilerName;
+  Opts.OverrideOptions = Cfg.env("CCC_OVERRIDE_OPTIONS").value_or("");
+  Opts.AssumeKnown = Cfg.AssumeKnown;
+  auto Classified = flags::classify(J.Args, Opts);
+  if (!Classified)
+    return Classified.takeError();
 
-  flags::RuleContext Builtin = ruleContextFrom(Cfg);
+  Plan P;
+  // Moved, not copied: a 100,000-argument command makes a large Classification.
+  P.Cls = std::move(*Classified);
+  Config Effective = Cfg;
+  applyAssumptions(J, P.Cls, Effective);
+  const flags::Classification &Cls = P.Cls;
+  P.CompilerArgs = J.Args;
+
+  flags::RuleContext Builtin = ruleContextFrom(Effective);
+  Builtin.FileExists = fileProbe(Cls);
   for (const flags::RuleSpec &S : flags::builtinRules())
     P.Decisions.push_back(flags::evaluateRule(S, Cls, Builtin));
-  flags::RuleContext FromFile = fileRuleContext(Cfg);
-  for (const flags::RuleSpec &S : Cfg.FileRules)
+  flags::RuleContext FromFile = fileRuleContext(Effective);
+  FromFile.FileExists = Builtin.FileExists;
+  for (const flags::RuleSpec &S : Effective.FileRules)
     P.Decisions.push_back(flags::evaluateRule(S, Cls, FromFile));
 
   bool Matched = false;
@@ -155,6 +231,9 @@ StepPlan planStep(Classification Classified, const Config &Cfg) {
     HasContract = true;
   }
   bool Injected = injects(P);
+  // Only a link writes something a contract can judge: a rules-file rule
+  // that also fires on compile steps adds its flags there, never a reread.
+  const bool Link = Cls.Ph == Phase::Link;
 
   switch (Cfg.RunMode) {
   case Mode::Inject:
@@ -169,10 +248,14 @@ StepPlan planStep(Classification Classified, const Config &Cfg) {
     break;
   case Mode::Default:
   case Mode::Off:
-    if (Matched) {
+    if (Matched && Link) {
       P.EffectiveMode = Mode::Enforce;
       P.ModeReason = Injected ? "default: enforce where a rule injected"
                               : "default: enforce where a rule applied";
+    } else if (Matched) {
+      P.EffectiveMode = Mode::Inject;
+      P.ModeReason = "default: a rule applied to a " + std::string(flags::phaseName(Cls.Ph)) +
+                     " step, which writes nothing to verify";
     } else if (isSharedLink(Cls) && Cls.Target.Format == ObjectFormat::MachO &&
                Cls.UnknownArgs.empty()) {
       P.EffectiveMode = Mode::Verify;
@@ -184,15 +267,22 @@ StepPlan planStep(Classification Classified, const Config &Cfg) {
     break;
   }
 
+  if (Injected)
+    P.CompilerArgs = flags::withRuleFlags(J.Args, Cls, P.InsertedBeforeLibraries, P.Appended);
+  P.Argv = J.argv(P.CompilerArgs);
+  P.UnknownArgsWarning = declinedForUnknownArgs(P);
+
   if (P.EffectiveMode == Mode::Verify || P.EffectiveMode == Mode::Enforce) {
     P.Contract = HasContract ? Merged : contract::openMPDroppedContract();
     P.ContractSummary = summarize(*P.Contract, P.ReportSearchPaths);
-    P.What = Action::SpawnAndVerify;
-  } else if (Injected) {
-    P.What = Action::ExecInjected;
-  } else {
-    P.What = Action::Exec;
+    planVerification(P);
   }
+  if (P.Contract && P.NotVerified.empty())
+    P.What = Action::SpawnAndVerify;
+  else if (Injected)
+    P.What = Action::ExecInjected;
+  else
+    P.What = Action::Exec;
   return P;
 }
 

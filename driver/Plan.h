@@ -1,16 +1,18 @@
-//===- StepPlan.h - what linkguard will do with one compiler command -*- C++ -*-===//
+//===- Plan.h - what linkguard will do with one Job -----------------*- C++ -*-===//
 //
-// The single place that turns a classified command and the Config into a
-// plan: which rules fired, what is appended, whether the output is reread
-// and judged, and whether a violation fails the step. The real run and
-// `linkguard explain` use the same plan, so explain never tells a different
-// story from what happens.
+// The single place that turns a Job and the Config into a plan: how the
+// command reads (classification), which rules fired, the exact argv that
+// will execute, whether the output is reread and judged and where it is,
+// and whether a violation fails the step. The real run and `linkguard
+// explain` call the same planJob(), for every invocation form, so explain
+// never tells a different story from what happens.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "contract/Contract.h"
 #include "driver/Config.h"
+#include "driver/Job.h"
 #include "flags/Classification.h"
 #include "flags/Rule.h"
 
@@ -26,7 +28,7 @@ enum class Action {
   SpawnAndVerify, // spawn, wait, reread the output, judge it
 };
 
-struct StepPlan {
+struct Plan {
   flags::Classification Cls;
   std::vector<flags::RuleDecision> Decisions;
   std::vector<std::string> Appended; // flags added at the end of argv
@@ -39,7 +41,18 @@ struct StepPlan {
   std::optional<contract::ContractSpec> Contract;
   std::string ContractSummary;       // one line for explain
   bool ReportSearchPaths = false;    // note the output's RPATH/RUNPATH
-  std::string OutputPath;            // the file to reread ("a.out" when no -o)
+  /// The file the link writes and verify rereads (Cls.Link.Path).
+  std::string OutputPath;
+  /// Verify or enforce was wanted but cannot happen: why ("-o - writes the
+  /// output to standard output"). The step then runs without a reread and
+  /// says so once.
+  std::string NotVerified;
+  /// The compiler arguments and the full argv that will execute.
+  std::vector<std::string> CompilerArgs;
+  std::vector<std::string> Argv;
+  /// A rule that would apply but for arguments clang 19 does not know: the
+  /// one warning the run prints ("" when none).
+  std::string UnknownArgsWarning;
 };
 
 /// The context of the built-in MPS rule (LINKGUARD_RULES,
@@ -47,16 +60,13 @@ struct StepPlan {
 flags::RuleContext ruleContextFrom(const Config &Cfg);
 
 /// Whether the plan changes the command at all.
-bool injects(const StepPlan &P);
-
-/// The command the compiler runs: Args with the plan's flags in place
-/// (flags::withRuleFlags).
-std::vector<std::string> plannedArgs(const StepPlan &P,
-                                     const std::vector<std::string> &Args);
+bool injects(const Plan &P);
 
 /// A contract request from a rule, as contract/ understands it.
 contract::ContractSpec toContractSpec(const flags::ContractRequest &R);
 
-StepPlan planStep(flags::Classification Cls, const Config &Cfg);
+/// Classifies the Job's words and plans the step. Fails only where the run
+/// would fail before starting anything (an @file that cannot be read, 67).
+llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg);
 
 } // namespace linkguard::driver

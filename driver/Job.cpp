@@ -1,0 +1,59 @@
+//===- Job.cpp - assemble the command that runs ----------------------------===//
+#include "driver/Job.h"
+
+#include "llvm/Support/Path.h"
+
+#include <iterator>
+
+namespace linkguard::driver {
+
+std::vector<std::string> Job::argv(const std::vector<std::string> &CompilerArgs) const {
+  std::vector<std::string> Argv = Launch.Prefix;
+  Argv.insert(Argv.end(), CompilerArgs.begin(), CompilerArgs.end());
+  return Argv;
+}
+
+llvm::Expected<Job> makeJob(const Invocation &Inv, const Config &Cfg,
+                            const std::string &SelfPath) {
+  ResolveRequest Req = Inv.Request;
+  Req.SelfPath = SelfPath;
+  auto Resolved = resolveCompiler(Req, Cfg);
+  if (!Resolved)
+    return Resolved.takeError();
+
+  Job J;
+  J.Form = Inv.Form;
+  J.AssumedDefines = Inv.AssumedDefines;
+  J.AssumeAot = Inv.AssumeAot;
+  // Split the resolved words at the compiler word: "ccache clang++ -target
+  // X" runs ccache, compiles with clang++, and clang++ receives "-target X"
+  // before the user's arguments.
+  std::vector<std::string> &Words = Resolved->Prefix;
+  size_t Word = compilerWordIndex(Words);
+  J.CompilerName = llvm::sys::path::filename(Words[Word]).str();
+  auto AfterWord = std::next(Words.begin(), static_cast<std::ptrdiff_t>(Word) + 1);
+  J.Args.assign(AfterWord, Words.end());
+  J.UserArgsStart = J.Args.size();
+  J.Args.insert(J.Args.end(), Inv.Args.begin(), Inv.Args.end());
+  Words.erase(AfterWord, Words.end());
+  J.Launch = std::move(*Resolved);
+  return J;
+}
+
+Invocation invocationForCommand(const std::vector<std::string> &Command,
+                                const Config &Cfg, const std::string &SelfPath) {
+  const std::string &First = Command.front();
+  std::vector<std::string> Rest(std::next(Command.begin()), Command.end());
+  bool ThroughLinkguard = llvm::sys::path::filename(First).starts_with("linkguard") ||
+                          anyWordIsLinkguard({First}, Cfg, SelfPath);
+  if (ThroughLinkguard) {
+    Invocation Inv = parseInvocation(First, Rest);
+    // A masquerade link named on the command line is found by its name.
+    return Inv;
+  }
+  std::vector<std::string> Launcher = {"--"};
+  Launcher.insert(Launcher.end(), Command.begin(), Command.end());
+  return parseInvocation("linkguard", Launcher);
+}
+
+} // namespace linkguard::driver

@@ -1,0 +1,120 @@
+//===- PlanJson.cpp - render a plan with llvm::json ------------------------===//
+#include "driver/PlanJson.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace linkguard::driver {
+
+namespace json = llvm::json;
+
+const char *actionName(Action A) {
+  switch (A) {
+  case Action::Exec: return "exec";
+  case Action::ExecInjected: return "exec-injected";
+  case Action::SpawnAndVerify: return "spawn-and-verify";
+  }
+  return "?";
+}
+
+const char *actionText(Action A) {
+  switch (A) {
+  case Action::Exec: return "exec the original command unchanged";
+  case Action::ExecInjected: return "exec with the added flags, no reread";
+  case Action::SpawnAndVerify: return "run, then reread the output and judge it";
+  }
+  return "?";
+}
+
+const char *targetSourceName(flags::TargetSource S) {
+  switch (S) {
+  case flags::TargetSource::TargetFlag: return "-target";
+  case flags::TargetSource::Arch: return "-arch";
+  case flags::TargetSource::CompilerName: return "compiler name";
+  case flags::TargetSource::Host: return "host default";
+  }
+  return "?";
+}
+
+static json::Value nullable(const std::string &S) {
+  return S.empty() ? json::Value(nullptr) : json::Value(S);
+}
+
+static json::Array rulesJson(const Plan &P) {
+  json::Array Rules;
+  for (const flags::RuleDecision &D : P.Decisions) {
+    json::Array Conds;
+    for (const flags::Condition &Cond : D.Conditions)
+      Conds.push_back(
+          json::Object{{"name", Cond.Name}, {"holds", Cond.Holds}, {"why", Cond.Why}});
+    Rules.push_back(json::Object{{"name", D.RuleName},
+                                 {"origin", D.Origin},
+                                 {"applies", D.matches()},
+                                 {"conditions", std::move(Conds)},
+                                 {"append", D.Append},
+                                 {"position", flags::insertPositionName(D.Position)}});
+  }
+  return Rules;
+}
+
+static json::Object classificationJson(const flags::Classification &C) {
+  json::Array Inputs;
+  for (const flags::Input &I : C.Inputs)
+    Inputs.push_back(json::Object{{"path", I.Path}, {"type", I.Type}});
+  json::Object Defs;
+  for (const auto &[Name, Value] : C.Defines)
+    Defs[Name] = Value;
+  return json::Object{
+      {"phase", flags::phaseName(C.Ph)},
+      {"deciding_arg", C.DecidingArg},
+      {"inputs", std::move(Inputs)},
+      {"output", C.Output ? json::Value(*C.Output) : json::Value(nullptr)},
+      {"output_kind", flags::outputKindName(C.Kind)},
+      {"target", json::Object{{"triple", C.Target.Triple},
+                              {"format", flags::objectFormatName(C.Target.Format)},
+                              {"source", targetSourceName(C.Target.Source)},
+                              {"archs", C.Target.Archs}}},
+      {"defines", std::move(Defs)},
+      {"libraries", C.Libraries},
+      {"library_dirs", C.LibraryDirs},
+      {"linker_args", C.LinkerArgs},
+      {"unknown_args", C.UnknownArgs},
+      {"uncertain", C.Uncertain},
+      {"response_files", C.ResponseFiles},
+      {"working_directory",
+       C.WorkingDirectory ? json::Value(*C.WorkingDirectory) : json::Value(nullptr)},
+      {"link_output", json::Object{{"path", nullable(C.Link.Path)},
+                                   {"source", nullable(C.Link.Source)},
+                                   {"unknown", nullable(C.Link.Unknown)}}},
+  };
+}
+
+json::Object planJson(const Job &J, const Plan &P) {
+  json::Object O = classificationJson(P.Cls);
+  O["form"] = invocationFormName(J.Form);
+  O["compiler"] = J.Launch.Executable;
+  O["compiler_origin"] = J.Launch.Origin;
+  O["compiler_name"] = J.CompilerName;
+  O["argv"] = P.Argv;
+  O["rules"] = rulesJson(P);
+  O["appended"] = P.Appended;
+  O["inserted_before_libraries"] = P.InsertedBeforeLibraries;
+  O["inject"] = injects(P);
+  O["mode"] = modeName(P.EffectiveMode);
+  O["mode_reason"] = P.ModeReason;
+  O["action"] = actionName(P.What);
+  O["verifies"] = P.What == Action::SpawnAndVerify;
+  O["output_path"] = nullable(P.OutputPath);
+  O["not_verified"] = nullable(P.NotVerified);
+  O["contract"] = nullable(P.ContractSummary);
+  O["warning"] = nullable(P.UnknownArgsWarning);
+  return O;
+}
+
+std::string planJsonLine(const Job &J, const Plan &P) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << json::Value(planJson(J, P));
+  return S;
+}
+
+} // namespace linkguard::driver
