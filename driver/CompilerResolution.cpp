@@ -251,12 +251,8 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
       return Cmd;
     }
   }
-  for (const std::string &Name : Names)
-    if (std::string Self = linkguardOnPath(Name, PathVar, Req.SelfPath); !Self.empty())
-      return makeDriverError(ExitCode::Recursion,
-                             "PATH leads only back to linkguard: '" + Name + "' is " +
-                                 Self + " and no real compiler follows it; set " +
-                                 Own + " to the compiler to run");
+  // A cross compiler that is missing is a missing compiler (69), even where
+  // linkguard itself answers to the name.
   if (!MayFallBack)
     return makeDriverError(
         ExitCode::NoCompiler,
@@ -264,6 +260,12 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
             "' is not on PATH (other than linkguard); linkguard does not fall back "
             "to clang++ for a name with a target prefix, which would build for the "
             "host; set " + Own + " to the compiler to run");
+  for (const std::string &Name : Names)
+    if (std::string Self = linkguardOnPath(Name, PathVar, Req.SelfPath); !Self.empty())
+      return makeDriverError(ExitCode::Recursion,
+                             "PATH leads only back to linkguard: '" + Name + "' is " +
+                                 Self + " and no real compiler follows it; set " +
+                                 Own + " to the compiler to run");
   return makeDriverError(ExitCode::NoCompiler,
                          "no real compiler found: '" + Req.WantedName +
                              "' is not on PATH (other than linkguard); set " +

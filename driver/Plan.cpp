@@ -143,13 +143,12 @@ std::string declinedForUnknownArgs(const Plan &P) {
         Failed = &Cond;
         ++Failures;
       }
-    if (Failures != 1 || Failed->Name != flags::KnownArgumentsCondition)
+    // An uncertain command is reported once, as "not verified: WHY".
+    if (Failures != 1 || Failed->Name != flags::KnownArgumentsCondition ||
+        !P.Cls.Uncertain.empty())
       continue;
-    std::string Why = P.Cls.Uncertain.empty()
-                          ? Failed->Why + "; if they do not change the link, declare them "
-                                          "with LINKGUARD_ASSUME_KNOWN"
-                          : Failed->Why;
-    return "rule " + D.RuleName + " not applied: " + Why;
+    return "rule " + D.RuleName + " not applied: " + Failed->Why +
+           "; if they do not change the link, declare them with LINKGUARD_ASSUME_KNOWN";
   }
   return "";
 }

@@ -42,7 +42,6 @@ constexpr LinkerSpelling Rows[] = {
     {"-framework",          LF::Separate, LM::Library,         true,  false},
     {"--library=",          LF::JoinedEq, LM::Library,         false, true},
     {"--library",           LF::Separate, LM::Library,         false, true},
-    {"-l",                  LF::Joined,   LM::Library,         true,  true},
     // Values that must never be read as flags or libraries.
     {"-install_name",       LF::Separate, LM::TakesValue,      true,  false},
     {"-rpath",              LF::Separate, LM::TakesValue,      true,  true},
@@ -64,6 +63,8 @@ constexpr LinkerSpelling Rows[] = {
     {"-z",                  LF::Separate, LM::TakesValue,      false, true},
     {"-u",                  LF::Separate, LM::TakesValue,      true,  true},
     {"-e",                  LF::Separate, LM::TakesValue,      true,  true},
+    // Last: the shortest joined spelling ("-lto_library" is not -l).
+    {"-l",                  LF::Joined,   LM::Library,         true,  true},
 };
 // clang-format on
 

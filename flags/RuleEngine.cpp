@@ -179,8 +179,8 @@ Condition usesAnyOf(const RuleMatch &M, const Classification &C) {
   return {Name, false, "none of them is on the command"};
 }
 
-Condition isAotBuild(const RuleMatch &M, const Classification &C, const RuleContext &Ctx) {
-  bool Wanted = *M.Aot;
+Condition isAotBuild(bool Wanted, const RuleMatch &M, const Classification &C,
+                     const RuleContext &Ctx) {
   std::string Name = Wanted ? "AOT build" : "not an AOT build";
   if (Ctx.AotOverride)
     return {Name, *Ctx.AotOverride == Wanted,
@@ -318,7 +318,7 @@ RuleDecision evaluateRule(const RuleSpec &S, const Classification &C,
   if (!M.Libraries.empty() || !M.Flags.empty())
     Conds.push_back(usesAnyOf(M, C));
   if (M.Aot)
-    Conds.push_back(isAotBuild(M, C, Ctx));
+    Conds.push_back(isAotBuild(*M.Aot, M, C, Ctx));
   if (!M.NotLinked.empty() || !M.NotLinkedDirs.empty() || !M.NotLinkedProbe.empty())
     Conds.push_back(notLinked(M, C, Ctx));
   if (!S.Add.empty() || !M.AlreadyPresent.empty())

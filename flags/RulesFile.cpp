@@ -168,7 +168,7 @@ void readMatch(Reader &R, const toml::table &T, const std::string &W, RuleMatch 
   R.onlyKeys(T, W,
              {"phase", "format", "output", "target", "defined", "not-defined",
               "libraries", "flags", "not-linked", "not-linked-dirs",
-              "not-linked-probe", "aot", "already-present", "opt-out"});
+              "not-linked-probe", "aot", "jit-inputs", "already-present", "opt-out"});
   for (const std::string &P : R.strings(T, W, "phase")) {
     if (auto Ph = phaseByName(P))
       M.Phases.push_back(*Ph);
@@ -209,6 +209,7 @@ void readMatch(Reader &R, const toml::table &T, const std::string &W, RuleMatch 
   M.NotLinkedDirs = R.globs(T, W, "not-linked-dirs");
   M.NotLinkedProbe = R.strings(T, W, "not-linked-probe");
   M.Aot = R.boolean(T, W, "aot");
+  M.JitInputs = R.globs(T, W, "jit-inputs");
   M.AlreadyPresent = R.strings(T, W, "already-present");
   M.OptOut = R.strings(T, W, "opt-out");
 }
