@@ -14,24 +14,75 @@
 
 namespace linkguard::driver {
 
-// The compiler launchers linkguard sees in CXX or in front of a compiler:
-// each runs the compiler named by its next word (ccache(1) "ccache
-// [ccache options] compiler [compiler options]"; sccache, distcc(1),
-// icecc, buildcache alike).
-static constexpr const char *CompilerLaunchers[] = {"ccache", "sccache", "distcc",
-                                                    "icecc", "buildcache"};
+// The compiler launchers linkguard sees in CXX or in front of a compiler,
+// and how each finds the word that names the compiler:
+//   ccache [KEY=VALUE ...] compiler ...   ccache(1), settings since 4.8
+//   sccache / distcc / icecc / buildcache compiler ...
+//   zig cc|c++ ...                         the subcommand is the clang driver
+//   xcrun [-sdk X] [-toolchain X] [-flags] tool ...   xcrun(1)
+namespace {
+enum class LauncherSyntax { Plain, Settings, Subcommand, Options };
+struct CompilerLauncher {
+  const char *Name;
+  LauncherSyntax Syntax;
+};
+constexpr CompilerLauncher CompilerLaunchers[] = {
+    {"ccache", LauncherSyntax::Settings},  {"sccache", LauncherSyntax::Plain},
+    {"distcc", LauncherSyntax::Plain},     {"icecc", LauncherSyntax::Plain},
+    {"buildcache", LauncherSyntax::Plain}, {"zig", LauncherSyntax::Subcommand},
+    {"xcrun", LauncherSyntax::Options},
+};
+/// xcrun options that take a value (xcrun(1)).
+constexpr const char *XcrunValueOptions[] = {"-sdk", "--sdk", "-toolchain", "--toolchain"};
 
-bool isCompilerLauncher(llvm::StringRef Word) {
+const CompilerLauncher *launcherNamed(llvm::StringRef Word) {
   llvm::StringRef Name = llvm::sys::path::filename(Word);
-  return llvm::is_contained(CompilerLaunchers, Name);
+  for (const CompilerLauncher &L : CompilerLaunchers)
+    if (Name == L.Name)
+      return &L;
+  return nullptr;
 }
+
+/// The index of the first word after launcher L's own words at I.
+size_t pastLauncherWords(const CompilerLauncher &L, const std::vector<std::string> &Words,
+                         size_t I) {
+  size_t Next = I + 1;
+  switch (L.Syntax) {
+  case LauncherSyntax::Settings:
+    while (Next < Words.size() && !llvm::StringRef(Words[Next]).starts_with("-") &&
+           llvm::StringRef(Words[Next]).contains('='))
+      ++Next;
+    break;
+  case LauncherSyntax::Options:
+    while (Next < Words.size() && llvm::StringRef(Words[Next]).starts_with("-"))
+      Next += llvm::is_contained(XcrunValueOptions, Words[Next]) ? 2 : 1;
+    break;
+  case LauncherSyntax::Plain:
+  case LauncherSyntax::Subcommand:
+    break;
+  }
+  return Next;
+}
+} // namespace
+
+bool isCompilerLauncher(llvm::StringRef Word) { return launcherNamed(Word) != nullptr; }
 
 size_t compilerWordIndex(const std::vector<std::string> &Words) {
   size_t I = 0;
-  while (I + 1 < Words.size() && isCompilerLauncher(Words[I]) &&
-         !llvm::StringRef(Words[I + 1]).starts_with("-"))
-    ++I;
-  return I;
+  while (I < Words.size()) {
+    const CompilerLauncher *L = launcherNamed(Words[I]);
+    if (!L)
+      return I;
+    size_t Next = pastLauncherWords(*L, Words, I);
+    // A launcher with no compiler after it (distcc alone picks cc; "ccache
+    // -s" is ccache's own option) is its own compiler word.
+    if (Next >= Words.size() || llvm::StringRef(Words[Next]).starts_with("-"))
+      return I;
+    if (L->Syntax == LauncherSyntax::Subcommand)
+      return Next;
+    I = Next;
+  }
+  return Words.empty() ? 0 : Words.size() - 1;
 }
 
 llvm::Expected<std::vector<std::string>> splitCommandWords(const std::string &S) {
@@ -207,6 +258,26 @@ bool anyWordIsLinkguard(const std::vector<std::string> &Words, const Config &Cfg
   return false;
 }
 
+/// The words of a compiler variable. A value that names an existing
+/// executable file as a whole is one word, spaces and all ("/opt/my
+/// tools/clang++"), as CMake reads CXX; anything else is a word list.
+static llvm::Expected<std::vector<std::string>> commandWordsOf(const std::string &Value) {
+  std::string Whole = llvm::StringRef(Value).trim().str();
+  if (Whole.find_first_of(" \t") != std::string::npos && isExecutableFile(Whole))
+    return std::vector<std::string>{Whole};
+  return splitCommandWords(Value);
+}
+
+/// Whether a compiler command's compiler word carries the same target
+/// prefix as Name (both none counts).
+static bool sameTargetPrefix(const std::vector<std::string> &Words, const std::string &Name) {
+  if (Words.empty())
+    return false;
+  size_t W = compilerWordIndex(Words);
+  return flags::targetPrefixOfCompilerName(Words[W]) ==
+         flags::targetPrefixOfCompilerName(Name);
+}
+
 llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
                                                 const Config &Cfg) {
   if (!Req.LauncherCommand.empty())
@@ -216,15 +287,21 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
   const bool Cxx = Req.Lang == Language::Cxx;
   const std::string Own = Cxx ? "LINKGUARD_CXX" : "LINKGUARD_CC";
   if (auto V = Cfg.env(Own); V && !llvm::StringRef(*V).trim().empty()) {
-    auto Words = splitCommandWords(*V);
+    auto Words = commandWordsOf(*V);
     if (!Words)
       return Words.takeError();
-    return commandFromWords(std::move(*Words), Own, Cfg, Req.SelfPath);
+    // A masquerade name asks for a target by its prefix; LINKGUARD_CXX for
+    // another target (or none) is not that compiler.
+    if (!Req.Masquerade || sameTargetPrefix(*Words, Req.WantedName))
+      return commandFromWords(std::move(*Words), Own, Cfg, Req.SelfPath);
   }
 
+  // The user's CXX is the project's compiler setting; a build that calls a
+  // masquerade name did not use it (ccache's masquerade mode, too, finds the
+  // compiler by its name only).
   const std::string User = Cxx ? "CXX" : "CC";
-  if (auto V = Cfg.env(User); V && !llvm::StringRef(*V).trim().empty()) {
-    auto Words = splitCommandWords(*V);
+  if (auto V = Cfg.env(User); !Req.Masquerade && V && !llvm::StringRef(*V).trim().empty()) {
+    auto Words = commandWordsOf(*V);
     if (!Words)
       return Words.takeError();
     // CXX=linkguard-clang++ is how users install us; then CXX says nothing

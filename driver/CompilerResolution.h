@@ -42,6 +42,9 @@ struct ResolveRequest {
   std::string WantedName = "clang++";
   /// Set for the launcher form: the compiler words came from argv.
   std::vector<std::string> LauncherCommand;
+  /// Invoked through a masquerade link: the name decides (CXX is not read,
+  /// LINKGUARD_CXX only for the same target prefix).
+  bool Masquerade = false;
   /// Canonical path of the running linkguard binary.
   std::string SelfPath;
 };

@@ -56,6 +56,7 @@ Invocation parseInvocation(const std::string &Argv0,
     // A masquerade symlink: the real compiler has our name, later on PATH.
     Inv.Kind = InvocationKind::CompilerDriver;
     Inv.Form = InvocationForm::Masquerade;
+    Inv.Request.Masquerade = true;
     Inv.Request.Lang = languageOf(Name);
     Inv.Request.WantedName = Name.str();
     Inv.Args = Args;

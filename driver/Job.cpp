@@ -42,15 +42,17 @@ llvm::Expected<Job> makeJob(const Invocation &Inv, const Config &Cfg,
 
 Invocation invocationForCommand(const std::vector<std::string> &Command,
                                 const Config &Cfg, const std::string &SelfPath) {
-  const std::string &First = Command.front();
-  std::vector<std::string> Rest(std::next(Command.begin()), Command.end());
+  // "ccache linkguard-clang++ ARGS": ccache runs linkguard-clang++ with ARGS
+  // (and runs a link step as it is), so that is the invocation to plan.
+  size_t Word = compilerWordIndex(Command);
+  const std::string &First = Command[Word];
   bool ThroughLinkguard = llvm::sys::path::filename(First).starts_with("linkguard") ||
                           anyWordIsLinkguard({First}, Cfg, SelfPath);
-  if (ThroughLinkguard) {
-    Invocation Inv = parseInvocation(First, Rest);
-    // A masquerade link named on the command line is found by its name.
-    return Inv;
-  }
+  if (ThroughLinkguard)
+    return parseInvocation(
+        First, std::vector<std::string>(
+                   std::next(Command.begin(), static_cast<std::ptrdiff_t>(Word) + 1),
+                   Command.end()));
   std::vector<std::string> Launcher = {"--"};
   Launcher.insert(Launcher.end(), Command.begin(), Command.end());
   return parseInvocation("linkguard", Launcher);

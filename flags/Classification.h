@@ -19,6 +19,7 @@ enum class Phase {
   Preprocess, // -E, -M/-MM without -MD/-MMD
   Pch,        // header inputs (-x c++-header, .h/.hpp), --precompile
   Compile,    // -c, -S, -fsyntax-only, --analyze, -emit-ast, -emit-llvm w/o link
+  Archive,    // --emit-static-lib: clang runs the static-library tool, no linker
   Link,       // anything that runs the linker
 };
 

@@ -20,6 +20,8 @@ const char *phaseName(Phase P) {
     return "pch";
   case Phase::Compile:
     return "compile";
+  case Phase::Archive:
+    return "archive";
   case Phase::Link:
     return "link";
   }

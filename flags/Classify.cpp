@@ -41,6 +41,7 @@
 
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/Option.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -63,6 +64,16 @@ struct ReadArgs {
 };
 
 bool isResponseFileArg(const std::string &A) { return A.size() > 1 && A[0] == '@'; }
+
+/// Path read the way the process sees it: relative to Opts.WorkingDir when
+/// that is set.
+std::string inWorkingDir(const ClassifyOptions &Opts, StringRef Path) {
+  if (Opts.WorkingDir.empty() || sys::path::is_absolute(Path))
+    return Path.str();
+  SmallString<256> P(Opts.WorkingDir);
+  sys::path::append(P, Path);
+  return std::string(P);
+}
 
 Error readArguments(ArrayRef<std::string> Raw, const ClassifyOptions &Opts,
                     Classification &C, ReadArgs &Out) {
@@ -88,26 +99,48 @@ Error readArguments(ArrayRef<std::string> Raw, const ClassifyOptions &Opts,
   return Error::success();
 }
 
-/// Reads the linker's own @files so their -o and libraries count; one that
-/// cannot be read makes the command uncertain.
+/// The linker's own @files, expanded in place so their -o and libraries
+/// count where the linker reads them. The linker runs in -working-directory
+/// and resolves them there. As ld64 and lld do, an @name with no such file
+/// stays a plain argument (-Wl,-rpath,@loader_path); one that is not a
+/// regular file (a pipe, a device) is never opened: the linker reads it, so
+/// linkguard cannot, and the command is uncertain.
 void expandLinkerResponseFiles(Classification &C, const ClassifyOptions &Opts) {
-  std::vector<std::string> Extra;
-  for (const std::string &A : C.LinkerArgs) {
-    if (!isResponseFileArg(A))
+  if (std::none_of(C.LinkerArgs.begin(), C.LinkerArgs.end(), isResponseFileArg))
+    return;
+  std::string Dir = Opts.WorkingDir;
+  if (C.WorkingDirectory)
+    Dir = inWorkingDir(Opts, *C.WorkingDirectory);
+  std::vector<std::string> Out;
+  for (std::string &A : C.LinkerArgs) {
+    if (!isResponseFileArg(A)) {
+      Out.push_back(std::move(A));
       continue;
-    Expected<ExpandedArgs> E = expandResponseFiles({A}, Opts.WorkingDir);
+    }
+    SmallString<256> Path(A.substr(1));
+    if (!Dir.empty() && !sys::path::is_absolute(Path)) {
+      Path = Dir;
+      sys::path::append(Path, A.substr(1));
+    }
+    sys::fs::file_status St;
+    if (sys::fs::status(Path, St) || !sys::fs::exists(St)) {
+      Out.push_back(std::move(A));
+      continue;
+    }
+    Expected<ExpandedArgs> E =
+        St.type() == sys::fs::file_type::regular_file
+            ? expandResponseFiles({"@" + std::string(Path)}, Dir)
+            : Expected<ExpandedArgs>(make_error<ResponseFileError>(
+                  std::string(Path), "not a regular file (linkguard never reads one)"));
     if (!E) {
       C.Uncertain.push_back("the linker reads " + A + ", which linkguard cannot: " +
                             toString(E.takeError()));
+      Out.push_back(std::move(A));
       continue;
     }
-    if (!E->Missing.empty()) {
-      C.Uncertain.push_back("the linker reads " + A + ", which does not exist");
-      continue;
-    }
-    Extra.insert(Extra.end(), E->Args.begin(), E->Args.end());
+    Out.insert(Out.end(), E->Args.begin(), E->Args.end());
   }
-  C.LinkerArgs.insert(C.LinkerArgs.end(), Extra.begin(), Extra.end());
+  C.LinkerArgs = std::move(Out);
 }
 
 /// The libraries the linker arguments name, and where the linker writes.
@@ -186,12 +219,16 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   State S;
   S.AssumeKnown = &Opts.AssumeKnown;
   for (const Arg *A : List) {
-    // "@name" with no file `name` that clang would open as an input.
+    // "@name" with no file `name` is an input named "@name" to clang: a real
+    // file of that name links; none is clang's own error ("no such file or
+    // directory"), which linkguard lets clang report.
     if (A->getOption().getID() == copts::OPT_INPUT &&
         StringRef(A->getValue()).starts_with("@") &&
-        llvm::is_contained(Read.Missing, A->getValue() + 1))
-      return make_error<ResponseFileError>(A->getValue() + 1,
-                                           "No such file or directory");
+        llvm::is_contained(Read.Missing, A->getValue() + 1) &&
+        !sys::fs::exists(inWorkingDir(Opts, A->getValue()))) {
+      C.UnknownArgs.push_back(std::string(A->getValue()) + " (no such file)");
+      continue;
+    }
     processArg(*A, List, S, C);
     size_t Origin = originOf(A->getIndex());
     if (S.BringsLibrary && Origin < C.FirstLibraryArg)
@@ -206,7 +243,7 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
     C.Uncertain.push_back("CCC_OVERRIDE_OPTIONS='" + Opts.OverrideOptions +
                           "' edits the command before clang reads it");
 
-  ProgramName Prog = parseProgramName(Opts.CompilerName);
+  ProgramName Prog = applyDriverMode(S, parseProgramName(Opts.CompilerName), C);
   C.Target = decideTarget(S, Prog, Opts, std::move(C.Target.Archs));
   bool Darwin = C.Target.Format == ObjectFormat::MachO;
   C.Inputs = resolveInputs(S, Prog, Darwin);

@@ -131,6 +131,22 @@ std::vector<Input> resolveInputs(const State &S, const ProgramName &Prog, bool D
   return Out;
 }
 
+ProgramName applyDriverMode(const State &S, ProgramName Prog, Classification &C) {
+  if (S.DriverMode.empty())
+    return Prog;
+  // Driver::setDriverMode: gcc, g++, cpp, cl, flang, dxc.
+  if (S.DriverMode == "cpp") {
+    Prog.CppMode = true;
+  } else if (S.DriverMode == "g++" || S.DriverMode == "gcc") {
+    Prog.CppMode = false;
+    Prog.CxxMode = S.DriverMode == "g++";
+  } else {
+    C.Uncertain.push_back("--driver-mode=" + S.DriverMode +
+                          " reads another command-line syntax");
+  }
+  return Prog;
+}
+
 void decidePhase(const State &S, const ArgList &List, const ProgramName &Prog,
                  const ClassifyOptions &Opts, Classification &C) {
   auto decide = [&](Phase P, std::string Why) {
@@ -189,6 +205,10 @@ void decidePhase(const State &S, const ArgList &List, const ProgramName &Prog,
   } else if (S.EmitLlvm) {
     // clang 19: "-emit-llvm cannot be used when linking".
     decide(Phase::Compile, spelled(S.EmitLlvm));
+  } else if (S.StaticLib) {
+    // clang runs the static-library tool (libtool -static, llvm-ar), never
+    // the linker (checked with clang++-19 -###).
+    decide(Phase::Archive, spelled(S.StaticLib));
   } else {
     decide(Phase::Link, "(default)");
   }

@@ -39,6 +39,8 @@ struct State {
   const llvm::opt::Arg *FirstProbe = nullptr; // --version, -print-*, ...
   const llvm::opt::Arg *Verbose = nullptr;    // -v
   const llvm::opt::Arg *EmitLlvm = nullptr;   // -emit-llvm
+  const llvm::opt::Arg *StaticLib = nullptr;  // --emit-static-lib
+  std::string DriverMode;                     // --driver-mode=
   const llvm::opt::Arg *Language = nullptr;   // the -x in force
   // Effect of the last -shared / -dynamiclib / -bundle / -r.
   std::optional<Effect> LastKind;
@@ -64,6 +66,9 @@ void processArg(const llvm::opt::Arg &A, const llvm::opt::ArgList &List, State &
 /// Records a library the link names; a path (-needed_library /x/libq.dylib)
 /// is recorded by its library name ("q").
 void addLibrary(Classification &C, llvm::StringRef NameOrPath);
+
+/// --driver-mode= overrides what the compiler's name says.
+ProgramName applyDriverMode(const State &S, ProgramName Prog, Classification &C);
 
 TargetInfo decideTarget(const State &S, const ProgramName &Prog,
                         const ClassifyOptions &Opts, std::vector<std::string> Archs);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "flags/ClassifyState.h"
 
+#include "flags/ClangOptionTable.h"
 #include "flags/LibraryNames.h"
 #include "flags/LinkerArgs.h"
 
@@ -154,6 +155,12 @@ void applyEffect(Effect E, const Arg &A, State &S, Classification &C) {
   case Effect::RspQuoting:
     S.WindowsQuoting = StringRef(A.getValue()) == "windows";
     break;
+  case Effect::StaticLibOutput:
+    S.StaticLib = &A;
+    break;
+  case Effect::DriverMode:
+    S.DriverMode = A.getValue();
+    break;
   default:
     break;
   }
@@ -172,6 +179,27 @@ bool assumedKnown(const std::vector<std::string> &Globs, StringRef Spelling) {
       return true;
   }
   return false;
+}
+
+/// -Xarch_arm64 ARG (-Xarch_host, -Xarch_device) hands ARG to one
+/// architecture's job only. An ARG that would mean something to linkguard
+/// (-Wl,-o,x, -lfoo, -DUSE_MPS, an input) makes the command uncertain:
+/// which job it reaches is not read here.
+void checkPerArchArg(const Arg &A, const ArgList &List, Classification &C) {
+  const char *Wrapped = A.getValues().back();
+  unsigned MissingIndex = 0, MissingCount = 0;
+  InputArgList Inner = clangOptTable().ParseArgs(ArrayRef<const char *>(&Wrapped, 1),
+                                                 MissingIndex, MissingCount,
+                                                 clangDriverVisibility());
+  for (const Arg *I : Inner) {
+    const Option &O = I->getOption();
+    if (O.getID() == copts::OPT_INPUT || O.hasFlag(copts::LinkerInput) ||
+        effectOf(O.getID())) {
+      C.Uncertain.push_back(A.getAsString(List) + " hands " + Wrapped +
+                            " to one architecture's job only, which linkguard does not read");
+      return;
+    }
+  }
 }
 
 } // namespace
@@ -232,6 +260,10 @@ void processArg(const Arg &A, const ArgList &List, State &S, Classification &C) 
     return;
   if (int Slot = phaseSlot(*E); Slot >= 0) {
     S.LastPhaseArg[static_cast<size_t>(Slot)] = &A;
+    return;
+  }
+  if (*E == Effect::PerArchArg) {
+    checkPerArchArg(A, List, C);
     return;
   }
   if (*E == Effect::ConfigFile) {

@@ -128,11 +128,12 @@ LinkerFacts scanLinkerArgs(llvm::ArrayRef<std::string> Args, ObjectFormat Format
     const LinkerSpelling *S = match(A, Format, Joined);
     if (!S) {
       bool ElfLike = Format != ObjectFormat::MachO;
-      if (ElfLike && A.starts_with("-o") && !llvm::is_contained(ElfNotOutput, A) &&
+      bool MaybeOutput = A.starts_with("-o") || A.starts_with("--o");
+      if (ElfLike && MaybeOutput && !llvm::is_contained(ElfNotOutput, A) &&
           !A.starts_with("-oformat") && !A.starts_with("--oformat"))
         Facts.OutputAmbiguity =
             "the linker argument '" + A.str() + "' may name the output (GNU ld reads "
-            "'-ofile' as '-o file' and '-out...' as '--output')";
+            "'-ofile' as '-o file', and '-out' or '--outp=' as '--output')";
       continue;
     }
     std::string Value = Joined.str();

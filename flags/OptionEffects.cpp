@@ -33,6 +33,7 @@ constexpr OptionEffect Rows[] = {
     {OPT_config_user_dir_EQ, Effect::ConfigFile},
     {OPT_config, Effect::ConfigFile},
     {OPT_c, Effect::Assemble},
+    {OPT_driver_mode, Effect::DriverMode},
     {OPT_dumpmachine, Effect::Probe},
     {OPT_dumpversion, Effect::Probe},
     {OPT_dynamiclib, Effect::SharedOutput},
@@ -40,6 +41,7 @@ constexpr OptionEffect Rows[] = {
     {OPT_emit_ast, Effect::CompileOnly},
     {OPT_emit_interface_stubs, Effect::InterfaceStubs},
     {OPT_emit_llvm, Effect::EmitLlvm},
+    {OPT_emit_static_lib, Effect::StaticLibOutput},
     {OPT_extract_api, Effect::Precompile},
     {OPT_E, Effect::Preprocess},
     {OPT_fdriver_only, Effect::DryRun},
@@ -56,6 +58,7 @@ constexpr OptionEffect Rows[] = {
     {OPT_M, Effect::Dependencies},
     {OPT_ObjCXX, Effect::LanguageObjCXX},
     {OPT_ObjC, Effect::LanguageObjC},
+    {OPT_offload_device_only, Effect::CompileOnly},
     {OPT_o, Effect::Output},
     {OPT__precompile, Effect::Precompile},
     {OPT__print_diagnostic_categories, Effect::Probe},
@@ -93,6 +96,9 @@ constexpr OptionEffect Rows[] = {
     {OPT_weak_l, Effect::WeakLibrary},
     {OPT_Wl_COMMA, Effect::LinkerCommaArgs},
     {OPT_working_directory, Effect::WorkingDirectory},
+    {OPT_Xarch_device, Effect::PerArchArg},
+    {OPT_Xarch_host, Effect::PerArchArg},
+    {OPT_Xarch__, Effect::PerArchArg},
     {OPT_Xlinker, Effect::LinkerArg},
     {OPT_x, Effect::Language},
     {OPT_z, Effect::LinkerZ},
@@ -188,6 +194,12 @@ const char *effectName(Effect E) {
     return "end-of-options";
   case Effect::ConfigFile:
     return "config-file";
+  case Effect::StaticLibOutput:
+    return "static-lib-output";
+  case Effect::DriverMode:
+    return "driver-mode";
+  case Effect::PerArchArg:
+    return "per-arch-arg";
   case Effect::RspQuoting:
     return "rsp-quoting";
   }

@@ -59,6 +59,10 @@ enum class Effect : std::uint8_t {
                     // are relative to it
   EndOfOptions,     // --: every later word is an input
 
+  StaticLibOutput, // --emit-static-lib: clang runs the archiver, no linker
+  DriverMode,      // --driver-mode=: cpp, g++, gcc, cl, flang, dxc
+  PerArchArg,      // -Xarch_<arch> ARG, -Xarch_host/-Xarch_device ARG
+
   // Arguments that make the command clang runs differ from the one read.
   ConfigFile,  // --config=, --config-system-dir=, --config-user-dir=
   RspQuoting,  // --rsp-quoting=: how @files are split

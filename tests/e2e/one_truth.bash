@@ -214,6 +214,63 @@ TOML
     "*.main.o"
   expect_not_contains "$(tr '\0' ' ' <wrapped.rec)" dead_strip "the recorded argv"
 
+  # --- found by the red-team pass on this change ---------------------------
+  TEST "a linker @file that is a pipe is the linker's: never read, the link writes what it says"
+  local st
+  st=$(status_of lg_link "${LINK[@]}" "${OBJS[@]}" -Wl,@<(printf -- '-o\np3.dylib\n') 2>err)
+  expect_equal "$st" "exit 0" "the pipe link"
+  expect_exists p3.dylib
+  expect_contains "$(cat err)" "not a regular file" "said once why it is not verified"
+
+  TEST "-Wl,-rpath,@loader_path and -install_name @rpath/... are values, not @files"
+  lg_link "${LINK[@]}" "${OBJS[@]}" -o r.dylib -Wl,-rpath,@loader_path \
+    -Wl,-install_name,@rpath/libr.dylib 2>err || test_failed "$(cat err)"
+  expect_not_contains "$(deps r.dylib)" libomp "the rule applied"
+  expect_equal "$(cat err)" "" "nothing said"
+
+  TEST "a linker @file is read where the linker reads it: before a later -Wl,-o"
+  printf -- '-o\nfromrsp.dylib\n' >o.rsp
+  st=$(status_of lg_link "${LINK[@]}" "${OBJS[@]}" -Wl,-needed-lomp -Wl,@o.rsp -Wl,-o,last.dylib 2>err)
+  expect_equal "$st" "exit 86" "last.dylib is the link's output and breaks the contract"
+  expect_contains "$(cat err)" "last.dylib"
+  expect_missing last.dylib
+
+  TEST "ccache words: explain through ccache plans what the run does; ccache settings are skipped"
+  mkdir -p tools
+  # A stand-in for ccache >= 4.8 ("ccache [KEY=VALUE ...] compiler args").
+  printf '#!/bin/sh\nwhile case "$1" in *=*) true;; *) false;; esac; do shift; done\nexec "$@"\n' >tools/ccache
+  chmod +x tools/ccache
+  PATH=$PWD/tools:$PATH LINKGUARD_CXX="$CLANGXX ${MACHO[*]}" "$LG" explain --json -- \
+    ccache "$WRAP" "${LINK[@]}" "${OBJS[@]}" -o e.dylib >plan.json || test_failed "explain"
+  expect_equal "$(json plan.json 'd["form"]')" wrapper
+  expect_equal "$(json plan.json 'd["inject"]')" True
+  mkdir -p x2 && ln -sf "$CLANGXX" x2/arm64-apple-darwin-clang++
+  PATH=$PWD/tools:$PATH LINKGUARD_CXX="ccache sloppiness=time_macros $PWD/x2/arm64-apple-darwin-clang++ -isysroot $SDK -fuse-ld=lld" \
+    "$WRAP" "${LINK[@]}" "${OBJS[@]}" -o k.dylib 2>err || test_failed "$(cat err)"
+  expect_not_contains "$(deps k.dylib)" libomp "the compiler word past ccache's settings"
+
+  TEST "--emit-static-lib runs no linker: the step is the compiler's"
+  mkdir -p lt && ln -s "$LLVM_BIN/llvm-libtool-darwin" lt/libtool
+  st=$(status_of lg_link "${LINK[@]}" "${OBJS[@]}" -o es.a --emit-static-lib "-B$PWD/lt" 2>err)
+  expect_equal "$st" "exit 0" "--emit-static-lib"
+  expect_exists es.a
+
+  TEST "a masquerade name runs that compiler, whatever CXX says"
+  mkdir -p masq2 cross x
+  ln -s "$LG" masq2/arm64-apple-darwin-clang++
+  ln -sf "$CLANGXX" x/arm64-apple-darwin-clang++
+  printf '#!/bin/sh\nexec %s -isysroot %s "$@"\n' "$PWD/x/arm64-apple-darwin-clang++" "$SDK" \
+    >cross/arm64-apple-darwin-clang++
+  chmod +x cross/arm64-apple-darwin-clang++
+  PATH=$PWD/masq2:$PWD/cross:$PATH CXX=$CLANGXX arm64-apple-darwin-clang++ -c model/model.kernel.cpp \
+    -o mk.o 2>err || test_failed "$(cat err)"
+  expect_contains "$("$LLVM_BIN/llvm-objdump" -f mk.o)" mach-o "a Mach-O object, not the host's"
+
+  TEST "CXX naming a compiler whose path has a space"
+  mkdir -p "sp ace" && ln -s "$CLANGXX" "sp ace/clang++"
+  CXX="$PWD/sp ace/clang++" "$WRAP" -c model/model.kernel.cpp -o sp.o 2>err || test_failed "$(cat err)"
+  expect_exists sp.o
+
   # --- the compiler word's name (issue 12) and unknown options (issue 13) --
   TEST "a masquerade name with a target prefix and no such compiler fails with 69"
   mkdir -p masq && ln -s "$LG" masq/aarch64-linux-gnu-clang++

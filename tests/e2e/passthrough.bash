@@ -87,11 +87,13 @@ LINES
   status=$?
   expect_equal "$status" 68 "masquerade with no real compiler: PATH leads only back to linkguard"
   expect_contains "$(cat err.txt)" "leads only back to linkguard"
-  # A wrapper script that calls clang++ from PATH, where PATH leads back to us.
+  # A wrapper script that calls clang++ from PATH, where PATH leads back to
+  # us, as LINKGUARD_CXX: the depth guard ends the loop. (A masquerade does
+  # not read CXX: the build called it by name.)
   printf '#!/bin/sh\nexec clang++ "$@"\n' >masq/cxx-script
   chmod +x masq/cxx-script
-  PATH=$PWD/masq:/usr/bin:/bin CXX=$PWD/masq/cxx-script /usr/bin/timeout 20 "$PWD/masq/clang++" -c a.cpp 2>err.txt
-  expect_equal "$?" 68 "a loop through CXX and the masquerade"
+  PATH=$PWD/masq:/usr/bin:/bin LINKGUARD_CXX=$PWD/masq/cxx-script /usr/bin/timeout 20 "$PWD/masq/clang++" -c a.cpp 2>err.txt
+  expect_equal "$?" 68 "a loop through LINKGUARD_CXX and the masquerade"
   expect_contains "$(cat err.txt)" "calling itself"
   LINKGUARD_CXX=$WRAP /usr/bin/timeout 20 "$WRAP" -c a.cpp 2>err.txt
   expect_equal "$?" 68 "LINKGUARD_CXX naming the wrapper"
@@ -103,7 +105,12 @@ LINES
   LINKGUARD_MODE=loud LINKGUARD_CXX=$FAKE "$WRAP" -c a.cpp 2>err.txt
   expect_equal "$?" 78 "bad LINKGUARD_MODE"
   expect_contains "$(cat err.txt)" "LINKGUARD_MODE"
-  LINKGUARD_CXX=$FAKE "$WRAP" a.o @missing.rsp -o x 2>err.txt
-  expect_equal "$?" 67 "missing response file"
-  expect_contains "$(cat err.txt)" "missing.rsp"
+  # "@missing.rsp" is an input clang reports ("no such file or directory");
+  # the compiler's own status passes through (here the fake's 3).
+  FAKE_EXIT=3 LINKGUARD_CXX=$FAKE "$WRAP" a.o @missing.rsp -o x 2>err.txt
+  expect_equal "$?" 3 "a missing response file is the compiler's error"
+  printf 'a.o\n' >dir.rsp && mkdir -p unreadable.rsp
+  LINKGUARD_CXX=$FAKE "$WRAP" @unreadable.rsp -o x 2>err.txt
+  expect_equal "$?" 67 "a response file that cannot be read"
+  expect_contains "$(cat err.txt)" "unreadable.rsp"
 }

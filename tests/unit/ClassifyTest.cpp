@@ -524,16 +524,22 @@ TEST_CASE("response files are expanded for classification only",
     Classification C = run({("@" + Abs).c_str()}, macho());
     CHECK(C.Ph == Phase::Probe);
   }
-  SECTION("a missing file is a ResponseFileError") {
-    llvm::Expected<Classification> C =
-        classify(Strings{"a.o", "@missing.rsp"}, O);
-    REQUIRE_FALSE(bool(C));
-    bool IsRsp = false;
-    llvm::handleAllErrors(C.takeError(), [&](const ResponseFileError &E) {
-      IsRsp = true;
-      CHECK(E.path() == "missing.rsp");
-    });
-    CHECK(IsRsp);
+  SECTION("a missing @name input is clang's own error to report") {
+    // clang opens "@missing.rsp" as an input and fails; linkguard records it
+    // as unknown (rules decline) and lets clang say so.
+    Classification C = run({"a.o", "@missing.rsp"}, macho());
+    CHECK(C.UnknownArgs == Strings{"@missing.rsp (no such file)"});
+    REQUIRE(C.Inputs.size() == 1);
+  }
+  SECTION("a real file named @name is an input, as clang links it") {
+    std::string At = D.file("@kernel.o", "");
+    ClassifyOptions In = O;
+    In.WorkingDir = llvm::sys::path::parent_path(At).str();
+    auto K = classify(Strings{"a.o", "@kernel.o", "-o", "x"}, In);
+    REQUIRE(bool(K));
+    CHECK(K->UnknownArgs.empty());
+    REQUIRE(K->Inputs.size() == 2);
+    CHECK(K->Inputs[1].Path == "@kernel.o");
   }
   SECTION("a directory is a ResponseFileError") {
     llvm::Expected<Classification> C = classify(Strings{"@."}, O);

@@ -67,10 +67,63 @@ TEST_CASE("an output linkguard cannot know is unknown, with the reason", "[flags
   // GNU ld reads -ofile as -o file and -out as --output: never guessed.
   CHECK_THAT(read({"-shared", "a.o", "-Wl,-ofile"}, ObjectFormat::ELF).Link.Unknown,
              Catch::Contains("-ofile"));
+  CHECK_THAT(read({"-shared", "a.o", "-Wl,--outp=new.so"}, ObjectFormat::ELF).Link.Unknown,
+             Catch::Contains("--outp=new.so"));
   CHECK(read({"-shared", "a.o", "-Wl,--oformat=elf64-x86-64"}, ObjectFormat::ELF).Link.known());
-  // A linker @file that does not exist.
-  CHECK_THAT(read({"-shared", "a.o", "-Wl,@nowhere.rsp"}).Link.Unknown,
-             Catch::Contains("@nowhere.rsp"));
+  // -Xarch_arm64 -Wl,-o,x reaches one architecture's link only.
+  CHECK_THAT(read({"-shared", "a.o", "-o", "d", "-Xarch_arm64", "-Wl,-o,xa.dylib"}).Link.Unknown,
+             Catch::Contains("-Xarch_arm64"));
+  CHECK(read({"-shared", "a.o", "-o", "d", "-Xarch_arm64", "-mcpu=apple-m1"}).Link.known());
+  // A linker @file that is a pipe or a device is never opened.
+  CHECK_THAT(read({"-shared", "a.o", "-Wl,@/dev/zero"}).Link.Unknown,
+             Catch::Contains("not a regular file"));
+}
+
+TEST_CASE("an @name with no such file stays a linker argument, as in ld64 and lld",
+          "[flags][output]") {
+  for (const Strings &Args : std::vector<Strings>{
+           {"-shared", "a.o", "-o", "x.dylib", "-Wl,-rpath,@loader_path"},
+           {"-shared", "a.o", "-o", "x.dylib", "-Wl,-install_name,@rpath/libx.dylib"},
+           {"-shared", "a.o", "-o", "x.dylib", "-Xlinker", "-rpath", "-Xlinker",
+            "@executable_path/../lib"}}) {
+    INFO(llvm::join(Args, " "));
+    Classification C = read(Args);
+    CHECK(C.Uncertain.empty());
+    CHECK(C.Link.Path == "x.dylib");
+  }
+}
+
+TEST_CASE("linker @files are read in place, where the linker runs", "[flags][output]") {
+  llvm::SmallString<128> Dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("lg-ld", Dir));
+  std::ofstream(std::string(Dir) + "/o.rsp") << "-o\nfromrsp.dylib\n";
+  ClassifyOptions O;
+  O.HostFormat = ObjectFormat::MachO;
+  O.WorkingDir = std::string(Dir);
+  // The linker receives @o.rsp before -o last.dylib: last wins.
+  auto C = classify(Strings{"-shared", "a.o", "-Wl,@o.rsp", "-Wl,-o,last.dylib"}, O);
+  REQUIRE(static_cast<bool>(C));
+  CHECK(C->Link.Path == "last.dylib");
+  // -working-directory D: the linker reads D/o.rsp.
+  llvm::sys::fs::create_directory(std::string(Dir) + "/D");
+  std::ofstream(std::string(Dir) + "/D/o.rsp") << "-o\ninD.dylib\n";
+  auto W = classify(Strings{"-shared", "a.o", "-working-directory", "D", "-Wl,@o.rsp"}, O);
+  REQUIRE(static_cast<bool>(W));
+  CHECK(W->Uncertain.empty());
+  CHECK(W->Link.Path == "D/inD.dylib");
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST_CASE("what clang runs instead of a linker", "[flags][phase]") {
+  Classification S = read({"a.o", "-o", "x.a", "--emit-static-lib"});
+  CHECK(S.Ph == Phase::Archive);
+  CHECK(S.DecidingArg == "--emit-static-lib");
+  Classification P = read({"a.o", "-shared", "-o", "x.dylib", "--driver-mode=cpp"});
+  CHECK(P.Ph == Phase::Preprocess);
+  CHECK(read({"a.o", "-o", "x", "--offload-device-only"}).Ph == Phase::Compile);
+  CHECK(read({"a.o", "-o", "x", "--cuda-device-only"}).Ph == Phase::Compile);
+  CHECK_FALSE(read({"a.o", "-o", "x", "--driver-mode=cl"}).Uncertain.empty());
+  CHECK(read({"a.c", "-o", "x", "--driver-mode=g++"}).Inputs[0].Type == "c++");
 }
 
 TEST_CASE("a linker @file is read for its -o and its libraries", "[flags][output]") {
