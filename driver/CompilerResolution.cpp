@@ -2,6 +2,7 @@
 #include "driver/CompilerResolution.h"
 
 #include "driver/DriverError.h"
+#include "driver/HostSearch.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -211,7 +212,8 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
       return commandFromWords(std::move(*Words), User, Cfg, Req.SelfPath);
   }
 
-  std::string PathVar = Cfg.env("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
+  // PATH, then the host's compiler directories (driver/HostSearch.h).
+  std::string PathVar = fallbackSearchPath(Cfg.env("PATH"), hostCompilerDirs());
   for (const std::string &Name :
        {Req.WantedName, std::string(Cxx ? "clang++" : "clang")}) {
     std::string Exe = findExecutable(Name, PathVar, Req.SelfPath);
