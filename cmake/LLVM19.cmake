@@ -1,5 +1,6 @@
 # LLVM 19 and clang 19's option table, found the CMake way:
-#   find_package(LLVM 19.1 CONFIG) then find_package(Clang CONFIG) beside it.
+#   find_package(LLVM 19.1 CONFIG), and clang's headers beside it (else
+#   find_package(Clang CONFIG), see below).
 # Honoured, in CMake's order: LLVM_DIR / Clang_DIR, LLVM_ROOT,
 # CMAKE_PREFIX_PATH; then, as hints only, the cmake directory of an
 # llvm-config 19 on PATH (llvm-config-19 first, then llvm-config), Debian's
@@ -48,15 +49,24 @@ if(NOT LLVM_ENABLE_RTTI)
   message(FATAL_ERROR "${LLVM_DIR}: LLVM built without RTTI; linkguard needs "
     "an LLVM with LLVM_ENABLE_RTTI (Debian's and Homebrew's have it)")
 endif()
-# Beside LLVM first: another clang's ClangConfig (Debian's clang 14 is on
-# the default path) must not be taken for 19's.
-find_package(Clang CONFIG REQUIRED HINTS "${LLVM_DIR}/../clang" "${LLVM_INSTALL_PREFIX}/lib/cmake/clang")
-message(STATUS "Clang: ${Clang_DIR}")
+# clang's option table (clang/Driver/Options.inc, a generated header that
+# clang installs). Beside LLVM's own headers on Debian and Homebrew, and then
+# find_package(Clang) is not needed at all: ClangTargets.cmake stops the
+# configure on any file of a partial clang install (Debian's libclang-cpp
+# link, a relocated prefix). Clang's config is asked for when Clang_DIR is
+# given or the header is not beside LLVM, beside LLVM first: another clang's
+# config (Debian's clang 14 is on the default path) must not be taken.
+if(Clang_DIR OR NOT EXISTS "${LLVM_INCLUDE_DIR}/clang/Driver/Options.inc")
+  find_package(Clang CONFIG REQUIRED
+    HINTS "${LLVM_DIR}/../clang" "${LLVM_INSTALL_PREFIX}/lib/cmake/clang")
+  message(STATUS "Clang: ${Clang_DIR}")
+endif()
 find_path(LINKGUARD_CLANG_INCLUDE_DIR clang/Driver/Options.inc
   HINTS ${CLANG_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS} NO_DEFAULT_PATH)
 if(NOT LINKGUARD_CLANG_INCLUDE_DIR)
-  message(FATAL_ERROR "clang/Driver/Options.inc not found under ${CLANG_INCLUDE_DIRS}: "
-    "install clang 19's development headers (Debian: libclang-19-dev)")
+  message(FATAL_ERROR "clang/Driver/Options.inc not found under ${LLVM_INCLUDE_DIRS} "
+    "${CLANG_INCLUDE_DIRS}: install clang 19's development headers (Debian: "
+    "libclang-19-dev), or set Clang_DIR")
 endif()
 set(LLVM19_BINDIR "${LLVM_TOOLS_BINARY_DIR}")
 
