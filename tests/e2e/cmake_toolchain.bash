@@ -164,7 +164,7 @@ SUITE_cmake_toolchain() {
   expect_contains "$(deps lg)" /opt/llvm-openmp/lib/libomp.dylib "otool -L"
 
   TEST "a target without USE_MPS is linked through linkguard without the assumption"
-  sed -i 's/ USE_MPS)/)/' proj/CMakeLists.txt
+  sed_i 's/ USE_MPS)/)/' proj/CMakeLists.txt
   configure_wrapped lg Ninja
   build lg
   expect_contains "$(cat lg.build.log)" "$LINKGUARD_BIN -- $CLANGXX" "build log"
@@ -212,7 +212,7 @@ SUITE_cmake_toolchain() {
   TEST "a target made only of .mm files links as OBJCXX, through linkguard"
   rm -rf proj && write_project "$PWD/proj"
   for tu in wrapper kernel consts; do mv "proj/model.$tu.cpp" "proj/model.$tu.mm"; done
-  sed -i 's/LANGUAGES CXX/LANGUAGES CXX OBJCXX/; s/\.cpp/.mm/g' proj/CMakeLists.txt
+  sed_i 's/LANGUAGES CXX/LANGUAGES CXX OBJCXX/; s/\.cpp/.mm/g' proj/CMakeLists.txt
   configure_control ctl Ninja
   build ctl
   expect_contains "$(deps ctl)" /opt/llvm-openmp/lib/libomp.dylib "control: otool -L"
