@@ -25,15 +25,6 @@ SUITE_faults_SETUP() {
   export TMPDIR=$PWD/tmp
 }
 
-# lg_status CMD ARGS...: prints "exit N" or "signal NAME" for how CMD ended
-# (stdin, stdout and stderr inherited).
-lg_status() {
-  python3 -c '
-import signal, subprocess, sys
-r = subprocess.run(sys.argv[1:]).returncode
-print("signal " + signal.Signals(-r).name if r < 0 else "exit %d" % r)' "$@"
-}
-
 # expect_one_error_line TEXT: fails unless TEXT is exactly one line starting "linkguard: error:".
 expect_one_error_line() {
   local n

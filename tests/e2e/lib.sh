@@ -87,6 +87,16 @@ except subprocess.TimeoutExpired:
 sys.exit(128 - r if r < 0 else r)' "$@"
 }
 
+# lg_status CMD ARGS...: prints "exit N" or "signal NAME" for how CMD ended
+# (stdin, stdout and stderr inherited); bash's $? cannot tell "died by
+# SIGSEGV" from "exited 139".
+lg_status() {
+  "$LG_PYTHON3" -c '
+import signal, subprocess, sys
+r = subprocess.run(sys.argv[1:]).returncode
+print("signal " + signal.Signals(-r).name if r < 0 else "exit %d" % r)' "$@"
+}
+
 # sed_i EXPR FILE: sed -i (GNU) / sed -i '' (BSD), the same on both.
 sed_i() { sed -e "$1" "$2" >"$2.sed-i" && mv "$2.sed-i" "$2"; }
 

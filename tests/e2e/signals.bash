@@ -21,14 +21,6 @@ SUITE_signals_SETUP() {
   ulimit -c 0 # SIGQUIT dumps core by default
 }
 
-# lg_status CMD ARGS...: "exit N" or "signal NAME" for how CMD ended.
-lg_status() {
-  python3 -c '
-import signal, subprocess, sys
-r = subprocess.run(sys.argv[1:]).returncode
-print("signal " + signal.Signals(-r).name if r < 0 else "exit %d" % r)' "$@"
-}
-
 # wait_for_file FILE: up to 10 s for FILE to be non-empty.
 wait_for_file() {
   local _
