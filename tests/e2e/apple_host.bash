@@ -47,7 +47,8 @@ SUITE_apple_host() {
   expect_not_contains "$(deps guarded.so)" libomp "guarded: otool -L"
   expect_contains "$(deps guarded.so)" /usr/lib/libSystem.B.dylib "guarded: otool -L"
   expect_not_contains "$("$LINKGUARD_BIN" inspect guarded.so)" libomp "guarded: linkguard inspect"
-  expect_equal "$(cat err)" "" "linkguard's stderr (the verdict holds)"
+  # clang may warn about flags unused on a link; linkguard itself says nothing.
+  expect_not_contains "$(cat err)" "linkguard:" "stderr (the verdict holds)"
 
   TEST "a real dlopen: the guarded model loads with no OpenMP in the process"
   LINKGUARD_CXX=$APPLE_CXX "$LGXX" "${LINK[@]}" -o guarded.so || test_failed "linkguard link"
