@@ -132,7 +132,10 @@ def tty_job(args, key, sig):
             devnull = os.open(os.devnull, os.O_RDWR)
             os.dup2(devnull, 2)
             os.execve(args.lgxx, [args.lgxx, "-shared", "x.o", "-o", "out-%s.so" % tag], env)
-        os.setpgid(job, job)
+        try:
+            os.setpgid(job, job)  # as shells do, in both: whichever runs first
+        except OSError:
+            pass  # EACCES: the job already exec'd, after its own setpgid
         os.write(wfd, b"job %d\n" % job)
         events = []
         while True:
@@ -149,13 +152,16 @@ def tty_job(args, key, sig):
     os.close(wfd)
     problems = []
     reader = os.fdopen(rfd)
-    for _ in range(500):
+    first = reader.readline().split()
+    if len(first) != 2 or first[0] != "job":
+        return ["the pty's shell failed before starting the job"]
+    job = int(first[1])
+    for _ in range(2000):  # 20 s: a sanitizer build starts slowly
         if os.path.exists(pidfile) and os.path.getsize(pidfile) > 0:
             break
         time.sleep(0.01)
     else:
         problems.append("the fake driver never started")
-    job = int(reader.readline().split()[1])
     if not problems:
         time.sleep(0.1)
         tio = termios.tcgetattr(master)
