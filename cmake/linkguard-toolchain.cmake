@@ -7,9 +7,10 @@
 #
 # Your toolchain file is include()d first (the convention of vcpkg's
 # VCPKG_CHAINLOAD_TOOLCHAIN_FILE), so the compiler, sysroot and flags stay
-# yours; compile lines are untouched. Then CMAKE_C_LINKER_LAUNCHER and
-# CMAKE_CXX_LINKER_LAUNCHER (CMake >= 3.21) put linkguard in front of every
-# link of an executable, shared library or module:
+# yours; compile lines are untouched. Then CMAKE_<LANG>_LINKER_LAUNCHER for
+# C, CXX, OBJC and OBJCXX (CMake >= 3.21; Makefile and Ninja generators, not
+# Xcode: a warning says so) put linkguard in front of every link of an
+# executable, shared library or module:
 #   linkguard [--assume-define=USE_MPS] -- <your compiler> <link args...>
 #
 # Why --assume-define: CMake passes compile definitions
@@ -77,9 +78,29 @@ if(LINKGUARD_ASSUME_AOT)
 endif()
 set(LINKGUARD_LAUNCHER_BASE "${_linkguard_launcher}")
 list(APPEND _linkguard_launcher "--")
-set(CMAKE_C_LINKER_LAUNCHER "${_linkguard_launcher}")
-set(CMAKE_CXX_LINKER_LAUNCHER "${_linkguard_launcher}")
+# OBJC/OBJCXX too: a target made only of .mm (or .m) files links as OBJCXX
+# (OBJC), and CMake implements <LANG>_LINKER_LAUNCHER for exactly these four.
+set(LINKGUARD_LINK_LANGUAGES C CXX OBJC OBJCXX)
+foreach(_linkguard_lang IN LISTS LINKGUARD_LINK_LANGUAGES)
+  set(CMAKE_${_linkguard_lang}_LINKER_LAUNCHER "${_linkguard_launcher}")
+endforeach()
 unset(_linkguard_launcher)
+unset(_linkguard_lang)
+# CMake documents linker launchers for the Makefile and Ninja generators
+# only: the Xcode generator ignores them, so nothing would go through
+# linkguard. Said once per configure, not in try_compile projects.
+get_property(_linkguard_warned GLOBAL PROPERTY LINKGUARD_XCODE_WARNED)
+if(CMAKE_GENERATOR STREQUAL "Xcode" AND NOT _linkguard_warned AND NOT CMAKE_IN_TRY_COMPILE)
+  set_property(GLOBAL PROPERTY LINKGUARD_XCODE_WARNED TRUE)
+  message(WARNING "linkguard-toolchain.cmake: the Xcode generator ignores "
+    "CMAKE_<LANG>_LINKER_LAUNCHER, so links will not go through linkguard. "
+    "Use -G Ninja or -G \"Unix Makefiles\", or with Xcode name linkguard as the "
+    "compiler: -DCMAKE_CXX_COMPILER=linkguard-clang++ "
+    "-DCMAKE_C_COMPILER=linkguard-clang (and LINKGUARD_CXX/LINKGUARD_CC for "
+    "the real one), with target_link_options(<target> PRIVATE -DUSE_MPS) on "
+    "MPS targets (docs/integration.md).")
+endif()
+unset(_linkguard_warned)
 
 # Per target: the macros from LINKGUARD_FORWARD_DEFINES it defines, from its
 # COMPILE_DEFINITIONS or its directory's (add_compile_definitions). Entries
@@ -112,7 +133,7 @@ function(_linkguard_forward_defines dir)
     if(NOT defs)
       continue()
     endif()
-    foreach(lang C CXX)
+    foreach(lang IN LISTS LINKGUARD_LINK_LANGUAGES)
       get_property(launcher TARGET ${t} PROPERTY ${lang}_LINKER_LAUNCHER)
       # Only the launcher this file set: a user's own per-target launcher wins.
       if(NOT launcher STREQUAL "${CMAKE_${lang}_LINKER_LAUNCHER}")

@@ -3,6 +3,7 @@
 
 #include "driver/DriverError.h"
 #include "flags/ProgramName.h"
+#include "driver/HostSearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -310,7 +311,8 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
       return commandFromWords(std::move(*Words), User, Cfg, Req.SelfPath);
   }
 
-  std::string PathVar = Cfg.env("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
+  // PATH, then the host's compiler directories (driver/HostSearch.h).
+  std::string PathVar = fallbackSearchPath(Cfg.env("PATH"), hostCompilerDirs());
   // A name with a target prefix ("aarch64-linux-gnu-clang++") asks for that
   // target: falling back to plain clang++ would build for the host without a
   // word (docs/compiler-resolution.md).

@@ -80,7 +80,9 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   // untouched, and there is nothing to verify.
   if (Status->Signaled || Status->Code != 0)
     exitLike(*Status);
-  return verifyLinkedOutput(*P, Before);
+  // The terminating signals are still held: the verdict completes, then a
+  // signal received meanwhile ends linkguard (driver/Process.h).
+  return finishJob(verifyLinkedOutput(*P, Before));
 }
 
 } // namespace linkguard::driver

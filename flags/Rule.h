@@ -33,7 +33,7 @@ const char *insertPositionName(InsertPosition P); // "end", "before-libraries"
 
 /// What the linked output must satisfy after the link. The same fields as
 /// contract::ContractSpec, kept as plain strings so flags/ does not depend
-/// on contract/; driver/StepPlan.cpp converts.
+/// on contract/; driver/Plan.cpp converts.
 struct ContractRequest {
   std::vector<std::string> ForbidUnreferenced; // "openmp", "libfoo*.so*"
   std::vector<std::string> Forbid;

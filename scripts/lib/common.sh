@@ -1,25 +1,64 @@
-# Shared by scripts/demo, scripts/test, scripts/bench: install what is
-# missing (Debian 12, as root), configure and build. Idempotent and quick
-# when everything is already there.
+# Shared by scripts/demo, scripts/test, scripts/bench, scripts/portability:
+# install what is missing, configure and build. Idempotent and quick when
+# everything is already there.
+#
+# Platforms: Debian/Ubuntu (apt-get, as root), macOS (Homebrew, as the user
+# who owns it), other Linux (nothing is installed: the list is printed and
+# CMake says what it cannot find).
 set -euo pipefail
 
 LINKGUARD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-LLVM_BIN=/usr/lib/llvm-19/bin
+# Paths relative to the checkout in ccache's hashes: build trees of one
+# checkout (build, build-asan, build-portability/*) share their objects.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$LINKGUARD_ROOT}
 
-# Debian bookworm packages, nothing vendored. libomp-dev is LLVM 14's
-# OpenMP (preinstalled on this machine kind): the ELF tests use it with
-# clang-14; libomp-19-dev would conflict with it.
+if [ "$(uname -s)" = Darwin ]; then
+  LINKGUARD_PLATFORM=macos
+elif [ -r /etc/os-release ] && grep -qE '^ID(_LIKE)?=.*(debian|ubuntu)' /etc/os-release; then
+  LINKGUARD_PLATFORM=debian
+else
+  LINKGUARD_PLATFORM=linux
+fi
+
+# Debian packages, nothing vendored. libomp-dev is LLVM 14's OpenMP
+# (preinstalled on this machine kind): the ELF tests use it with clang-14;
+# libomp-19-dev would conflict with it.
 LINKGUARD_PACKAGES=(
   clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-rt-19-dev
   clang-14 libomp-dev
-  libboost-dev libboost-filesystem-dev libspdlog-dev libfmt-dev catch2
+  libspdlog-dev libfmt-dev catch2
   libzstd-dev zlib1g-dev libtomlplusplus-dev
   cmake ninja-build python3 ccache clang-tidy-19
 )
+# Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
+# libraries, the build tools. The compiler is Apple's (Xcode or its Command
+# Line Tools, which also bring python3 and the SDK).
+LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus catch2 zstd cmake ninja ccache)
+
+if [ "$LINKGUARD_PLATFORM" = macos ]; then
+  LLVM_BIN=$(brew --prefix llvm@19 2>/dev/null || echo /opt/homebrew/opt/llvm@19)/bin
+else
+  LLVM_BIN=/usr/lib/llvm-19/bin
+fi
+
+# ncpus: the number of online CPUs (nproc is GNU coreutils only).
+ncpus() { getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2; }
 
 say() { printf '==> %s\n' "$*" >&2; }
 
+# ensure_packages [DEBIAN PACKAGE...]: installs what is missing of the
+# platform's list (and, on Debian, the extra packages named), saying which
+# packages and with which tool.
 ensure_packages() {
+  case $LINKGUARD_PLATFORM in
+    debian) ensure_apt_packages "$@" ;;
+    macos) ensure_brew_formulae ;;
+    *) say "not Debian/Ubuntu or macOS: nothing is installed; needed: LLVM 19 with clang's" \
+         "headers, spdlog, fmt, toml++, Catch2 (v2 or v3), zlib, zstd, CMake >= 3.21, Ninja, python3" ;;
+  esac
+}
+
+ensure_apt_packages() {
   local missing=() p
   for p in "${LINKGUARD_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -30,22 +69,55 @@ ensure_packages() {
     echo "linkguard: missing Debian packages: ${missing[*]} (run as root, or install them)" >&2
     exit 1
   fi
-  say "installing ${missing[*]}"
+  say "installing with apt-get: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+ensure_brew_formulae() {
+  command -v brew >/dev/null || { echo "linkguard: Homebrew (brew) not found; see README.md, macOS" >&2; exit 1; }
+  xcrun --find clang++ >/dev/null 2>&1 ||
+    { echo "linkguard: no Apple clang: install Xcode or its Command Line Tools (xcode-select --install)" >&2; exit 1; }
+  local missing=() f
+  for f in "${LINKGUARD_BREW_FORMULAE[@]}"; do
+    brew list --formula "$f" >/dev/null 2>&1 || missing+=("$f")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing with brew: ${missing[*]}"
+  brew install "${missing[@]}"
+}
+
 # build_tree DIR [CMAKE ARGS...]: configure once, then build incrementally.
+# Debian: clang 19; macOS: Apple's clang with Homebrew's prefix to search.
+# ccache when present.
 build_tree() {
   local dir=$1; shift
   if [ ! -f "$dir/build.ninja" ]; then
     say "configuring $dir"
-    cmake -S "$LINKGUARD_ROOT" -B "$dir" -G Ninja \
-      -DCMAKE_CXX_COMPILER=$LLVM_BIN/clang++ -DCMAKE_C_COMPILER=$LLVM_BIN/clang \
-      "$@" >/dev/null
+    local args=()
+    if [ "$LINKGUARD_PLATFORM" = macos ]; then
+      args+=(-DCMAKE_CXX_COMPILER="$(xcrun --find clang++)" -DCMAKE_C_COMPILER="$(xcrun --find clang)"
+             -DCMAKE_PREFIX_PATH="$(brew --prefix)")
+    else
+      args+=(-DCMAKE_CXX_COMPILER=$LLVM_BIN/clang++ -DCMAKE_C_COMPILER=$LLVM_BIN/clang)
+    fi
+    if command -v ccache >/dev/null; then
+      args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+    fi
+    cmake -S "$LINKGUARD_ROOT" -B "$dir" -G Ninja "${args[@]}" "$@" >/dev/null
   fi
   say "building $dir"
-  cmake --build "$dir" -j "$(nproc)" | grep -v '^\[' || true
-  test "${PIPESTATUS[0]}" -eq 0
+  quiet_build "$dir"
+}
+
+# quiet_build DIR [ARGS...]: cmake --build without the progress lines; fails
+# when the build fails. (After `cmake | grep || true`, PIPESTATUS is true's.)
+quiet_build() {
+  local log st=0
+  log=$(mktemp)
+  cmake --build "$1" -j "$(ncpus)" "${@:2}" >"$log" 2>&1 || st=$?
+  grep -v '^\[' "$log" || true
+  rm -f "$log"
+  return "$st"
 }

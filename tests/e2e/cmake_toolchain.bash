@@ -35,6 +35,8 @@ set(CMAKE_C_COMPILER ${4:-$CLANG})
 set(CMAKE_CXX_COMPILER ${3:-$CLANGXX})
 set(CMAKE_C_COMPILER_TARGET arm64-apple-macos11)
 set(CMAKE_CXX_COMPILER_TARGET arm64-apple-macos11)
+set(CMAKE_OBJCXX_COMPILER ${3:-$CLANGXX})
+set(CMAKE_OBJCXX_COMPILER_TARGET arm64-apple-macos11)
 set(CMAKE_OSX_SYSROOT $2)
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-fuse-ld=lld -nostdlib++")
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
@@ -162,7 +164,7 @@ SUITE_cmake_toolchain() {
   expect_contains "$(deps lg)" /opt/llvm-openmp/lib/libomp.dylib "otool -L"
 
   TEST "a target without USE_MPS is linked through linkguard without the assumption"
-  sed -i 's/ USE_MPS)/)/' proj/CMakeLists.txt
+  sed_i 's/ USE_MPS)/)/' proj/CMakeLists.txt
   configure_wrapped lg Ninja
   build lg
   expect_contains "$(cat lg.build.log)" "$LINKGUARD_BIN -- $CLANGXX" "build log"
@@ -206,4 +208,30 @@ SUITE_cmake_toolchain() {
   fi
   expect_contains "$(cat bad.log)" "nope.cmake" "configure output"
   expect_contains "$(cat bad.log)" "does not exist" "configure output"
+
+  TEST "a target made only of .mm files links as OBJCXX, through linkguard"
+  rm -rf proj && write_project "$PWD/proj"
+  for tu in wrapper kernel consts; do mv "proj/model.$tu.cpp" "proj/model.$tu.mm"; done
+  sed_i 's/LANGUAGES CXX/LANGUAGES CXX OBJCXX/; s/\.cpp/.mm/g' proj/CMakeLists.txt
+  configure_control ctl Ninja
+  build ctl
+  expect_contains "$(deps ctl)" /opt/llvm-openmp/lib/libomp.dylib "control: otool -L"
+  expect_contains "$(cat ctl.build.log)" "-x objective-c++" "control: the sources compile as Objective-C++"
+  configure_wrapped lg Ninja
+  build lg
+  expect_contains "$(cat lg.build.log)" "$LINKGUARD_BIN --assume-define=USE_MPS -- $CLANGXX" "build log"
+  expect_not_contains "$(deps lg)" libomp "wrapped: otool -L"
+  expect_contains "$(deps lg)" /usr/lib/libSystem.B.dylib "wrapped: otool -L"
+
+  TEST "the Xcode generator, which ignores linker launchers, gets a configure-time warning"
+  # No Xcode here: the toolchain file runs as a script with the generator
+  # CMake would have set.
+  for gen in Xcode Ninja; do
+    cmake -DCMAKE_GENERATOR=$gen -DLINKGUARD_EXECUTABLE="$LINKGUARD_BIN" \
+      -DLINKGUARD_FORWARD_DEFINES= -P "$TOOLCHAIN" >"$gen.log" 2>&1 ||
+      test_failed "cmake -P with $gen: $(cat "$gen.log")"
+  done
+  expect_contains "$(tr '\n' ' ' <Xcode.log | tr -s ' ')" "the Xcode generator ignores CMAKE_<LANG>_LINKER_LAUNCHER" "Xcode"
+  expect_contains "$(tr '\n' ' ' <Xcode.log | tr -s ' ')" "-DCMAKE_CXX_COMPILER=linkguard-clang++" "Xcode"
+  expect_equal "$(cat Ninja.log)" "" "Ninja: no warning"
 }

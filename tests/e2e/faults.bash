@@ -4,7 +4,7 @@
 # parallel links, temporary files. Every case must end with the compiler's
 # own status or one clear `linkguard: error:` line and a distinct code
 # (docs/exit-codes.md), and never hang: every run that could loop is under
-# `timeout 20`.
+# `lg_timeout 20` (tests/e2e/lib.sh).
 #
 # Exit statuses are read through lg_status (python3 subprocess), which
 # tells "died by SIGSEGV" from "exited 139"; bash's $? cannot.
@@ -13,7 +13,6 @@ SUITE_faults_PROBE() {
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
   [ -x "$CLANGXX" ] || { echo "$CLANGXX not found"; return; }
   command -v python3 >/dev/null || { echo "python3 not found"; return; }
-  command -v timeout >/dev/null || { echo "timeout (coreutils) not found"; return; }
 }
 
 SUITE_faults_SETUP() {
@@ -24,15 +23,6 @@ SUITE_faults_SETUP() {
   echo 'int f() { return 1; }' >x.cpp
   mkdir tmp
   export TMPDIR=$PWD/tmp
-}
-
-# lg_status CMD ARGS...: prints "exit N" or "signal NAME" for how CMD ended
-# (stdin, stdout and stderr inherited).
-lg_status() {
-  python3 -c '
-import signal, subprocess, sys
-r = subprocess.run(sys.argv[1:]).returncode
-print("signal " + signal.Signals(-r).name if r < 0 else "exit %d" % r)' "$@"
 }
 
 # expect_one_error_line TEXT: fails unless TEXT is exactly one line starting "linkguard: error:".
@@ -100,20 +90,20 @@ SUITE_faults() {
   done
   ln -s "$REC" bin/clang++
   st=$(FAKE_RECORD=$PWD/rec PATH=$PWD/w1:$PWD/w2:$PWD/bin:/usr/bin:/bin \
-       timeout 20 "$PWD/w1/clang++" -c x.cpp >/dev/null; echo $?)
+       lg_timeout 20 "$PWD/w1/clang++" -c x.cpp >/dev/null; echo $?)
   expect_equal "$st" 0 "status through w1/clang++"
   st=$(FAKE_RECORD=$PWD/rec PATH=$PWD/w1:$PWD/w2:$PWD/bin:/usr/bin:/bin \
-       timeout 20 "$PWD/w2/linkguard-clang++" -c x.cpp >/dev/null; echo $?)
+       lg_timeout 20 "$PWD/w2/linkguard-clang++" -c x.cpp >/dev/null; echo $?)
   expect_equal "$st" 0 "status through w2/linkguard-clang++"
   expect_equal "$(grep -c -- '--end--' rec)" 2 "compiler calls"
 
   TEST "a PATH masquerade directory with nothing else: 68, no hang"
   mkdir mq
   ln -s "$LINKGUARD_BIN" mq/clang++
-  st=$(timeout 20 env PATH=$PWD/mq "$PWD/mq/clang++" -c x.cpp 2>err; echo $?)
+  st=$(lg_timeout 20 env PATH=$PWD/mq "$PWD/mq/clang++" -c x.cpp 2>err; echo $?)
   expect_equal "$st" 68
   expect_one_error_line "$(cat err)"
-  st=$(timeout 20 env PATH=$PWD/mq "$LGXX" -c x.cpp 2>err; echo $?)
+  st=$(lg_timeout 20 env PATH=$PWD/mq "$LGXX" -c x.cpp 2>err; echo $?)
   expect_equal "$st" 68 "status through linkguard-clang++"
   expect_one_error_line "$(cat err)"
 
@@ -121,30 +111,30 @@ SUITE_faults() {
   mkdir mq bin
   ln -s "$LINKGUARD_BIN" mq/clang++
   ln -s "$REC" bin/clang++
-  st=$(CXX=$LGXX FAKE_RECORD=$PWD/rec timeout 20 env PATH=$PWD/mq:$PWD/bin:/usr/bin:/bin "$LGXX" -c x.cpp; echo $?)
+  st=$(CXX=$LGXX FAKE_RECORD=$PWD/rec lg_timeout 20 env PATH=$PWD/mq:$PWD/bin:/usr/bin:/bin "$LGXX" -c x.cpp; echo $?)
   expect_equal "$st" 0 "status with a real compiler after the masquerade"
   expect_exists rec
-  st=$(CXX=$PWD/mq/clang++ timeout 20 env PATH=$PWD/mq "$LGXX" -c x.cpp 2>err; echo $?)
+  st=$(CXX=$PWD/mq/clang++ lg_timeout 20 env PATH=$PWD/mq "$LGXX" -c x.cpp 2>err; echo $?)
   expect_equal "$st" 68
   expect_one_error_line "$(cat err)"
 
   TEST "recursion through CXX (a script that calls linkguard again): 68"
   printf '#!/bin/sh\nexec "%s" "$@"\n' "$LGXX" >loop && chmod +x loop
-  st=$(CXX=$PWD/loop timeout 20 "$LGXX" -c x.cpp 2>err; echo $?)
+  st=$(CXX=$PWD/loop lg_timeout 20 "$LGXX" -c x.cpp 2>err; echo $?)
   expect_equal "$st" 68
   expect_one_error_line "$(cat err)"
   expect_contains "$(cat err)" "calling itself"
   # The same through LINKGUARD_CXX, and on the spawn path (verify link).
-  st=$(LINKGUARD_CXX=$PWD/loop LINKGUARD_MODE=verify timeout 20 "$LGXX" -shared x.o -o x.so 2>err; echo $?)
+  st=$(LINKGUARD_CXX=$PWD/loop LINKGUARD_MODE=verify lg_timeout 20 "$LGXX" -shared x.o -o x.so 2>err; echo $?)
   expect_equal "$st" 68 "status on the spawn path"
   expect_one_error_line "$(cat err)"
 
   TEST "recursion through a launcher: 68"
-  st=$(timeout 20 "$LINKGUARD_BIN" "$LGXX" -c x.cpp 2>err; echo $?)
+  st=$(lg_timeout 20 "$LINKGUARD_BIN" "$LGXX" -c x.cpp 2>err; echo $?)
   expect_equal "$st" 68 "launcher naming linkguard-clang++"
   expect_one_error_line "$(cat err)"
   printf '#!/bin/sh\nexec "%s" "$0" "$@"\n' "$LINKGUARD_BIN" >relaunch && chmod +x relaunch
-  st=$(timeout 20 "$LINKGUARD_BIN" "$PWD/relaunch" -c x.cpp 2>err; echo $?)
+  st=$(lg_timeout 20 "$LINKGUARD_BIN" "$PWD/relaunch" -c x.cpp 2>err; echo $?)
   expect_equal "$st" 68 "launcher script that relaunches"
   expect_one_error_line "$(cat err)"
 
@@ -248,7 +238,7 @@ SUITE_faults() {
   TEST "200k arguments through a response file (past ARG_MAX)"
   seq -f '-DLINKGUARD_ARG_%g' 200000 >big.rsp
   echo '-c x.cpp -o big.o' >>big.rsp
-  [ "$(stat -c %s big.rsp)" -gt "$(getconf ARG_MAX)" ] || test_failed "control: big.rsp is not past ARG_MAX"
+  [ "$(file_size big.rsp)" -gt "$(getconf ARG_MAX)" ] || test_failed "control: big.rsp is not past ARG_MAX"
   # The compiler gets the @file itself, never an expanded argv (E2BIG).
   rm -f rec
   st=$(FAKE_RECORD=$PWD/rec LINKGUARD_CXX=$REC lg_status "$LGXX" @big.rsp)

@@ -69,6 +69,40 @@ expect_status() {
   [ "$got" -eq "$want" ] || test_failed "exit status of [$*]: expected $want, got $got"
 }
 
+# --- portable forms of GNU-only tools (macOS has BSD sed/stat and no
+# timeout). python3's real executable is resolved now (not a pyenv-style
+# shim, which needs PATH): tests run commands with PATH changed.
+LG_PYTHON3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || echo python3)
+
+# lg_timeout SECONDS CMD ARGS...: coreutils timeout's contract without
+# coreutils: CMD's exit status (128+N if it died by signal N), or 124 when it
+# ran longer than SECONDS (it is then killed).
+lg_timeout() {
+  "$LG_PYTHON3" -c '
+import subprocess, sys
+try:
+    r = subprocess.run(sys.argv[2:], timeout=float(sys.argv[1])).returncode
+except subprocess.TimeoutExpired:
+    sys.exit(124)
+sys.exit(128 - r if r < 0 else r)' "$@"
+}
+
+# lg_status CMD ARGS...: prints "exit N" or "signal NAME" for how CMD ended
+# (stdin, stdout and stderr inherited); bash's $? cannot tell "died by
+# SIGSEGV" from "exited 139".
+lg_status() {
+  "$LG_PYTHON3" -c '
+import signal, subprocess, sys
+r = subprocess.run(sys.argv[1:]).returncode
+print("signal " + signal.Signals(-r).name if r < 0 else "exit %d" % r)' "$@"
+}
+
+# sed_i EXPR FILE: sed -i (GNU) / sed -i '' (BSD), the same on both.
+sed_i() { sed -e "$1" "$2" >"$2.sed-i" && mv "$2.sed-i" "$2"; }
+
+# file_size FILE: bytes (GNU stat -c %s / BSD stat -f %z).
+file_size() { wc -c <"$1" | tr -d ' '; }
+
 # --- Mach-O cross-link fixtures: write_sdk, write_tbd, macho_flags,
 # write_aoti_model, AOTI_MPS_CFLAGS (shared with scripts/demo).
 # shellcheck source=../../scripts/lib/macho_sdk.sh

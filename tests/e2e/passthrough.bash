@@ -83,7 +83,7 @@ LINES
   mkdir -p masq
   ln -s "$LINKGUARD_BIN" masq/clang++
   # Only linkguard is on PATH: there is no real compiler to find.
-  PATH=$PWD/masq /usr/bin/timeout 20 "$PWD/masq/clang++" -c a.cpp 2>err.txt
+  PATH=$PWD/masq lg_timeout 20 "$PWD/masq/clang++" -c a.cpp 2>err.txt
   status=$?
   expect_equal "$status" 68 "masquerade with no real compiler: PATH leads only back to linkguard"
   expect_contains "$(cat err.txt)" "leads only back to linkguard"
@@ -92,10 +92,10 @@ LINES
   # not read CXX: the build called it by name.)
   printf '#!/bin/sh\nexec clang++ "$@"\n' >masq/cxx-script
   chmod +x masq/cxx-script
-  PATH=$PWD/masq:/usr/bin:/bin LINKGUARD_CXX=$PWD/masq/cxx-script /usr/bin/timeout 20 "$PWD/masq/clang++" -c a.cpp 2>err.txt
+  PATH=$PWD/masq:/usr/bin:/bin LINKGUARD_CXX=$PWD/masq/cxx-script lg_timeout 20 "$PWD/masq/clang++" -c a.cpp 2>err.txt
   expect_equal "$?" 68 "a loop through LINKGUARD_CXX and the masquerade"
   expect_contains "$(cat err.txt)" "calling itself"
-  LINKGUARD_CXX=$WRAP /usr/bin/timeout 20 "$WRAP" -c a.cpp 2>err.txt
+  LINKGUARD_CXX=$WRAP lg_timeout 20 "$WRAP" -c a.cpp 2>err.txt
   expect_equal "$?" 68 "LINKGUARD_CXX naming the wrapper"
 
   TEST "usage errors and bad variables have distinct codes and one line"

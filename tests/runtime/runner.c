@@ -17,25 +17,76 @@
  * directory", the Linux form of dyld's "Library not loaded").
  *
  * Built by tests/e2e/runtime_proof.bash with plain `cc runner.c -ldl`.
+ *
+ * macOS (tests/e2e/apple_host.bash, `xcrun clang runner.c`): the loaded
+ * images come from dyld (_dyld_image_count / _dyld_get_image_name) instead
+ * of /proc/self/maps, and the runner defines aoti_torch_mps_set_arg, which
+ * an MPS model resolves by dynamic lookup (-undefined dynamic_lookup) from
+ * the process that loads it, as libtorch would.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
+static int isOpenmpFile(const char *Path) {
+  const char *File = strrchr(Path, '/');
+  File = File ? File + 1 : Path;
+  return strncmp(File, "libomp", 6) == 0 || strncmp(File, "libgomp", 7) == 0 ||
+         strncmp(File, "libiomp5", 8) == 0;
+}
+
+#ifdef __APPLE__
+#include <mach-o/dyld.h>
+
+int aoti_torch_mps_set_arg(void *Handle, int Index, void *Tensor) {
+  (void)Handle;
+  (void)Index;
+  (void)Tensor;
+  return 0;
+}
+
+/* Prints the openmp_mapped line from dyld's image list; returns 0. */
+static int reportOpenmp(void) {
+  for (uint32_t I = 0, N = _dyld_image_count(); I < N; ++I) {
+    const char *Name = _dyld_get_image_name(I);
+    if (Name && isOpenmpFile(Name)) {
+      printf("openmp_mapped=yes %s\n", Name);
+      return 0;
+    }
+  }
+  printf("openmp_mapped=no\n");
+  return 0;
+}
+#else
 static const char *openmpMapping(char *Line, size_t Size, FILE *Maps) {
   while (fgets(Line, (int)Size, Maps)) {
     const char *Path = strchr(Line, '/');
     if (!Path)
       continue;
-    const char *File = strrchr(Path, '/') + 1;
-    if (strncmp(File, "libomp", 6) == 0 || strncmp(File, "libgomp", 7) == 0 ||
-        strncmp(File, "libiomp5", 8) == 0) {
+    if (isOpenmpFile(Path)) {
       Line[strcspn(Line, "\n")] = '\0';
       return Path;
     }
   }
   return NULL;
 }
+
+static int reportOpenmp(void) {
+  char Line[4096];
+  FILE *Maps = fopen("/proc/self/maps", "r");
+  if (!Maps) {
+    printf("openmp_mapped=unknown\n");
+    return 4;
+  }
+  const char *Path = openmpMapping(Line, sizeof Line, Maps);
+  if (Path)
+    printf("openmp_mapped=yes %s\n", Path);
+  else
+    printf("openmp_mapped=no\n");
+  fclose(Maps);
+  return 0;
+}
+#endif
 
 int main(int argc, char **argv) {
   if (argc != 3) {
@@ -59,17 +110,8 @@ int main(int argc, char **argv) {
   if (Threads)
     printf("threads=%d\n", Threads());
 
-  char Line[4096];
-  FILE *Maps = fopen("/proc/self/maps", "r");
-  if (!Maps) {
-    printf("openmp_mapped=unknown\n");
-    return 4;
-  }
-  const char *Path = openmpMapping(Line, sizeof Line, Maps);
-  if (Path)
-    printf("openmp_mapped=yes %s\n", Path);
-  else
-    printf("openmp_mapped=no\n");
-  fclose(Maps);
+  int Report = reportOpenmp();
+  if (Report != 0)
+    return Report;
   return Status == 0 ? 0 : 5;
 }

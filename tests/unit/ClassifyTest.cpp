@@ -16,7 +16,7 @@
 
 #include "tests/unit/support/CppBuilderFixtures.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <fstream>
 #include <initializer_list>

@@ -4,7 +4,7 @@
 #include "driver/CompilerResolution.h"
 #include "driver/DriverError.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -3,7 +3,7 @@
 #include "driver/Config.h"
 #include "driver/DriverError.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 using namespace linkguard::driver;
 

@@ -4,7 +4,7 @@
 #include "contract/Contract.h"
 #include "contract/Portability.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <set>
 

@@ -2,7 +2,7 @@
 // and the driver share. Real linked files are judged in tests/e2e/check.bash.
 #include "contract/Contract.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 using namespace linkguard::contract;
 using namespace linkguard::objlib;

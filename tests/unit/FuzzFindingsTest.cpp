@@ -10,7 +10,7 @@
 #include "flags/RulesFile.h"
 #include "objlib/Reader.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <chrono>
 #include <string>

@@ -1,7 +1,7 @@
 // Invocation (driver/Invocation.h): one binary, several names.
 #include "driver/Invocation.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 using namespace linkguard::driver;
 

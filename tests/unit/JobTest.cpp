@@ -2,7 +2,7 @@
 #include "driver/CompilerResolution.h"
 #include "driver/Job.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 using namespace linkguard::driver;
 using Strings = std::vector<std::string>;

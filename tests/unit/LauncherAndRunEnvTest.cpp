@@ -9,7 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 using namespace linkguard::driver;
 

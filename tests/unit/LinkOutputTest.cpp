@@ -9,7 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <fstream>
 

@@ -8,7 +8,7 @@
 
 #include "llvm/Option/Option.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <set>
 

@@ -21,7 +21,7 @@
 
 #include "tests/unit/support/CppBuilderFixtures.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <fstream>
 

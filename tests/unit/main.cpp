@@ -1,3 +1,6 @@
-// Catch2 v2 runner for every tests/unit/<Module>Test.cpp.
+// Catch2's main for every tests/unit/<Module>Test.cpp: defined here on v2;
+// on v3 it comes from Catch2::Catch2WithMain (tests/CMakeLists.txt).
+#if LINKGUARD_CATCH2_MAJOR < 3
 #define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
+#endif

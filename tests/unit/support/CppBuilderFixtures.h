@@ -15,7 +15,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/StringSaver.h"
 
-#include <catch2/catch.hpp>
+#include "tests/unit/support/Catch.h"
 
 #include <cstring>
 #include <fstream>
