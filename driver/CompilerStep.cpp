@@ -2,6 +2,7 @@
 #include "driver/CompilerStep.h"
 
 #include "driver/DriverError.h"
+#include "driver/FrontCache.h"
 #include "driver/Logging.h"
 #include "driver/Process.h"
 #include "driver/StepPlan.h"
@@ -62,6 +63,8 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   Config Effective = Cfg;
   applyLauncherAssumptions(Inv, *Cls, Effective);
   StepPlan Plan = planStep(std::move(*Cls), Effective);
+  if (Plan.Cls.Ph != flags::Phase::Probe)
+    warnIfCacheInFront(*Compiler, Cfg, SelfPath, Plan.Cls.Ph == flags::Phase::Link);
   logDebug(std::string("phase ") + flags::phaseName(Plan.Cls.Ph) + " (" +
            Plan.Cls.DecidingArg + "), mode " + modeName(Plan.EffectiveMode));
 
