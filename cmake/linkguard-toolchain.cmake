@@ -30,6 +30,22 @@
 
 cmake_minimum_required(VERSION 3.21) # <LANG>_LINKER_LAUNCHER
 
+# Nested projects reread this file in a fresh scope: try_compile() gets the
+# settings through CMAKE_TRY_COMPILE_PLATFORM_VARIABLES (below), but
+# whole-project checks such as check_ipo_supported() (_CMakeLTOTest-<LANG>)
+# do not. They are configured inside this same cmake process, so the
+# settings travel in its environment: the first read records each one that
+# is set in _LINKGUARD_CMAKE_<NAME>, a nested read that has none takes it
+# from there.
+foreach(_linkguard_var LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE LINKGUARD_EXECUTABLE
+        LINKGUARD_FORWARD_DEFINES LINKGUARD_LINK_DEFINES LINKGUARD_ASSUME_AOT)
+  if(DEFINED ${_linkguard_var})
+    set(ENV{_LINKGUARD_CMAKE_${_linkguard_var}} "${${_linkguard_var}}")
+  elseif(DEFINED ENV{_LINKGUARD_CMAKE_${_linkguard_var}})
+    set(${_linkguard_var} "$ENV{_LINKGUARD_CMAKE_${_linkguard_var}}")
+  endif()
+endforeach()
+
 if(LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE)
   if(NOT EXISTS "${LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE}")
     message(FATAL_ERROR "LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE=${LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE} does not exist")
