@@ -156,40 +156,79 @@ static std::string recordPath(FrontCacheKind Cache, const Config &Cfg,
   return std::string(Dir);
 }
 
-/// Replaces the record with Compiler and returns what it held, all under an
-/// exclusive flock so that of -j8 compiles only one sees the change. An
-/// empty record is started only when MayStart. nullopt when there is no
-/// record to keep (no HOME, a read-only home).
-static std::optional<std::string> swapRecord(const std::string &Path,
-                                             const std::string &Compiler,
-                                             bool MayStart) {
-  if (Path.empty())
-    return std::nullopt;
-  int Fd = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (Fd < 0)
-    return std::nullopt;
-  std::optional<std::string> Old;
-  if (::flock(Fd, LOCK_EX) == 0) {
-    // The record is one line of a few hundred bytes; read at most 4 KiB.
+FrontDecision decideFrontCache(FrontCacheKind Cache, const Config &Cfg,
+                               const FrontRecord &Old, const std::string &Now,
+                               bool CanPrint, bool FromParent) {
+  FrontDecision D;
+  // Only a cache seen as the parent may start a record: ccache's
+  // environment alone (CCACHE_DISABLE, which users set too) may only
+  // report against one.
+  if (Old.Told.empty() && Old.Other.empty() && !FromParent)
+    return D;
+  if (!CanPrint) {
+    // sccache's compile steps: note the first compiler that differs from
+    // the one told, for the next step that can say it (a link).
+    if (Now != Old.Told && Old.Other.empty())
+      D.Write = FrontRecord{Old.Told, Now};
+    return D;
+  }
+  // The compiler whose objects the cache may hold, other than Now.
+  std::string Before = !Old.Other.empty() && Old.Other != Now ? Old.Other
+                       : Old.Told != Now                      ? Old.Told
+                                                              : std::string();
+  if (!Before.empty() || Old.Told.empty())
+    D.Text = frontCacheWarning(Cache, Cfg, Before, Now);
+  if (Old.Told != Now || !Old.Other.empty())
+    D.Write = FrontRecord{Now, ""};
+  return D;
+}
+
+/// The record file, locked with flock(2) for as long as the object lives so
+/// that of -j8 compiles only one sees a change.
+class RecordFile {
+public:
+  explicit RecordFile(const std::string &Path) {
+    if (Path.empty())
+      return;
+    Fd = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (Fd >= 0 && ::flock(Fd, LOCK_EX) != 0) {
+      ::close(Fd);
+      Fd = -1;
+    }
+  }
+  ~RecordFile() {
+    if (Fd >= 0)
+      ::close(Fd); // releases the lock
+  }
+  RecordFile(const RecordFile &) = delete;
+  RecordFile &operator=(const RecordFile &) = delete;
+
+  /// Two lines, Told and Other; nullopt when there is no record to keep
+  /// (no HOME, a read-only home). At most 4 KiB is read: a record is a few
+  /// hundred bytes.
+  std::optional<FrontRecord> read() const {
+    if (Fd < 0)
+      return std::nullopt;
     char Buf[4096];
     ssize_t N;
     do
       N = ::pread(Fd, Buf, sizeof(Buf), 0);
     while (N < 0 && errno == EINTR);
-    if (N >= 0) {
-      Old = llvm::StringRef(Buf, N).rtrim('\n').str();
-      if (*Old != Compiler && (MayStart || !Old->empty())) {
-        std::string Line = Compiler + "\n";
-        if (::ftruncate(Fd, 0) != 0 ||
-            ::pwrite(Fd, Line.data(), Line.size(), 0) !=
-                static_cast<ssize_t>(Line.size()))
-          Old = std::nullopt;
-      }
-    }
+    if (N < 0)
+      return std::nullopt;
+    auto [Told, Rest] = llvm::StringRef(Buf, N).split('\n');
+    return FrontRecord{Told.str(), Rest.split('\n').first.str()};
   }
-  ::close(Fd); // releases the lock
-  return Old;
-}
+
+  void write(const FrontRecord &R) const {
+    std::string Text = R.Told + "\n" + R.Other + "\n";
+    if (Fd >= 0 && ::ftruncate(Fd, 0) == 0)
+      (void)::pwrite(Fd, Text.data(), Text.size(), 0);
+  }
+
+private:
+  int Fd = -1;
+};
 
 static void writeAll(int Fd, const std::string &Text) {
   const char *P = Text.data();
@@ -210,23 +249,26 @@ void warnIfCacheInFront(const CompilerCommand &Compiler, const Config &Cfg,
   FrontCache Front = detectFrontCache(Cfg, IsLink);
   if (Front.Kind == FrontCacheKind::None)
     return;
+  // What a compile step prints may be stored with its object and replayed
+  // on every hit; ccache's UNCACHED_ERR_FD is not, and a link is not cached.
   int Channel = uncachedErrFd(Cfg);
-  if (Channel < 0 && !IsLink)
-    return; // what this step prints may be stored with its object
-  if (Channel < 0)
+  if (Channel < 0 && IsLink)
     Channel = STDERR_FILENO;
   const std::string Now = identity(Compiler);
-  // Only a cache seen as the parent may start a record; ccache's
-  // environment alone (CCACHE_DISABLE, which users set too) may only
-  // report a change against one.
-  std::optional<std::string> Old =
-      swapRecord(recordPath(Front.Kind, Cfg, SelfPath), Now, Front.FromParent);
-  if ((!Old || Old->empty()) && !Front.FromParent)
+  RecordFile File(recordPath(Front.Kind, Cfg, SelfPath));
+  std::optional<FrontRecord> Old = File.read();
+  if (!Old) {
+    // No record can be kept: say it every time rather than never.
+    if (Channel >= 0 && Front.FromParent)
+      writeAll(Channel, frontCacheWarning(Front.Kind, Cfg, "", Now));
     return;
-  // No record can be kept: say it every time rather than never.
-  std::string Text = frontCacheWarning(Front.Kind, Cfg, Old.value_or(""), Now);
-  if (!Text.empty())
-    writeAll(Channel, Text);
+  }
+  FrontDecision D = decideFrontCache(Front.Kind, Cfg, *Old, Now, Channel >= 0,
+                                     Front.FromParent);
+  if (D.Write)
+    File.write(*D.Write);
+  if (!D.Text.empty())
+    writeAll(Channel, D.Text);
 }
 
 } // namespace linkguard::driver

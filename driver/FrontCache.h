@@ -14,6 +14,7 @@
 #include "driver/CompilerResolution.h"
 #include "driver/Config.h"
 
+#include <optional>
 #include <string>
 
 namespace linkguard::driver {
@@ -41,11 +42,34 @@ std::string frontCacheWarning(FrontCacheKind Cache, const Config &Cfg,
                               const std::string &Recorded,
                               const std::string &Compiler);
 
-/// Detects a cache in front and, when the compiler behind linkguard is new
-/// to that cache, warns once: on ccache's UNCACHED_ERR_FD (errors ccache
-/// does not store with the object, distcc's convention) or, on a link step,
-/// on stderr. A compile step without such a channel (sccache's server)
-/// neither warns nor records: its stderr would be cached and replayed.
+/// linkguard's record, per cache and linkguard binary, of the compilers it
+/// ran behind that cache (identities: words, then size and mtime).
+struct FrontRecord {
+  std::string Told;  // the compiler the user was last told about ("": none)
+  std::string Other; // a compiler run since that differs from Told ("": none)
+};
+
+struct FrontDecision {
+  std::string Text;                 // the warning to print, or ""
+  std::optional<FrontRecord> Write; // the new record, if it changes
+};
+
+/// What to say and record for the compiler Now behind Cache, given the
+/// record Old. CanPrint: this step has a channel the cache does not store
+/// (sccache's compile steps have none: they only note a differing compiler
+/// in Other, and the next link says it). FromParent: the cache was seen as
+/// the parent process. Said once: on first sight, and once per change -
+/// from Told to Now, or from Other when steps in between ran another
+/// compiler.
+FrontDecision decideFrontCache(FrontCacheKind Cache, const Config &Cfg,
+                               const FrontRecord &Old, const std::string &Now,
+                               bool CanPrint, bool FromParent);
+
+/// Detects a cache in front and applies decideFrontCache: warnings go to
+/// ccache's UNCACHED_ERR_FD (errors ccache does not store with the object,
+/// distcc's convention) or, on a link step, to stderr. A compile step
+/// without such a channel (sccache's server) prints nothing: its stderr
+/// would be cached and replayed.
 /// The record lives in $XDG_STATE_HOME/linkguard (~/.local/state), one file
 /// per cache and linkguard binary, read and written under flock(2).
 void warnIfCacheInFront(const CompilerCommand &Compiler, const Config &Cfg,

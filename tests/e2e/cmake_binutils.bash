@@ -16,7 +16,7 @@ SUITE_cmake_binutils_PROBE() {
   [ -x /usr/bin/llvm-ar-19 ] || echo "/usr/bin/llvm-ar-19 not installed (llvm-19)"
 }
 
-MASQ=$(dirname "$LINKGUARD_BIN")/masquerade
+MASQ=$(dirname "${LINKGUARD_BIN:-.}")/masquerade
 TOOLCHAIN=$LINKGUARD_SOURCE_DIR/cmake/linkguard-toolchain.cmake
 
 SUITE_cmake_binutils_SETUP() {

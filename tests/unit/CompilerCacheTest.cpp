@@ -173,6 +173,72 @@ TEST_CASE("the warning for a cache in front of linkguard", "[cache]") {
   }
 }
 
+TEST_CASE(
+    "first sight and each change are said once, by a step that can say it",
+    "[cache]") {
+  auto Cfg = configFromMap({});
+  REQUIRE(static_cast<bool>(Cfg));
+  const auto K = FrontCacheKind::Sccache;
+  const std::string V14 = "/usr/bin/clang++-14\t1 2",
+                    V19 = "/usr/bin/clang++-19\t3 4";
+  SECTION("a step that can print says first sight and records it") {
+    FrontDecision D = decideFrontCache(K, *Cfg, {}, V14, true, true);
+    CHECK_THAT(D.Text, Catch::Contains("runs linkguard as its compiler"));
+    REQUIRE(D.Write);
+    CHECK(D.Write->Told == V14);
+    CHECK(D.Write->Other.empty());
+    FrontDecision Again = decideFrontCache(K, *Cfg, {V14, ""}, V14, true, true);
+    CHECK(Again.Text.empty());
+    CHECK(!Again.Write);
+  }
+  SECTION("sccache's compile steps only note; the first link tells") {
+    FrontDecision Compile = decideFrontCache(K, *Cfg, {}, V14, false, true);
+    CHECK(Compile.Text.empty());
+    REQUIRE(Compile.Write);
+    CHECK(Compile.Write->Other == V14);
+    FrontDecision Link =
+        decideFrontCache(K, *Cfg, *Compile.Write, V14, true, true);
+    CHECK_THAT(Link.Text, Catch::Contains("runs linkguard as its compiler"));
+    REQUIRE(Link.Write);
+    CHECK(Link.Write->Told == V14);
+  }
+  SECTION("a change is said by the first step that can print it") {
+    FrontDecision Compile =
+        decideFrontCache(K, *Cfg, {V14, ""}, V19, false, true);
+    CHECK(Compile.Text.empty());
+    FrontDecision Link = decideFrontCache(K, *Cfg, {V14, ""}, V19, true, true);
+    CHECK_THAT(Link.Text,
+               Catch::Contains(
+                   "changed from /usr/bin/clang++-14 to /usr/bin/clang++-19"));
+    REQUIRE(Link.Write);
+    CHECK(Link.Write->Told == V19);
+  }
+  SECTION(
+      "compiles with another compiler between two links with the same one") {
+    // Told 19; compile steps ran 14 (a cache miss stored 14's object);
+    // back on 19 the cache serves it: the link must say so.
+    FrontDecision Compile =
+        decideFrontCache(K, *Cfg, {V19, ""}, V14, false, true);
+    REQUIRE(Compile.Write);
+    CHECK(Compile.Write->Other == V14);
+    FrontDecision Link =
+        decideFrontCache(K, *Cfg, *Compile.Write, V19, true, true);
+    CHECK_THAT(Link.Text,
+               Catch::Contains(
+                   "changed from /usr/bin/clang++-14 to /usr/bin/clang++-19"));
+    REQUIRE(Link.Write);
+    CHECK(Link.Write->Other.empty());
+  }
+  SECTION("ccache seen only through CCACHE_DISABLE reports changes, starts "
+          "nothing") {
+    const auto C = FrontCacheKind::Ccache;
+    FrontDecision Start = decideFrontCache(C, *Cfg, {}, V14, true, false);
+    CHECK(Start.Text.empty());
+    CHECK(!Start.Write);
+    CHECK(!decideFrontCache(C, *Cfg, {V14, ""}, V19, true, false).Text.empty());
+  }
+}
+
 TEST_CASE("no cache is detected without one", "[cache]") {
   auto Cfg = configFromMap({});
   REQUIRE(static_cast<bool>(Cfg));
