@@ -11,6 +11,18 @@ FARM_MODELS="m0 m1 m2 m3"
 # The flags on every step, as cpp_builder renders them (a suite may drop
 # one its engine cannot take, and says why).
 FARM_CFLAGS=("${AOTI_MPS_CFLAGS[@]}")
+
+# farm_drop_flags OPTION...: FARM_CFLAGS without each OPTION and the value
+# that follows it ("-undefined" drops "-undefined dynamic_lookup").
+farm_drop_flags() {
+  local kept=() skip= f o
+  for f in "${FARM_CFLAGS[@]}"; do
+    if [ -n "$skip" ]; then skip=; continue; fi
+    for o in "$@"; do [ "$f" = "$o" ] && skip=1; done
+    [ -n "$skip" ] || kept+=("$f")
+  done
+  FARM_CFLAGS=("${kept[@]}")
+}
 FARM_UNITS="wrapper k0 k1 k2 consts"
 
 # free_port: a TCP port on 127.0.0.1 that nothing listens on now.

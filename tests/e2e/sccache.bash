@@ -19,16 +19,7 @@
 # ("Can't handle UnknownFlag arguments with -Xclang"; src/compiler/gcc.rs,
 # still so upstream). The last test shows both; the cached builds put
 # -undefined on the links only and leave -Xclang -fopenmp out.
-FARM_CFLAGS=()
-skip_next=
-for f in "${AOTI_MPS_CFLAGS[@]}"; do
-  if [ -n "$skip_next" ]; then skip_next=; continue; fi
-  case $f in
-    -Xclang | -undefined) skip_next=1 ;;
-    *) FARM_CFLAGS+=("$f") ;;
-  esac
-done
-unset skip_next f
+farm_drop_flags -undefined -Xclang
 
 SUITE_sccache_PROBE() {
   command -v sccache >/dev/null || { echo "sccache not installed (scripts/lib/common.sh installs it)"; return; }
