@@ -15,6 +15,9 @@ LINKGUARD_PACKAGES=(
   libboost-dev libboost-filesystem-dev libspdlog-dev libfmt-dev catch2
   libzstd-dev zlib1g-dev libtomlplusplus-dev
   cmake ninja-build python3 ccache clang-tidy-19
+  # tests/e2e/{distcc,icecc,sccache}.bash: the compile farms and caches
+  # linkguard composes with, started on loopback by the suites.
+  make distcc distcc-pump icecc sccache
 )
 
 say() { printf '==> %s\n' "$*" >&2; }
