@@ -104,4 +104,14 @@ SUITE_cmake_binutils() {
   expect_contains "$(cat dropin/tools.txt)" "CXX_COMPILER_AR=CMAKE_CXX_COMPILER_AR-NOTFOUND" \
     "tools with CXX=linkguard-clang++"
   expect_contains "$(cat dropin/tools.txt)" "IPO=NO" "tools with CXX=linkguard-clang++"
+
+  TEST "the installed masquerade folder gives the same tools"
+  [ -f "${LINKGUARD_BUILD_DIR:-}/cmake_install.cmake" ] || test_failed "LINKGUARD_BUILD_DIR has no cmake_install.cmake"
+  cmake --install "$LINKGUARD_BUILD_DIR" --prefix "$PWD/prefix" >install.log 2>&1 ||
+    test_failed "cmake --install failed: $(cat install.log)"
+  expect_equal "$(readlink prefix/libexec/linkguard/clang++-19)" ../../bin/linkguard "installed link"
+  configure_form ref CXX=/usr/bin/clang++-19 --
+  configure_form inst CXX="$PWD/prefix/libexec/linkguard/clang++-19" --
+  expect_equal "$(cat inst/tools.txt)" "$(cat ref/tools.txt)" "tools with the installed masquerade link"
+  expect_same_file inst/prog ref/prog
 }
