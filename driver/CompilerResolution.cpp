@@ -109,7 +109,8 @@ std::string findExecutable(const std::string &Name, const std::string &PathVar,
 /// True when Path is a compiler cache's binary (ccache, sccache), under any
 /// name: /usr/lib/ccache/clang++ is a link to ../../bin/ccache.
 static bool isCompilerCache(const std::string &Path) {
-  llvm::StringRef Name = llvm::sys::path::filename(canonical(Path));
+  const std::string Real = canonical(Path);
+  llvm::StringRef Name = llvm::sys::path::filename(Real);
   return Name == "ccache" || Name == "sccache";
 }
 
@@ -119,7 +120,8 @@ static bool isCompilerCache(const std::string &Path) {
 /// is linkguard: with linkguard's and ccache's masquerade directories both
 /// on PATH the two would call each other until the depth guard stops them
 /// (exit 68).
-static bool cacheWouldRunLinkguard(const std::string &Name, const std::string &PathVar,
+static bool cacheWouldRunLinkguard(const std::string &Name,
+                                   const std::string &PathVar,
                                    const std::string &SelfPath) {
   for (const std::string &C : executablesOnPath(Name, PathVar))
     if (!isCompilerCache(C))
@@ -129,7 +131,8 @@ static bool cacheWouldRunLinkguard(const std::string &Name, const std::string &P
 
 /// The real compiler past linkguard and past any cache masquerade, as ccache
 /// finds the compiler past itself. Empty when PATH holds none.
-static std::string findPastCaches(const std::string &Name, const std::string &PathVar,
+static std::string findPastCaches(const std::string &Name,
+                                  const std::string &PathVar,
                                   const std::string &SelfPath) {
   for (const std::string &C : executablesOnPath(Name, PathVar))
     if (!isLinkguard(C, SelfPath) && !isCompilerCache(C))
@@ -146,30 +149,34 @@ static std::string findPastCaches(const std::string &Name, const std::string &Pa
 /// Otherwise Words are left as they are: without a loop the cache finds
 /// what it always finds. An error when no real compiler follows.
 static llvm::Error skipCacheLoop(std::vector<std::string> &Words,
-                                 const std::string &Origin, const std::string &PathVar,
+                                 const std::string &Origin,
+                                 const std::string &PathVar,
                                  const std::string &SelfPath) {
   const std::string Exe = Words.front();
   if (!isCompilerCache(Exe))
     return llvm::Error::success();
-  llvm::StringRef Cache = llvm::sys::path::filename(canonical(Exe));
+  const std::string Canonical = canonical(Exe);
+  llvm::StringRef Cache = llvm::sys::path::filename(Canonical);
   const bool Masquerade = llvm::sys::path::filename(Exe) != Cache;
-  std::string Name = Masquerade ? llvm::sys::path::filename(Exe).str()
+  std::string Name = Masquerade         ? llvm::sys::path::filename(Exe).str()
                      : Words.size() > 1 ? Words[1]
                                         : std::string();
-  if (Name.empty() || Name.front() == '-' || Name.find('/') != std::string::npos ||
+  if (Name.empty() || Name.front() == '-' ||
+      Name.find('/') != std::string::npos ||
       !cacheWouldRunLinkguard(Name, PathVar, SelfPath))
     return llvm::Error::success();
   std::string Real = findPastCaches(Name, PathVar, SelfPath);
   if (Real.empty())
-    return makeDriverError(ExitCode::Recursion,
-                           Origin + " leads to " + Exe + ", which would run linkguard as '" +
-                               Name + "' again, and no real '" + Name +
-                               "' follows on PATH; set LINKGUARD_CXX to the real compiler");
+    return makeDriverError(
+        ExitCode::Recursion,
+        Origin + " leads to " + Exe + ", which would run linkguard as '" +
+            Name + "' again, and no real '" + Name +
+            "' follows on PATH; set LINKGUARD_CXX to the real compiler");
   if (Masquerade)
     Words.insert(Words.begin() + 1, Real);
   else
     Words[1] = Real;
-  Words.front() = canonical(Exe);
+  Words.front() = Canonical;
   return llvm::Error::success();
 }
 
@@ -217,9 +224,10 @@ commandFromWords(std::vector<std::string> Words, const std::string &Origin,
                                "' on PATH is only " + Self +
                                "; set LINKGUARD_CXX to the real compiler");
   if (Exe.empty())
-    return makeDriverError(ExitCode::NoCompiler,
-                           "real compiler '" + First + "' (from " + Origin +
-                               ") was not found on PATH, or only linkguard was");
+    return makeDriverError(
+        ExitCode::NoCompiler,
+        "real compiler '" + First + "' (from " + Origin +
+            ") was not found on PATH, or only linkguard was");
   // argv[0] is the path we exec: clang finds its resource directory and any
   // target prefix ("arm64-apple-darwin-clang++") from it.
   Words.front() = Exe;

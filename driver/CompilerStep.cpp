@@ -64,7 +64,8 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   applyLauncherAssumptions(Inv, *Cls, Effective);
   StepPlan Plan = planStep(std::move(*Cls), Effective);
   if (Plan.Cls.Ph != flags::Phase::Probe)
-    warnIfCacheInFront(*Compiler, Cfg, SelfPath, Plan.Cls.Ph == flags::Phase::Link);
+    warnIfCacheInFront(*Compiler, Cfg, SelfPath,
+                       Plan.Cls.Ph == flags::Phase::Link);
   logDebug(std::string("phase ") + flags::phaseName(Plan.Cls.Ph) + " (" +
            Plan.Cls.DecidingArg + "), mode " + modeName(Plan.EffectiveMode));
 

@@ -31,12 +31,14 @@ static void printMissingDefineHint(const StepPlan &Plan, const char *Severity) {
     const flags::Condition *F = D.firstFailure();
     if (Failed != 1 || !F || F->Name != "MPS build")
       continue;
-    llvm::errs() << "linkguard: " << Severity << ": " << Plan.OutputPath
-                 << ": the MPS rule would have dropped it, but USE_MPS is not "
-                    "defined on this link step; for an MPS model say so: CMake "
-                    "-DLINKGUARD_LINK_DEFINES=USE_MPS (cmake/linkguard-toolchain.cmake), "
-                    "linkguard --assume-define=USE_MPS -- <compiler> as a launcher, "
-                    "or -DUSE_MPS on the link line (docs/integration.md)\n";
+    llvm::errs()
+        << "linkguard: " << Severity << ": " << Plan.OutputPath
+        << ": the MPS rule would have dropped it, but USE_MPS is not "
+           "defined on this link step; for an MPS model say so: CMake "
+           "-DLINKGUARD_LINK_DEFINES=USE_MPS "
+           "(cmake/linkguard-toolchain.cmake), "
+           "linkguard --assume-define=USE_MPS -- <compiler> as a launcher, "
+           "or -DUSE_MPS on the link line (docs/integration.md)\n";
   }
 }
 
