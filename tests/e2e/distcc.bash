@@ -36,7 +36,7 @@ start_distccd() {
     PORTS="$PORTS $p"
   done
   for p in $PORTS; do
-    for i in $(seq 50); do
+    for _ in $(seq 50); do
       python3 -c "import socket; socket.create_connection(('127.0.0.1', $p), 1)" 2>/dev/null && break
       sleep 0.1
     done

@@ -15,7 +15,7 @@ FARM_CFLAGS=("${AOTI_MPS_CFLAGS[@]}")
 # farm_drop_flags OPTION...: FARM_CFLAGS without each OPTION and the value
 # that follows it ("-undefined" drops "-undefined dynamic_lookup").
 farm_drop_flags() {
-  local kept=() skip= f o
+  local kept=() skip='' f o
   for f in "${FARM_CFLAGS[@]}"; do
     if [ -n "$skip" ]; then skip=; continue; fi
     for o in "$@"; do [ "$f" = "$o" ] && skip=1; done
@@ -32,12 +32,12 @@ free_port() {
 
 # stop_daemon PIDFILE...: SIGTERM each daemon we started, then wait for it.
 stop_daemon() {
-  local f pid i
+  local f pid
   for f in "$@"; do
     [ -s "$f" ] || continue
     pid=$(cat "$f")
     kill "$pid" 2>/dev/null || continue
-    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
   done

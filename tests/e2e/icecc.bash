@@ -53,7 +53,7 @@ start_icecream() {
   ICECC_TESTS=1 ICECC_TEST_SOCKET=$ICE/socket iceccd --no-remote -m 4 -s "127.0.0.1:$port" \
     -n "$net" -N lgice -b "$ICE/envs" -l "$ICE/daemon.log" -vvv &
   echo $! >"$ICE/daemon.pid"
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     grep -q 'Connected to scheduler' "$ICE/daemon.log" 2>/dev/null && break
     sleep 0.2
   done
