@@ -161,25 +161,97 @@ static std::vector<std::string> executablesOnPath(const std::string &Name,
   return Found;
 }
 
+/// Path made absolute. Without a current directory (removed under us) the
+/// relative path still works for execv.
+static std::string absolute(const std::string &Path) {
+  llvm::SmallString<256> Abs(Path);
+  if (llvm::sys::fs::make_absolute(Abs))
+    return Path;
+  return std::string(Abs);
+}
+
 std::string findExecutable(const std::string &Name, const std::string &PathVar,
                            const std::string &SelfPath) {
-  if (Name.find('/') != std::string::npos) {
-    llvm::SmallString<256> Abs(Name);
-    // Without a current directory (removed under us) the relative path
-    // still works for execv.
-    if (llvm::sys::fs::make_absolute(Abs))
-      return Name;
-    return std::string(Abs);
-  }
-  for (const std::string &C : executablesOnPath(Name, PathVar)) {
-    if (isLinkguard(C, SelfPath))
-      continue;
-    llvm::SmallString<256> Candidate(C);
-    if (llvm::sys::fs::make_absolute(Candidate))
-      return C; // no current directory: the relative candidate still runs
-    return std::string(Candidate);
-  }
+  if (Name.find('/') != std::string::npos)
+    return absolute(Name);
+  for (const std::string &C : executablesOnPath(Name, PathVar))
+    if (!isLinkguard(C, SelfPath))
+      return absolute(C);
   return {};
+}
+
+/// True when Path is a compiler cache's binary (ccache, sccache), under any
+/// name: /usr/lib/ccache/clang++ is a link to ../../bin/ccache.
+static bool isCompilerCache(const std::string &Path) {
+  const std::string Real = canonical(Path);
+  llvm::StringRef Name = llvm::sys::path::filename(Real);
+  return Name == "ccache" || Name == "sccache";
+}
+
+/// What a cache's own lookup of Name runs, in masquerade mode
+/// (/usr/lib/ccache/clang++) or as `ccache clang++`: the first Name on PATH
+/// that is not the cache (ccache's find_executable_in_path). True when that
+/// is linkguard: with linkguard's and ccache's masquerade directories both
+/// on PATH the two would call each other until the depth guard stops them
+/// (exit 68).
+static bool cacheWouldRunLinkguard(const std::string &Name,
+                                   const std::string &PathVar,
+                                   const std::string &SelfPath) {
+  for (const std::string &C : executablesOnPath(Name, PathVar))
+    if (!isCompilerCache(C))
+      return isLinkguard(C, SelfPath);
+  return false;
+}
+
+/// The real compiler past linkguard and past any cache masquerade, as ccache
+/// finds the compiler past itself. Empty when PATH holds none.
+static std::string findPastCaches(const std::string &Name,
+                                  const std::string &PathVar,
+                                  const std::string &SelfPath) {
+  for (const std::string &C : executablesOnPath(Name, PathVar))
+    if (!isLinkguard(C, SelfPath) && !isCompilerCache(C))
+      return absolute(C);
+  return {};
+}
+
+/// Breaks the ccache <-> linkguard loop in Words (an absolute first word):
+///  - the first word is a cache's masquerade link (named like a compiler)
+///    whose own lookup would run linkguard: run the cache explicitly with
+///    the real compiler, `/usr/bin/ccache /usr/bin/clang++`;
+///  - the first word is the cache named explicitly (`ccache clang++`) and
+///    the bare compiler after it leads to linkguard: name the real compiler.
+/// Otherwise Words are left as they are: without a loop the cache finds
+/// what it always finds. An error when no real compiler follows.
+static llvm::Error skipCacheLoop(std::vector<std::string> &Words,
+                                 const std::string &Origin,
+                                 const std::string &PathVar,
+                                 const std::string &SelfPath) {
+  const std::string Exe = Words.front();
+  if (!isCompilerCache(Exe))
+    return llvm::Error::success();
+  const std::string Canonical = canonical(Exe);
+  llvm::StringRef Cache = llvm::sys::path::filename(Canonical);
+  const bool Masquerade = llvm::sys::path::filename(Exe) != Cache;
+  std::string Name = Masquerade         ? llvm::sys::path::filename(Exe).str()
+                     : Words.size() > 1 ? Words[1]
+                                        : std::string();
+  if (Name.empty() || Name.front() == '-' ||
+      Name.find('/') != std::string::npos ||
+      !cacheWouldRunLinkguard(Name, PathVar, SelfPath))
+    return llvm::Error::success();
+  std::string Real = findPastCaches(Name, PathVar, SelfPath);
+  if (Real.empty())
+    return makeDriverError(
+        ExitCode::Recursion,
+        Origin + " leads to " + Exe + ", which would run linkguard as '" +
+            Name + "' again, and no real '" + Name +
+            "' follows on PATH; set LINKGUARD_CXX to the real compiler");
+  if (Masquerade)
+    Words.insert(Words.begin() + 1, Real);
+  else
+    Words[1] = Real;
+  Words.front() = Canonical;
+  return llvm::Error::success();
 }
 
 /// The first copy of linkguard that PATH holds under Name, or "". When the
@@ -226,14 +298,17 @@ commandFromWords(std::vector<std::string> Words, const std::string &Origin,
                                "' on PATH is only " + Self +
                                "; set LINKGUARD_CXX to the real compiler");
   if (Exe.empty())
-    return makeDriverError(ExitCode::NoCompiler,
-                           "real compiler '" + First + "' (from " + Origin +
-                               ") was not found on PATH, or only linkguard was");
-  CompilerCommand Cmd;
-  Cmd.Executable = Exe;
+    return makeDriverError(
+        ExitCode::NoCompiler,
+        "real compiler '" + First + "' (from " + Origin +
+            ") was not found on PATH, or only linkguard was");
   // argv[0] is the path we exec: clang finds its resource directory and any
   // target prefix ("arm64-apple-darwin-clang++") from it.
   Words.front() = Exe;
+  if (llvm::Error E = skipCacheLoop(Words, Origin, PathVar, SelfPath))
+    return std::move(E);
+  CompilerCommand Cmd;
+  Cmd.Executable = Words.front();
   Cmd.Prefix = std::move(Words);
   Cmd.Origin = Origin;
   return Cmd;
@@ -323,9 +398,12 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
   for (const std::string &Name : Names) {
     std::string Exe = findExecutable(Name, PathVar, Req.SelfPath);
     if (!Exe.empty()) {
+      std::vector<std::string> Words{Exe};
+      if (llvm::Error E = skipCacheLoop(Words, "PATH", PathVar, Req.SelfPath))
+        return std::move(E);
       CompilerCommand Cmd;
-      Cmd.Executable = Exe;
-      Cmd.Prefix = {Exe};
+      Cmd.Executable = Words.front();
+      Cmd.Prefix = std::move(Words);
       Cmd.Origin = "PATH";
       return Cmd;
     }

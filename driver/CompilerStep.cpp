@@ -9,6 +9,7 @@
 
 #include "driver/DriverError.h"
 #include "driver/Job.h"
+#include "driver/FrontCache.h"
 #include "driver/Logging.h"
 #include "driver/Plan.h"
 #include "driver/PlanJson.h"
@@ -30,6 +31,15 @@ static std::string joinArgs(const std::vector<std::string> &Args) {
 /// (execCompiler and spawnAndWait put Launch.Prefix in front of them).
 static int execOrReport(const Job &J, const Plan &P) {
   return reportError(execCompiler(J.Launch, P.CompilerArgs));
+}
+
+/// The compiler as a cache in front of linkguard should key on it: the
+/// launch words and the words of CXX before the user's (driver/FrontCache.h).
+static CompilerCommand compilerIdentity(const Job &J) {
+  CompilerCommand C = J.Launch;
+  C.Prefix.insert(C.Prefix.end(), J.Args.begin(),
+                  J.Args.begin() + static_cast<std::ptrdiff_t>(J.UserArgsStart));
+  return C;
 }
 
 static void logPlan(const Job &J, const Plan &P) {
@@ -64,6 +74,8 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
     return reportError(P.takeError());
   markNesting(Cfg.Depth);
   logPlan(*J, *P);
+  if (P->Cls.Ph != flags::Phase::Probe)
+    warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);
   if (!P->UnknownArgsWarning.empty())
     llvm::errs() << "linkguard: warning: " << P->UnknownArgsWarning << "\n";
   if (!P->NotVerified.empty())

@@ -4,6 +4,7 @@
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
 #include "driver/Logging.h"
+#include "flags/MpsAotRule.h"
 #include "objlib/Reader.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -13,6 +14,31 @@ namespace linkguard::driver {
 
 static std::string where(const contract::Finding &F) {
   return F.Slice.empty() ? std::string() : " [" + F.Slice + "]";
+}
+
+/// When the MPS rule failed on USE_MPS alone, the link line just did not
+/// show it: CMake never passes compile definitions to a link, and
+/// AOTInductor's generated CMake project writes none at all. Say how to
+/// state it rather than leave the user with "link with -dead_strip_dylibs".
+static void printMissingDefineHint(const Plan &Plan, const char *Severity) {
+  for (const flags::RuleDecision &D : Plan.Decisions) {
+    if (D.RuleName != flags::MpsAotRuleName)
+      continue;
+    size_t Failed = 0;
+    for (const flags::Condition &C : D.Conditions)
+      Failed += C.Holds ? 0 : 1;
+    const flags::Condition *F = D.firstFailure();
+    if (Failed != 1 || !F || F->Name != "MPS build")
+      continue;
+    llvm::errs()
+        << "linkguard: " << Severity << ": " << Plan.OutputPath
+        << ": the MPS rule would have dropped it, but USE_MPS is not "
+           "defined on this link step; for an MPS model say so: CMake "
+           "-DLINKGUARD_LINK_DEFINES=USE_MPS "
+           "(cmake/linkguard-toolchain.cmake), "
+           "linkguard --assume-define=USE_MPS -- <compiler> as a launcher, "
+           "or -DUSE_MPS on the link line (docs/integration.md)\n";
+  }
 }
 
 OutputBefore recordOutput(const Plan &P) {
@@ -103,6 +129,7 @@ int verifyLinkedOutput(const Plan &Plan, const OutputBefore &Before) {
     logInfo(Out + ": contract holds");
     return 0;
   }
+  printMissingDefineHint(Plan, Severity);
   if (!Enforce)
     return 0;
   removeBrokenOutput(Plan, Judged, Before);

@@ -29,6 +29,9 @@ LINKGUARD_PACKAGES=(
   libspdlog-dev libfmt-dev catch2
   libzstd-dev zlib1g-dev libtomlplusplus-dev
   cmake ninja-build python3 ccache clang-tidy-19
+  # tests/e2e/{distcc,icecc,sccache}.bash: the compile farms and caches
+  # linkguard composes with, started on loopback by the suites.
+  make distcc distcc-pump icecc sccache
 )
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command

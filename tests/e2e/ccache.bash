@@ -7,8 +7,13 @@
 #   1. CXX="ccache linkguard-clang++"        ccache in front of linkguard
 #   2. LINKGUARD_CXX="ccache clang++"        linkguard in front of ccache
 #   3. /usr/lib/ccache first on PATH          ccache's masquerade directory
+# Then what a cache in front must never do silently: serve the objects of
+# the compiler LINKGUARD_CXX named before (ccache keys on the file it runs,
+# linkguard's), the documented way out, the other order, and no loop with
+# both masquerade directories on PATH.
 
 SUITE_ccache_PROBE() {
+  [ -x /usr/bin/clang++-14 ] || { echo "/usr/bin/clang++-14 not installed"; return; }
   command -v ccache >/dev/null || { echo "ccache not installed (scripts/lib/common.sh installs it)"; return; }
   [ -d /usr/lib/ccache ] || { echo "/usr/lib/ccache (masquerade directory) missing"; return; }
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
@@ -107,4 +112,77 @@ SUITE_ccache() {
   expect_rule_applied
   out=$(PATH=/usr/lib/ccache:$LLVM_BIN:$PATH "$LINKGUARD_BIN" --version)
   expect_contains "$out" "real compiler: /usr/lib/ccache/clang++ (from PATH)" "--version"
+
+  SUITE_ccache_wrong_compiler
+}
+
+# comment OBJ: the compiler that made an ELF object (its .comment section).
+comment() { "$LLVM_BIN/llvm-readelf" -p .comment "$1" | grep -o 'clang version [0-9]*'; }
+
+SUITE_ccache_wrong_compiler() {
+  TEST "ccache in front never silently serves the previous LINKGUARD_CXX's objects"
+  export XDG_STATE_HOME=$PWD/state
+  echo 'int f(int x) { return x * 3; }' >f.cpp
+  echo 'int f(int); int main() { return f(0); }' >m.cpp
+  "$CLANGXX" -c f.cpp -o want19.o
+  build() { # LINKGUARD_CXX: compile both units and link, through ccache
+    local c
+    for c in f m; do LINKGUARD_CXX=$1 ccache "$LGXX" -c $c.cpp -o $c.o || return 1; done
+    LINKGUARD_CXX=$1 ccache "$LGXX" f.o m.o -o prog
+  }
+  build /usr/bin/clang++-14 2>build14.log || test_failed "build failed: $(cat build14.log)"
+  expect_equal "$(comment f.o)" "clang version 14" "first object"
+  # First sight, said once (on ccache's UNCACHED_ERR_FD: not stored with
+  # the object, so the hits below do not replay it).
+  expect_equal "$(grep -c 'ccache runs linkguard as its compiler' build14.log)" 1 "first-sight warnings"
+  build /usr/bin/clang++-14 2>again14.log || test_failed "build failed"
+  expect_not_contains "$(cat again14.log)" "linkguard: warning" "second build with clang 14"
+  # ccache keys on linkguard's file (compiler_check=mtime): clang 14's
+  # objects come back for clang 19 - and the link says so, once.
+  build "$CLANGXX" 2>build19.log || test_failed "build failed: $(cat build19.log)"
+  expect_equal "$(comment f.o)" "clang version 14" "object ccache served"
+  expect_equal "$(grep -c "changed from /usr/bin/clang++-14 to $CLANGXX" build19.log)" 1 \
+    "change warnings"
+  build "$CLANGXX" 2>again19.log || test_failed "build failed"
+  expect_not_contains "$(cat again19.log)" "linkguard: warning" "second build with clang 19"
+
+  TEST "ccache in front with CCACHE_COMPILERCHECK='%compiler% -v': keys on the real compiler"
+  export XDG_STATE_HOME=$PWD/state CCACHE_COMPILERCHECK='%compiler% -v'
+  echo 'int f(int x) { return x * 3; }' >f.cpp
+  "$CLANGXX" -c f.cpp -o want19.o
+  LINKGUARD_CXX=/usr/bin/clang++-14 ccache "$LGXX" -c f.cpp -o f.o 2>one.log
+  expect_equal "$(comment f.o)" "clang version 14" "first object"
+  LINKGUARD_CXX=$CLANGXX ccache "$LGXX" -c f.cpp -o f.o 2>two.log
+  expect_same_file f.o want19.o
+  expect_not_contains "$(cat one.log two.log)" "linkguard: warning" "compile output"
+  unset CCACHE_COMPILERCHECK
+
+  TEST "ccache behind linkguard sees the compiler change: no stale object, no warning"
+  export XDG_STATE_HOME=$PWD/state
+  echo 'int f(int x) { return x * 3; }' >f.cpp
+  "$CLANGXX" -c f.cpp -o want19.o
+  LINKGUARD_CXX="ccache /usr/bin/clang++-14" "$LGXX" -c f.cpp -o f.o
+  expect_equal "$(comment f.o)" "clang version 14" "first object"
+  LINKGUARD_CXX="ccache $CLANGXX" "$LGXX" -c f.cpp -o f.o 2>two.log
+  expect_same_file f.o want19.o
+  expect_not_contains "$(cat two.log)" "linkguard: warning" "compile output"
+
+  TEST "linkguard's and ccache's masquerade directories both on PATH: no loop"
+  # ccache's own lookup skips only ccache: it found linkguard's clang++
+  # again and the two called each other until exit 68. linkguard now runs
+  # ccache with the real compiler past both.
+  echo 'int f(int x) { return x * 3; }' >f.cpp
+  "$CLANGXX" -c f.cpp -o want19.o
+  mkdir -p lgmasq bin
+  ln -s "$LINKGUARD_BIN" lgmasq/clang++
+  ln -s "$CLANGXX" bin/clang++
+  ccache -z >/dev/null
+  local order
+  for order in "$PWD/lgmasq:/usr/lib/ccache" "/usr/lib/ccache:$PWD/lgmasq"; do
+    PATH=$order:$PWD/bin:$PATH CXX="$LGXX" expect_status 0 "$LGXX" -c f.cpp -o f.o
+    expect_same_file f.o want19.o
+    out=$(PATH=$order:$PWD/bin:$PATH "$LINKGUARD_BIN" --version)
+    expect_contains "$out" "real compiler: $(readlink -f "$(command -v ccache)") (from PATH)" "--version"
+  done
+  expect_equal "$(stat direct_cache_hit)" 1 "ccache still caches (second compile hit)"
 }

@@ -21,6 +21,10 @@ E2E_CURRENT=""
 
 e2e_finish() {
   local status=$?
+  # A suite that started daemons stops them here, passed or failed.
+  if declare -F "SUITE_${E2E_SUITE}_TEARDOWN" >/dev/null; then
+    "SUITE_${E2E_SUITE}_TEARDOWN"
+  fi
   if [ "$E2E_FAILED" -ne 0 ] || [ "$status" -ne 0 ]; then
     echo "FAILED: suite $E2E_SUITE, test \"$E2E_CURRENT\"; work dir kept: $E2E_ROOT" >&2
     echo "0 passed, 1 failed"
