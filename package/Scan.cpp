@@ -109,7 +109,9 @@ bool plausibleELF(StringRef D) {
          u32(20) == ELF::EV_CURRENT &&
          EhSize == (Is64 ? sizeof(ELF::Elf64_Ehdr) : sizeof(ELF::Elf32_Ehdr)) &&
          (PhNum == 0 || PhEntSize == WantPh) &&
-         (ShNum == 0 || ShEntSize == WantSh) && (PhNum != 0 || ShNum != 0);
+         (ShNum == 0 || ShEntSize == WantSh) &&
+         // A linked image has program headers; an object file, sections.
+         (Type == ELF::ET_REL ? ShNum != 0 : PhNum != 0);
 }
 
 /// What validating candidates may cost, in units of about 64 bytes read.
@@ -166,7 +168,13 @@ std::optional<uint64_t> elfHeaderExtent(StringRef D, WorkBudget &Budget) {
   auto inside = [&](uint64_t Off, uint64_t Size) {
     return reach(End, Off, Size) && End <= D.size();
   };
-  if (!inside(PhOff, PhNum * PhEnt))
+  // Linkers put both tables after the header, aligned to the word size.
+  uint64_t Word = Is64 ? 8 : 4;
+  auto table = [&](uint64_t Off, uint64_t Num) {
+    return Num == 0 || (Off >= End && Off % Word == 0);
+  };
+  if (!table(PhOff, PhNum) || !table(ShOff, ShNum) ||
+      !inside(PhOff, PhNum * PhEnt))
     return std::nullopt;
   if (ShNum == 0 && ShOff != 0) { // more than 0xff00 sections: sh_size of [0]
     if (!inside(ShOff, ShEnt))
@@ -219,17 +227,19 @@ std::optional<uint64_t> machOExtent(const MachOObjectFile &O) {
   uint64_t End = (O.is64Bit() ? sizeof(MachO::mach_header_64)
                               : sizeof(MachO::mach_header)) +
                  O.getHeader().sizeofcmds;
-  bool Ok = true;
+  bool Ok = true, Segment = false; // every real image has a segment
   for (const MachOObjectFile::LoadCommandInfo &L : O.load_commands()) {
     switch (L.C.cmd) {
     case MachO::LC_SEGMENT: {
       MachO::segment_command S = O.getSegmentLoadCommand(L);
       Ok &= reach(End, S.fileoff, S.filesize);
+      Segment = true;
       break;
     }
     case MachO::LC_SEGMENT_64: {
       MachO::segment_command_64 S = O.getSegment64LoadCommand(L);
       Ok &= reach(End, S.fileoff, S.filesize);
+      Segment = true;
       break;
     }
     case MachO::LC_SYMTAB: {
@@ -274,7 +284,7 @@ std::optional<uint64_t> machOExtent(const MachOObjectFile &O) {
     if (NReloc)
       Ok &= reach(End, RelOff, NReloc * 8);
   }
-  return Ok ? std::optional<uint64_t>(End) : std::nullopt;
+  return Ok && Segment ? std::optional<uint64_t>(End) : std::nullopt;
 }
 
 std::optional<uint64_t> universalExtent(const MachOUniversalBinary &U) {

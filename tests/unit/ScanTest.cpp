@@ -179,3 +179,20 @@ TEST_CASE("scan: a blob of plausible headers stops, and says so", "[scan]") {
   CHECK(R.Images.empty());
   CHECK(R.Exhausted);
 }
+
+TEST_CASE("scan: a bare header whose tables overlap it is not an image",
+          "[scan]") {
+  // fuzz_package found this ELF32 header composed of planted fields in
+  // otherwise random data: no program header, and one empty section whose
+  // header overlaps the ELF header at offset 1. libObject accepts it.
+  const unsigned char Header[] = {
+      0x7f, 0x45, 0x4c, 0x46, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0x00, 0x01, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01,
+      0x00, 0x00, 0x00, 0xcf, 0xfa, 0xed, 0xfe, 0x34, 0x00, 0x20, 0x00,
+      0x00, 0x00, 0x28, 0x00, 0x01, 0x00, 0x00, 0x0c};
+  std::string Blob = randomBytes(4096, 9);
+  std::memcpy(&Blob[1000], Header, sizeof Header);
+  CHECK_FALSE(imageExtent(StringRef(Blob).substr(1000)).has_value());
+  CHECK(scanForImages(Blob).Images.empty());
+}
