@@ -10,7 +10,8 @@
 namespace linkguard::driver {
 
 bool isSubcommand(const std::string &Name) {
-  for (const char *S : {"inspect", "check", "explain", "run", "env", "help"})
+  for (const char *S :
+       {"inspect", "check", "try-load", "explain", "run", "env", "help"})
     if (Name == S)
       return true;
   return false;
