@@ -177,7 +177,9 @@ std::optional<uint64_t> elfHeaderExtent(StringRef D, WorkBudget &Budget) {
       !inside(PhOff, PhNum * PhEnt))
     return std::nullopt;
   if (ShNum == 0 && ShOff != 0) { // more than 0xff00 sections: sh_size of [0]
-    if (!inside(ShOff, ShEnt))
+    // plausibleELF checked e_shentsize only for a non-zero e_shnum.
+    uint64_t WantSh = Is64 ? sizeof(ELF::Elf64_Shdr) : sizeof(ELF::Elf32_Shdr);
+    if (ShEnt != WantSh || !table(ShOff, 1) || !inside(ShOff, ShEnt))
       return std::nullopt;
     ShNum = word(ShOff + (Is64 ? 32 : 20));
   }
