@@ -42,10 +42,11 @@ struct LoaderReport {
   std::string CallError;
   bool Complete = false; // the "end" record was seen
 
-  /// The last complete list: after the call if it returned, else after
-  /// the load.
+  /// The last list: after the call if it returned (and the loader lived
+  /// to list them), else after the load.
   const std::vector<contract::LoadedImage> &finalImages() const {
-    return Call == CallState::Returned ? AfterCall : AfterLoad;
+    return Call == CallState::Returned && !AfterCall.empty() ? AfterCall
+                                                             : AfterLoad;
   }
 };
 
