@@ -62,7 +62,7 @@ std::string absolutePath(StringRef P) {
 
 ContainerPlacement placeInContainer(const package::Image &Source,
                                     objlib::BinaryInfo &Binary,
-                                    contract::FileProbe RealExists) {
+                                    const contract::FileProbe &RealExists) {
   std::string Base = absolutePath(Source.Container);
   std::string Root;
   if (!Source.Offset) {

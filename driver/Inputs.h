@@ -49,7 +49,7 @@ struct ContainerPlacement {
 };
 ContainerPlacement placeInContainer(const package::Image &Source,
                                     objlib::BinaryInfo &Binary,
-                                    contract::FileProbe RealExists);
+                                    const contract::FileProbe &RealExists);
 
 /// P made absolute against the working directory, "." and ".." removed.
 std::string absolutePath(llvm::StringRef P);

@@ -114,7 +114,8 @@ InputKind classifyInput(const std::string &Path) {
   char Buf[HeadBytes];
   Expected<size_t> N =
       sys::fs::readNativeFile(*F, MutableArrayRef<char>(Buf, sizeof Buf));
-  sys::fs::closeFile(*F);
+  std::error_code Ignored = sys::fs::closeFile(*F); // read-only: no data lost
+  (void)Ignored;
   if (!N) {
     consumeError(N.takeError());
     return InputKind::Unreadable;

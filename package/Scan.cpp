@@ -24,8 +24,13 @@ namespace {
 /// The smallest header any candidate has (a 32-bit Mach-O header).
 constexpr size_t MinHeader = 28;
 
-uint32_t be32(const char *P) { return support::endian::read32be(P); }
-uint32_t le32(const char *P) { return support::endian::read32le(P); }
+/// The 32-bit word at Off of D (the caller has checked the bounds).
+uint32_t be32(StringRef D, size_t Off) {
+  return support::endian::read32be(D.substr(Off, 4).bytes_begin());
+}
+uint32_t le32(StringRef D, size_t Off) {
+  return support::endian::read32le(D.substr(Off, 4).bytes_begin());
+}
 
 bool knownCPU(uint32_t T) {
   switch (T) {
@@ -45,14 +50,12 @@ bool knownCPU(uint32_t T) {
 /// mach_header(_64): magic, cputype, cpusubtype, filetype, ncmds,
 /// sizeofcmds, flags.
 bool plausibleMachO(StringRef D) {
-  uint32_t Magic = le32(D.data());
+  uint32_t Magic = le32(D, 0);
   bool Swap = Magic == MachO::MH_CIGAM || Magic == MachO::MH_CIGAM_64;
   bool Is64 = Magic == MachO::MH_MAGIC_64 || Magic == MachO::MH_CIGAM_64;
   if (!Swap && Magic != MachO::MH_MAGIC && Magic != MachO::MH_MAGIC_64)
     return false;
-  auto field = [&](size_t I) {
-    return Swap ? be32(D.data() + 4 * I) : le32(D.data() + 4 * I);
-  };
+  auto field = [&](size_t I) { return Swap ? be32(D, 4 * I) : le32(D, 4 * I); };
   uint64_t Header = Is64 ? 32 : 28;
   uint32_t FileType = field(3), NCmds = field(4), SizeOfCmds = field(5);
   return D.size() >= Header && knownCPU(field(1)) && FileType >= 1 &&
@@ -62,15 +65,15 @@ bool plausibleMachO(StringRef D) {
 
 /// fat_header + fat_arch(_64) records, big-endian.
 bool plausibleFat(StringRef D) {
-  uint32_t Magic = be32(D.data());
+  uint32_t Magic = be32(D, 0);
   if (Magic != MachO::FAT_MAGIC && Magic != MachO::FAT_MAGIC_64)
     return false;
   uint64_t Record = Magic == MachO::FAT_MAGIC ? 20 : 32;
-  uint32_t N = be32(D.data() + 4);
+  uint32_t N = be32(D, 4);
   if (N == 0 || N > 64 || 8 + N * Record > D.size())
     return false;
   for (uint32_t I = 0; I < N; ++I)
-    if (!knownCPU(be32(D.data() + 8 + I * Record)))
+    if (!knownCPU(be32(D, 8 + I * Record)))
       return false;
   return true;
 }
@@ -96,8 +99,7 @@ bool plausibleELF(StringRef D) {
                                     : support::endian::read16be(D.data() + Off);
   };
   auto u32 = [&](size_t Off) {
-    return Data == ELF::ELFDATA2LSB ? le32(D.data() + Off)
-                                    : be32(D.data() + Off);
+    return Data == ELF::ELFDATA2LSB ? le32(D, Off) : be32(D, Off);
   };
   uint16_t Type = u16(16);
   size_t Tail = Is64 ? 52 : 40; // e_ehsize
@@ -151,9 +153,7 @@ std::optional<uint64_t> elfHeaderExtent(StringRef D, WorkBudget &Budget) {
     return LE ? support::endian::read16le(D.data() + Off)
               : support::endian::read16be(D.data() + Off);
   };
-  auto u32 = [&](uint64_t Off) {
-    return LE ? le32(D.data() + Off) : be32(D.data() + Off);
-  };
+  auto u32 = [&](uint64_t Off) { return LE ? le32(D, Off) : be32(D, Off); };
   auto word = [&](uint64_t Off) -> uint64_t {
     if (!Is64)
       return u32(Off);

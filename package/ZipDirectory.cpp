@@ -300,6 +300,7 @@ Error ZipArchive::checkOverlaps() const {
   // Each entry owns [local header, end of data). Two entries sharing bytes
   // is how a small archive claims terabytes (the overlapping-file bomb).
   std::vector<const ZipEntry *> Order;
+  Order.reserve(Entries.size());
   for (const ZipEntry &E : Entries)
     Order.push_back(&E);
   std::sort(Order.begin(), Order.end(), [](const auto *A, const auto *B) {

@@ -93,6 +93,7 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const std::string &Library,
     V.Images.push_back(std::move(M));
   }
   std::vector<contract::LoadedImage> Judged;
+  Judged.reserve(V.Images.size());
   for (const MappedImage &M : V.Images)
     Judged.push_back(M.Image);
   V.Contract = contract::judgeLoadedImages(Judged, Spec);

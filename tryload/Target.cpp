@@ -40,7 +40,11 @@ Expected<std::unique_ptr<PrivateDir>> PrivateDir::create() {
   return std::unique_ptr<PrivateDir>(new PrivateDir(Buf));
 }
 
-PrivateDir::~PrivateDir() { sys::fs::remove_directories(Dir); }
+PrivateDir::~PrivateDir() {
+  // Best effort: nothing to report to, and nothing else to try.
+  std::error_code Ignored = sys::fs::remove_directories(Dir);
+  (void)Ignored;
+}
 
 std::string PrivateDir::pathFor(StringRef Name) const {
   std::string Safe;
@@ -101,7 +105,8 @@ resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
     if (Expected<objlib::BinaryInfo> Info = objlib::readBinary(Arg); !Info)
       return Info.takeError();
     SmallString<256> Abs(Arg);
-    sys::fs::make_absolute(Abs);
+    if (sys::fs::make_absolute(Abs)) // no working directory: as given
+      Abs = Arg;
     return Target{Arg, std::string(Abs)};
   }
 
