@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sys/mman.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -39,6 +40,17 @@ Expected<std::unique_ptr<MemoryBuffer>> mapAnonymousFile(int FD, uint64_t Size,
                              "cannot map a temporary file: " +
                                  Mapped.getError().message());
   return std::move(*Mapped);
+}
+
+void releaseFilePages(StringRef Range) {
+  const uintptr_t Page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(Range.begin());
+  uintptr_t End = reinterpret_cast<uintptr_t>(Range.end()) / Page * Page;
+  Begin = (Begin + Page - 1) / Page * Page;
+  // On a private, unmodified file mapping MADV_DONTNEED only unmaps the
+  // pages; the next access reads the file again (madvise(2)).
+  if (Page > 0 && End > Begin)
+    ::madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
 }
 
 Error writeAll(int FD, StringRef Data) {

@@ -40,6 +40,12 @@ mapAnonymousFile(int FD, uint64_t Size, llvm::StringRef Name);
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 alignedCopy(llvm::StringRef Data, llvm::StringRef Name, uint64_t InMemoryCap);
 
+/// Drops the whole pages of Range from this process's memory. Only for a
+/// read-only mapping of a file (a later read fetches them from the file
+/// again): inflating or scanning a large mapped archive then costs a window
+/// of resident memory, not the archive's size.
+void releaseFilePages(llvm::StringRef Range);
+
 /// Writes all of Data to FD, retrying short writes and EINTR.
 llvm::Error writeAll(int FD, llvm::StringRef Data);
 

@@ -20,10 +20,16 @@ constexpr size_t HeadBytes = 64;
 /// Reports each image scanForImages finds in Data (an aligned copy of it
 /// when it sits at an odd offset). Returns how many were found.
 Expected<size_t>
-scanInto(StringRef Data, const Image &Where, const ContainerOptions &Opts,
+scanInto(StringRef Data, bool MappedFile, const Image &Where,
+         const ContainerOptions &Opts,
          function_ref<void(const Image &)> OnImage,
          function_ref<void(const std::string &, Error)> OnError) {
-  ScanResult R = scanForImages(Data);
+  // A mapped file's pages behind the scan are dropped as it goes; an image
+  // found is read again from the file when it is used.
+  ScanResult R = scanForImages(Data, [&](uint64_t UpTo) {
+    if (MappedFile)
+      releaseFilePages(Data.take_front(UpTo));
+  });
   for (const EmbeddedImage &E : R.Images) {
     Image I = Where;
     I.Name = embeddedName(Where.Name, E.Offset);
@@ -52,11 +58,12 @@ scanInto(StringRef Data, const Image &Where, const ContainerOptions &Opts,
   return R.Images.size();
 }
 
-Error walkZip(MemoryBufferRef Bytes, const std::string &Path,
+Error walkZip(MemoryBufferRef Bytes, bool MappedFile, const std::string &Path,
               const ContainerOptions &Opts,
               function_ref<void(const Image &)> OnImage,
               function_ref<void(const std::string &, Error)> OnError) {
-  Expected<ZipArchive> Z = ZipArchive::open(Bytes, Path, Opts.Limits);
+  Expected<ZipArchive> Z =
+      ZipArchive::open(Bytes, Path, Opts.Limits, MappedFile);
   if (!Z)
     return Z.takeError();
   size_t Found = 0, Failed = 0;
@@ -84,7 +91,7 @@ Error walkZip(MemoryBufferRef Bytes, const std::string &Path,
       ++Found;
     } else {
       Expected<size_t> N =
-          scanInto(Data->ref().getBuffer(), I, Opts, OnImage, OnError);
+          scanInto(Data->ref().getBuffer(), false, I, Opts, OnImage, OnError);
       if (!N) {
         OnError(I.Name, N.takeError());
         ++Failed;
@@ -142,13 +149,14 @@ Error forEachImage(const std::string &Path, const ContainerOptions &Opts,
                                          Path + ": " +
                                              Buf.getError().message());
   MemoryBufferRef Bytes = (*Buf)->getMemBufferRef();
+  bool Mapped = (*Buf)->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
   if (looksLikeZip(Bytes.getBuffer()))
-    return walkZip(Bytes, Path, Opts, OnImage, OnError);
+    return walkZip(Bytes, Mapped, Path, Opts, OnImage, OnError);
   if (!Opts.Scan)
     return unsupportedError(Path + ": neither a binary nor a zip archive");
   Image Whole{Path, Path, "", std::nullopt, Bytes, nullptr};
   Expected<size_t> N =
-      scanInto(Bytes.getBuffer(), Whole, Opts, OnImage, OnError);
+      scanInto(Bytes.getBuffer(), Mapped, Whole, Opts, OnImage, OnError);
   if (!N)
     return N.takeError();
   if (*N == 0)

@@ -403,7 +403,10 @@ std::optional<uint64_t> imageExtent(StringRef Data) {
   return extentWithin(Data, Budget);
 }
 
-ScanResult scanForImages(StringRef Data) {
+ScanResult scanForImages(StringRef Data,
+                         function_ref<void(uint64_t UpTo)> Consumed) {
+  constexpr uint64_t Report = uint64_t(16) << 20;
+  uint64_t NextReport = Report;
   static constexpr std::array<bool, 256> First = firstBytes();
   ScanResult R;
   // Work allowed for candidates that pass the header checks: ample for any
@@ -411,6 +414,10 @@ ScanResult scanForImages(StringRef Data) {
   WorkBudget Budget{Data.size() + (uint64_t(8) << 20)};
   const auto *P = reinterpret_cast<const unsigned char *>(Data.data());
   for (uint64_t I = 0; I + MinHeader <= Data.size();) {
+    if (Consumed && I >= NextReport) {
+      Consumed(I);
+      NextReport = I + Report;
+    }
     if (!First[P[I]]) {
       ++I;
       continue;

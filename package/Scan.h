@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -53,7 +54,10 @@ struct ScanResult {
   bool Exhausted = false;
 };
 
-/// Every image inside Data.
-ScanResult scanForImages(llvm::StringRef Data);
+/// Every image inside Data. Consumed, when given, is told now and then how
+/// far the scan has gone: bytes before that are not read again.
+ScanResult
+scanForImages(llvm::StringRef Data,
+              llvm::function_ref<void(uint64_t UpTo)> Consumed = nullptr);
 
 } // namespace linkguard::package

@@ -80,9 +80,12 @@ public:
   /// Reads the central directory of Archive. Name prefixes every message
   /// ("pkg.pt2: ..." and "pkg.pt2!member: ..."). Errors are
   /// objlib::ReadError (Malformed): the archive cannot be trusted.
+  /// MappedFile: Archive is a read-only mapping of a file, whose pages may
+  /// be dropped once read (package/Buffers.h releaseFilePages).
   static llvm::Expected<ZipArchive> open(llvm::MemoryBufferRef Archive,
                                          llvm::StringRef Name,
-                                         ZipLimits Limits = {});
+                                         ZipLimits Limits = {},
+                                         bool MappedFile = false);
 
   const std::vector<ZipEntry> &entries() const { return Entries; }
   llvm::StringRef name() const { return Name; }
@@ -99,8 +102,10 @@ public:
   std::string memberName(const ZipEntry &E) const;
 
 private:
-  ZipArchive(llvm::MemoryBufferRef Archive, std::string Name, ZipLimits L)
-      : Archive(Archive), Name(std::move(Name)), Limits(L) {}
+  ZipArchive(llvm::MemoryBufferRef Archive, std::string Name, ZipLimits L,
+             bool MappedFile)
+      : Archive(Archive), Name(std::move(Name)), Limits(L),
+        MappedFile(MappedFile) {}
 
   llvm::Error readDirectory();
   llvm::Error checkLocalHeader(ZipEntry &E) const;
@@ -110,6 +115,7 @@ private:
   llvm::MemoryBufferRef Archive;
   std::string Name;
   ZipLimits Limits;
+  bool MappedFile;
   std::vector<ZipEntry> Entries;
 };
 

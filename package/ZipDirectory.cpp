@@ -110,8 +110,8 @@ bool looksLikeZip(StringRef Head) {
 }
 
 Expected<ZipArchive> ZipArchive::open(MemoryBufferRef Archive, StringRef Name,
-                                      ZipLimits Limits) {
-  ZipArchive Z(Archive, Name.str(), Limits);
+                                      ZipLimits Limits, bool MappedFile) {
+  ZipArchive Z(Archive, Name.str(), Limits, MappedFile);
   if (Error E = Z.readDirectory())
     return std::move(E);
   return std::move(Z);

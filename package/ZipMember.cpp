@@ -6,7 +6,11 @@
 // windowBits -15, as in a zip) and held to their declared size and CRC-32:
 // up to ZipLimits::InMemoryCap into one heap buffer, beyond it through a
 // 1 MiB window into an unlinked temporary file that is then mapped
-// read-only (sort(1)'s answer to the same problem).
+// read-only (sort(1)'s answer to the same problem). The compressed input is
+// fed in 8 MiB pieces; from a mapped archive each is dropped once consumed,
+// so inflating a gigabyte keeps about ten megabytes resident. A stored
+// member at an odd offset (Python's zipfile does not align) is copied, since
+// libObject reads ELF only from aligned memory.
 //
 //===----------------------------------------------------------------------===//
 #include "package/Zip.h"
@@ -30,10 +34,14 @@ namespace {
 constexpr uint16_t MethodStored = 0, MethodDeflated = 8;
 constexpr size_t Window = size_t(1) << 20;
 
+/// Compressed input is fed in pieces of this size; with a mapped archive,
+/// each piece is dropped from memory once consumed.
+constexpr size_t InputPiece = size_t(8) << 20;
+
 /// A raw-deflate stream over one member's compressed bytes.
 class Inflater {
 public:
-  explicit Inflater(StringRef In) : In(In) {
+  Inflater(StringRef In, bool Release) : In(In), Release(Release) {
     Z.zalloc = Z_NULL;
     Z.zfree = Z_NULL;
     Z.opaque = Z_NULL;
@@ -57,7 +65,9 @@ public:
     size_t Before = Z.avail_out;
     while (Z.avail_out > 0 && !Done) {
       if (Z.avail_in == 0 && Used < In.size()) {
-        size_t N = std::min<size_t>(In.size() - Used, 1u << 30);
+        if (Release && Used > 0)
+          releaseFilePages(In.substr(Used - InputPiece, InputPiece));
+        size_t N = std::min(In.size() - Used, InputPiece);
         Z.next_in =
             reinterpret_cast<Bytef *>(const_cast<char *>(In.data() + Used));
         Z.avail_in = static_cast<uInt>(N);
@@ -83,6 +93,7 @@ public:
 
 private:
   StringRef In;
+  bool Release;
   z_stream Z{};
   size_t Used = 0, Trailing = 0;
   bool Ok = false, Done = false;
@@ -106,7 +117,7 @@ Expected<std::string> ZipArchive::peek(const ZipEntry &E, size_t N) const {
     return memberError(E, "compression method " + Twine(E.Method) +
                               " is not supported (stored and deflated are)");
   std::string Out(N, '\0');
-  Inflater I(Data);
+  Inflater I(Data, /*Release=*/false);
   size_t Got = 0;
   while (Got < N && !I.done()) {
     Expected<size_t> K = I.next(Out.data() + Got, N - Got);
@@ -134,6 +145,8 @@ Expected<MemberData> ZipArchive::read(const ZipEntry &E) const {
     if (E.UncompressedSize <= Limits.InMemoryCap &&
         crcOf(0, Data.data(), Data.size()) != E.Crc32)
       return memberError(E, "CRC-32 does not match its data");
+    if (MappedFile) // what libObject needs it reads again
+      releaseFilePages(Data);
     if (isImageAligned(Data))
       return MemberData(MemoryBufferRef(Data, Id));
     Expected<std::unique_ptr<MemoryBuffer>> Copy =
@@ -166,7 +179,7 @@ Expected<MemberData> ZipArchive::read(const ZipEntry &E) const {
       ::close(FD);
   });
 
-  Inflater I(Data);
+  Inflater I(Data, MappedFile);
   uint64_t Got = 0;
   uint32_t Crc = 0;
   char Extra;

@@ -211,6 +211,33 @@ PY
   expect_equal "$status" 65 "a file error wins over a violation"
   expect_contains "$(cat out.txt)" "plain.so: violation"
 
+  TEST "bounded memory: a 160 MiB member, stored or deflated, keeps linkguard small"
+  # The AOTI way to make a big library: weights appended, page-aligned.
+  python3 - <<'PY' || test_failed "writing big members"
+import os, zipfile, subprocess
+so = open("plain.so", "rb").read()
+so += b"\0" * (-len(so) % 16384)
+chunk = os.urandom(1 << 20)  # incompressible, as weights are
+with open("big.so", "wb") as f:
+    f.write(so)
+    for _ in range(160):
+        f.write(chunk)
+with zipfile.ZipFile("big-deflated.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+    z.write("big.so", "lib/big.so")
+PY
+  python3 "$CONTAINERS" pt2 big-stored.pt2 "$CPU=big.so" || test_failed "writing big-stored.pt2"
+  for f in big-stored.pt2 big-deflated.zip; do
+    python3 - "$LINKGUARD_BIN" "$f" <<'PY' || test_failed "memory for $f"
+import resource, subprocess, sys
+r = subprocess.run([sys.argv[1], "check", "--forbid", "openmp", sys.argv[2]],
+                   capture_output=True, text=True)
+assert r.returncode == 1 and "violation: libomp.so.5" in r.stdout, (r.returncode, r.stdout, r.stderr)
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB
+print(f"  {sys.argv[2]}: max RSS {rss} KiB")
+assert rss < 48 * 1024, f"max RSS {rss} KiB for a 160 MiB member"
+PY
+  done
+
   TEST "random data with --scan: no phantom image"
   head -c 20000000 /dev/urandom >random.bin
   LG inspect --scan random.bin >out.txt 2>err.txt; status=$?
