@@ -62,6 +62,16 @@ struct Bytes {
 struct Zip64Fields {
   uint64_t *Uncompressed = nullptr, *Compressed = nullptr, *Offset = nullptr;
   uint32_t *Disk = nullptr;
+
+  /// The two sizes, each when it holds the escape value.
+  static Zip64Fields sizes(uint64_t &Uncompressed, uint64_t &Compressed) {
+    Zip64Fields F;
+    if (Uncompressed == Escape32)
+      F.Uncompressed = &Uncompressed;
+    if (Compressed == Escape32)
+      F.Compressed = &Compressed;
+    return F;
+  }
 };
 
 /// Walks the extra fields in Extra and applies the zip64 one. Returns a
@@ -208,11 +218,7 @@ Error ZipArchive::readDirectory() {
     if (Off + Len > DirEnd)
       return bad("central directory entry " + Twine(I) + " is truncated");
     E.Name = B.B.substr(Off + CentralSize, NameLen).str();
-    Zip64Fields F;
-    if (E.UncompressedSize == Escape32)
-      F.Uncompressed = &E.UncompressedSize;
-    if (E.CompressedSize == Escape32)
-      F.Compressed = &E.CompressedSize;
+    Zip64Fields F = Zip64Fields::sizes(E.UncompressedSize, E.CompressedSize);
     if (Local == Escape32)
       F.Offset = &Local;
     if (DiskStart == Escape16)
@@ -262,11 +268,7 @@ Error ZipArchive::checkLocalHeader(ZipEntry &E) const {
                               Twine(E.Method));
   if (!(E.Flags & FlagDataDescriptor)) {
     // Without a data descriptor the local header carries the real values.
-    Zip64Fields F;
-    if (Uncompressed == Escape32)
-      F.Uncompressed = &Uncompressed;
-    if (Compressed == Escape32)
-      F.Compressed = &Compressed;
+    Zip64Fields F = Zip64Fields::sizes(Uncompressed, Compressed);
     if (auto Why =
             applyZip64(B.B.substr(Off + LocalSize + NameLen, ExtraLen), F))
       return memberError(E, "local header: " + *Why);
