@@ -95,6 +95,9 @@ C
   "$cxx" "${flags[@]}" wrapper.cpp kernel.cpp -o plain.so || return 1
   "$cxx" "${flags[@]}" -Wl,--as-needed wrapper.cpp kernel.cpp -o asneeded.so || return 1
   "$cxx" "${flags[@]}" -Wl,--as-needed wrapper.cpp omp_kernel.cpp -o omp.so || return 1
+  # GCC's runtime: -fopenmp=libgomp links libgomp.so.1 (gcc -fopenmp does too).
+  "$cxx" -shared -fPIC -O2 -fopenmp=libgomp wrapper.cpp kernel.cpp -o gomp.so || return 1
+  "$cxx" -shared -fPIC -O2 -fopenmp=libgomp -Wl,--as-needed wrapper.cpp kernel.cpp -o gomp-asneeded.so || return 1
   "$CLANG" -shared -fPIC extra.c -o extra.so || return 1
 }
 
@@ -127,6 +130,15 @@ SUITE_try_load() {
   expect_equal "$status" 0 "asneeded.so: $out"
   expect_contains "$out" "asneeded.so: call model_selftest: returned 0"
   expect_contains "$out" "linkguard try-load: 5 images mapped, 0 violations: holds"
+
+  TEST "the same with GCC's runtime: libgomp mapped without --as-needed, not with it"
+  expect_contains "$(needed gomp.so)" libgomp.so.1 "gomp.so NEEDED"
+  out=$(LG try-load --forbid openmp --call model_selftest gomp.so); status=$?
+  expect_equal "$status" 1 "gomp.so: $out"
+  expect_contains "$out" "gomp.so: violation: /lib/x86_64-linux-gnu/libgomp.so.1"
+  out=$(LG try-load --forbid openmp --call model_selftest gomp-asneeded.so); status=$?
+  expect_equal "$status" 0 "gomp-asneeded.so: $out"
+  expect_not_contains "$out" libgomp
 
   TEST "--call of an entry point that really runs OpenMP: the runtime is mapped, and used"
   out=$(OMP_NUM_THREADS=3 LG try-load --require openmp --call model_selftest omp.so); status=$?
