@@ -90,8 +90,12 @@ Error walkZip(MemoryBufferRef Bytes, bool MappedFile, const std::string &Path,
       OnImage(I);
       ++Found;
     } else {
+      // A stored member read in place is part of the mapped archive.
+      StringRef In = Data->ref().getBuffer();
+      bool InPlace = In.begin() >= Bytes.getBufferStart() &&
+                     In.end() <= Bytes.getBufferEnd();
       Expected<size_t> N =
-          scanInto(Data->ref().getBuffer(), false, I, Opts, OnImage, OnError);
+          scanInto(In, MappedFile && InPlace, I, Opts, OnImage, OnError);
       if (!N) {
         OnError(I.Name, N.takeError());
         ++Failed;
@@ -111,7 +115,11 @@ Error walkZip(MemoryBufferRef Bytes, bool MappedFile, const std::string &Path,
 } // namespace
 
 InputKind classifyInput(const std::string &Path) {
-  if (sys::fs::is_directory(Path))
+  // Only a regular file is opened: reading a FIFO would take its data from
+  // whoever else waits for it (objlib says "not a regular file").
+  sys::fs::file_status Status;
+  if (sys::fs::status(Path, Status) ||
+      Status.type() != sys::fs::file_type::regular_file)
     return InputKind::Unreadable;
   Expected<sys::fs::file_t> F = sys::fs::openNativeFileForRead(Path);
   if (!F) {

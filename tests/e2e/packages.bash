@@ -236,6 +236,13 @@ assert rss < 48 * 1024, f"max RSS {rss} KiB for a 160 MiB member"
 PY
   done
 
+  TEST "a FIFO is never read, with --scan or without"
+  mkfifo pipe.pte
+  timeout 10 "$LINKGUARD_BIN" inspect --scan pipe.pte >/dev/null 2>err.txt; status=$?
+  expect_equal "$status" 66 "inspect --scan pipe.pte"
+  expect_contains "$(cat err.txt)" "pipe.pte: not a regular file"
+  timeout 10 "$LINKGUARD_BIN" try-load pipe.pte >/dev/null 2>&1; expect_equal "$?" 66 "try-load pipe.pte"
+
   TEST "random data with --scan: no phantom image"
   head -c 20000000 /dev/urandom >random.bin
   LG inspect --scan random.bin >out.txt 2>err.txt; status=$?
