@@ -29,6 +29,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,9 @@ int main(int Argc, char **Argv) {
   }
   if (!Library)
     return usage();
+  /* The report pipe is ours alone: a program the library runs must not
+   * inherit it. */
+  fcntl(ReportFd, F_SETFD, FD_CLOEXEC);
 
   if (NumHide > 0) {
     char Why[512];

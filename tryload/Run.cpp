@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,21 +114,37 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   }
   Started(Pid);
 
+  // Read until the loader is gone, not until every copy of the pipe is
+  // closed: a process the library forked may hold one for ever.
+  ::fcntl(Pipe[0], F_SETFL, O_NONBLOCK);
   std::string Text;
   char Buf[65536];
-  for (;;) {
-    ssize_t N = ::read(Pipe[0], Buf, sizeof Buf);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      break;
-    if (Text.size() < MaxReport)
-      Text.append(Buf, static_cast<size_t>(N));
-  }
+  auto drain = [&] {
+    for (;;) {
+      ssize_t N = ::read(Pipe[0], Buf, sizeof Buf);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        return N == 0; // end of file
+      if (Text.size() < MaxReport)
+        Text.append(Buf, static_cast<size_t>(N));
+    }
+  };
   int Status = 0;
-  while (::waitpid(Pid, &Status, 0) < 0)
-    if (errno != EINTR)
+  bool Exited = false, Closed = false;
+  while (!Exited) {
+    if (!Closed) {
+      struct pollfd P = {Pipe[0], POLLIN, 0};
+      if (::poll(&P, 1, 100) > 0)
+        Closed = drain();
+    }
+    pid_t W = ::waitpid(Pid, &Status, Closed ? 0 : WNOHANG);
+    if (W < 0 && errno != EINTR)
       return sysError("waitpid");
+    Exited = W == Pid;
+  }
+  if (!Closed)
+    drain(); // what the loader wrote before it exited
 
   Expected<LoaderReport> Report = parseLoaderReport(Text);
   if (!Report)

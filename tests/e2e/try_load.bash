@@ -255,6 +255,24 @@ assert d["images"] == [], d["images"]
   expect_equal "$(ls -A tmp)" "" "TMPDIR after SIGTERM"
   pgrep -f "$PWD/tmp/linkguard-try-load-" >/dev/null && test_failed "the loader outlived linkguard"
 
+  TEST "a library that forks a lingering process does not hold try-load up"
+  cat >forks.c <<'C'
+#include <unistd.h>
+/* The child keeps every descriptor the loader had, the report pipe too. */
+__attribute__((constructor)) static void start(void) {
+  if (fork() == 0) {
+    sleep(20);
+    _exit(0);
+  }
+}
+int ok(void) { return 0; }
+C
+  "$CLANG" -shared -fPIC forks.c -o forks.so || test_failed "forks.so"
+  out=$(timeout 10 "$LINKGUARD_BIN" try-load --call ok forks.so); status=$?
+  expect_equal "$status" 0 "try-load forks.so: $out"
+  expect_contains "$out" "forks.so: call ok: returned 0"
+  pkill -f "linkguard-loader.*$PWD/forks.so" 2>/dev/null
+
   TEST "usage errors"
   LG try-load --portable asneeded.so >/dev/null 2>err.txt; expect_equal "$?" 64 "--portable"
   expect_contains "$(cat err.txt)" "use \`linkguard check\`"
