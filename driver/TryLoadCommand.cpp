@@ -260,6 +260,10 @@ int runTryLoad(const std::vector<std::string> &Args) {
 
   auto Run = tryload::runLoader(Req, Env, [](pid_t P) { Child = P; });
   Child = 0;
+  // The library is no longer needed: remove it before printing (a closed
+  // stdout must not leave it behind).
+  HaveFile = HaveDir = 0;
+  Dir->reset();
   if (!Run)
     return reportError(makeDriverError(
         ExitCode::Internal, "try-load: " + toString(Run.takeError())));
