@@ -43,14 +43,19 @@ Expected<std::unique_ptr<MemoryBuffer>> mapAnonymousFile(int FD, uint64_t Size,
 }
 
 void releaseFilePages(StringRef Range) {
-  const uintptr_t Page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  uintptr_t Begin = reinterpret_cast<uintptr_t>(Range.begin());
-  uintptr_t End = reinterpret_cast<uintptr_t>(Range.end()) / Page * Page;
-  Begin = (Begin + Page - 1) / Page * Page;
+  const long Page = ::sysconf(_SC_PAGESIZE);
+  if (Page <= 0)
+    return;
+  const auto P = static_cast<size_t>(Page);
+  const size_t Skip =
+      (P - reinterpret_cast<uintptr_t>(Range.data()) % P) % P; // to a page
+  if (Range.size() <= Skip)
+    return;
+  const size_t Len = (Range.size() - Skip) / P * P; // whole pages only
   // On a private, unmodified file mapping MADV_DONTNEED only unmaps the
   // pages; the next access reads the file again (madvise(2)).
-  if (Page > 0 && End > Begin)
-    ::madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
+  if (Len > 0)
+    ::madvise(const_cast<char *>(Range.data() + Skip), Len, MADV_DONTNEED);
 }
 
 Error writeAll(int FD, StringRef Data) {
