@@ -14,6 +14,7 @@
 
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
+#include "driver/Inputs.h"
 #include "objlib/Reader.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -34,14 +35,16 @@ const char *const Usage =
     R"(usage: linkguard check [--forbid P] [--require P] [--forbid-unreferenced P]
                        [--unused] [--mps-aot] [--portable [--bundle-root DIR]
                        [--search DIR] [--provided P] [--system-list FILE]]
-                       [--json] FILE...
+                       [--json] [--scan] FILE...
 )";
 
 const char *const HelpText =
     R"(USAGE: linkguard check [options] FILE...
 
 Judges the dependencies of Mach-O (thin or universal) and ELF files against a
-contract. The driver verifies its links with the same code.
+contract. The driver verifies its links with the same code. A zip archive
+(.pt2, wheel) is a container: each Mach-O or ELF member is judged as
+PKG!path/in/archive, and the archive is what ships (--portable).
 
 A pattern P is a glob on the install name / DT_NEEDED string or on its file
 name, or a group: openmp (libomp, libiomp5, libgomp in every spelling) or
@@ -70,13 +73,17 @@ PORTABILITY:
   --system-list FILE       more system libraries, one pattern a line
 OUTPUT:
   --json                   one JSON document (schema in docs/check.md)
+  --scan                   judge every Mach-O and ELF image embedded in any
+                           other file (a .pte, a blob) as FILE@0xOFFSET
   --help                   print this help
 
 Text output: one line per finding, "FILE[ (arch)]: violation|kept|unknown:
-message", then a summary line.
+message" (a container's member without findings: "PKG!member: holds"), then
+a summary line.
 
-EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file,
-66 missing or unreadable file (a file error wins over 1).
+EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a
+damaged or lying zip, a container with no image), 66 missing or unreadable
+file (a file error wins over 1).
 )";
 
 int usage(const Twine &Msg) {
@@ -88,6 +95,7 @@ struct CheckOptions {
   contract::ContractSpec Spec;
   bool Json = false;
   bool Portable = false;
+  bool Scan = false;
   std::optional<std::string> BundleRoot;
   std::optional<std::string> SystemListFile;
   std::vector<std::string> SearchDirs;
@@ -152,6 +160,8 @@ Parse parseArgs(const std::vector<std::string> &Args, CheckOptions &O,
       return Parse::Help;
     } else if (Name == "--json") {
       O.Json = true;
+    } else if (Name == "--scan") {
+      O.Scan = true;
     } else if (Name == "--unused") {
       O.Spec.FailOnUnused = O.AnyContract = true;
     } else if (Name == "--portable") {
@@ -203,17 +213,6 @@ Parse parseArgs(const std::vector<std::string> &Args, CheckOptions &O,
   return Parse::Ok;
 }
 
-std::string absolute(StringRef P) {
-  SmallString<256> S(P);
-  // make_absolute fails only when the working directory cannot be read
-  // (removed under us); the path as given is then the best there is, and
-  // reading it reports the real problem.
-  if (sys::fs::make_absolute(S))
-    S = P;
-  sys::path::remove_dots(S, /*remove_dot_dot=*/true);
-  return std::string(S.str());
-}
-
 /// Fills Spec.Portable from the options: reads --system-list and makes the
 /// bundle root absolute (paths are compared lexically). Returns an exit
 /// status, 0 on success.
@@ -227,7 +226,7 @@ int preparePortability(CheckOptions &O) {
              << ": no such directory\n";
       return toInt(ExitCode::UnreadableInput);
     }
-    P.BundleRoot = absolute(*O.BundleRoot);
+    P.BundleRoot = absolutePath(*O.BundleRoot);
   }
   P.SearchDirs = O.SearchDirs;
   P.Provided = O.Provided;
@@ -268,13 +267,15 @@ int runCheck(const std::vector<std::string> &Args) {
   const contract::FileProbe Exists = contract::realFileProbe();
   std::vector<CheckResult> Results;
   std::vector<CheckFailure> Failures;
-  for (const std::string &Path : O.Files) {
-    Expected<objlib::BinaryInfo> Info = objlib::readBinary(Path);
+  auto checkOne = [&](const std::string &Path,
+                      Expected<objlib::BinaryInfo> Info,
+                      const package::Image *Source) {
     if (!Info) {
       handleAllErrors(
           Info.takeError(),
           [&](const objlib::ReadError &E) {
-            Failures.push_back({Path, objlib::readErrorKindName(E.kind()), E.message()});
+            Failures.push_back(
+                {Path, objlib::readErrorKindName(E.kind()), E.message()});
             if (Status == 0)
               Status = toInt(exitCodeFor(E.kind()));
           },
@@ -284,23 +285,35 @@ int runCheck(const std::vector<std::string> &Args) {
               Status = toInt(ExitCode::MalformedBinary);
           });
       errs() << "linkguard: error: " << Failures.back().Message << "\n";
-      continue;
+      return;
     }
-    // Portability compares paths lexically: anchor this one at the cwd.
-    Info->Path = absolute(Path);
     CheckResult R;
     R.Path = Path;
     R.Fmt = Info->Fmt;
     for (const objlib::Slice &S : Info->Slices)
       R.Arches.push_back(S.Arch);
-    R.Verdict = contract::judge(*Info, O.Spec, Exists);
-    if (O.Spec.Portable)
-      R.Placements =
-          contract::placeDependencies(*Info, *O.Spec.Portable, Exists);
+    R.Container = containerToJSON(Source);
+    R.InContainer = Source != nullptr;
+    contract::ContractSpec Spec = O.Spec;
+    contract::FileProbe Probe = Exists;
+    if (Source) {
+      ContainerPlacement CP = placeInContainer(*Source, *Info, Exists);
+      if (Spec.Portable)
+        Spec.Portable->BundleRoot = CP.BundleRoot;
+      Probe = std::move(CP.Exists);
+    } else {
+      // Portability compares paths lexically: anchor this one at the cwd.
+      Info->Path = absolutePath(Path);
+    }
+    R.Verdict = contract::judge(*Info, Spec, Probe);
+    if (Spec.Portable)
+      R.Placements = contract::placeDependencies(*Info, *Spec.Portable, Probe);
     if (!O.Json)
       printCheckText(outs(), R);
     Results.push_back(std::move(R));
-  }
+  };
+  for (const std::string &Path : O.Files)
+    forEachInputBinary(Path, O.Scan, checkOne);
 
   CheckTotals T = totalsOf(Results, Failures);
   if (O.Json)

@@ -52,6 +52,8 @@ static std::string oneLine(std::string S) {
 }
 
 void printCheckText(raw_ostream &OS, const CheckResult &R) {
+  if (R.InContainer && R.Verdict.Findings.empty())
+    OS << R.Path << ": holds\n";
   for (const Finding &F : R.Verdict.Findings) {
     OS << R.Path;
     if (!F.Slice.empty())
@@ -147,6 +149,7 @@ json::Value checkToJSON(const contract::ContractSpec &Spec,
         {"format", R.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
         {"slices", strings(R.Arches)},
         {"holds", R.Verdict.ok()},
+        {"container", R.Container},
         {"findings", std::move(Findings)}};
     File["placements"] = Spec.Portable ? json::Value(std::move(Placements))
                                        : json::Value(nullptr);

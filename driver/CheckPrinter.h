@@ -25,6 +25,10 @@ struct CheckResult {
   std::vector<std::string> Arches;
   contract::Verdict Verdict;
   std::vector<contract::DependencyPlacement> Placements;
+  /// Where the binary came from: null, or a zip member / embedded image
+  /// (driver/Inputs.h containerToJSON).
+  llvm::json::Value Container = nullptr;
+  bool InContainer = false; // text names it even without findings
 };
 
 /// A file that could not be read: "unreadable", "malformed", "unsupported".

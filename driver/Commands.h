@@ -16,5 +16,6 @@ int runCheck(const std::vector<std::string> &Args);   // CheckCommand.cpp
 int runExplain(const std::vector<std::string> &Args); // ExplainCommand.cpp
 int runRun(const std::vector<std::string> &Args);     // RunCommand.cpp
 int runEnv(const std::vector<std::string> &Args);     // EnvCommand.cpp
+int runTryLoad(const std::vector<std::string> &Args); // TryLoadCommand.cpp
 
 } // namespace linkguard::driver

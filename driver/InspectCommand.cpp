@@ -10,6 +10,7 @@
 
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
+#include "driver/Inputs.h"
 #include "driver/InspectPrinter.h"
 #include "objlib/Reader.h"
 
@@ -23,10 +24,11 @@ namespace linkguard::driver {
 namespace {
 
 const char *const HelpText =
-    R"(USAGE: linkguard inspect [--json] [--symbols] [--rpaths] [--arch ARCH] FILE...
+    R"(USAGE: linkguard inspect [--json] [--symbols] [--rpaths] [--arch ARCH] [--scan] FILE...
 
 Prints the libraries a Mach-O (thin or universal) or ELF file depends on,
-in the layout of `otool -L`.
+in the layout of `otool -L`. A zip archive (.pt2, wheel) is read as a
+container: each Mach-O or ELF member is listed as PKG!path/in/archive.
 
 OPTIONS:
   --json         print one JSON document (schema in docs/inspect.md)
@@ -35,16 +37,19 @@ OPTIONS:
                  unattributed imports
   --rpaths       list LC_RPATH / DT_RPATH / DT_RUNPATH search paths
   --arch ARCH    only the slice for ARCH (arm64, x86_64, ...)
+  --scan         find Mach-O and ELF images embedded in any other file
+                 (a .pte, a blob) and list each as FILE@0xOFFSET
   --help         print this help
 
-EXIT STATUS: 0 all files read, 64 usage, 65 malformed or unsupported file,
-66 missing or unreadable file; with several files, the first failure's code.
+EXIT STATUS: 0 all files read, 64 usage, 65 malformed or unsupported file
+(also: a damaged or lying zip, a container with no image), 66 missing or
+unreadable file; with several files, the first failure's code.
 )";
 
 int usage(const Twine &Msg) {
   errs() << "linkguard: error: " << Msg << "\n"
          << "usage: linkguard inspect [--json] [--symbols] [--rpaths] "
-            "[--arch ARCH] FILE...\n";
+            "[--arch ARCH] [--scan] FILE...\n";
   return toInt(ExitCode::Usage);
 }
 
@@ -86,6 +91,8 @@ ParseResult parseArgs(const std::vector<std::string> &Args,
       Opts.Symbols = true;
     } else if (A == "--rpaths") {
       Opts.RPaths = true;
+    } else if (A == "--scan") {
+      Opts.Scan = true;
     } else if (A == "--arch" || A.starts_with("--arch=")) {
       std::string Value;
       if (A == "--arch") {
@@ -139,19 +146,21 @@ int runInspect(const std::vector<std::string> &Args) {
       Status = toInt(Code);
   };
 
-  for (const std::string &Path : Opts.Files) {
-    Expected<objlib::BinaryInfo> Info = objlib::readBinary(Path);
+  auto inspectOne = [&](const std::string &Path,
+                        Expected<objlib::BinaryInfo> Info,
+                        const package::Image *Source) {
     if (!Info) {
       handleAllErrors(
           Info.takeError(),
           [&](const objlib::ReadError &E) {
-            fail(Path, objlib::readErrorKindName(E.kind()), E.message(), exitCodeFor(E.kind()));
+            fail(Path, objlib::readErrorKindName(E.kind()), E.message(),
+                 exitCodeFor(E.kind()));
           },
           [&](const ErrorInfoBase &E) {
             fail(Path, "malformed", Path + ": " + E.message(),
                  ExitCode::MalformedBinary);
           });
-      continue;
+      return;
     }
     if (Opts.Arch) {
       std::vector<objlib::Slice> Kept;
@@ -162,7 +171,7 @@ int runInspect(const std::vector<std::string> &Args) {
         fail(Path, "usage",
              Path + ": does not contain architecture " + *Opts.Arch,
              ExitCode::Usage);
-        continue;
+        return;
       }
       Info->Slices = std::move(Kept);
     }
@@ -171,11 +180,16 @@ int runInspect(const std::vector<std::string> &Args) {
       for (const std::string &W : S.Warnings)
         errs() << "linkguard: warning: " << sliceTitle(*Info, S) << ": "
                << oneLine(W) << "\n";
-    if (Opts.Json)
-      Files.push_back(inspectToJSON(*Info));
-    else
+    if (Opts.Json) {
+      json::Value File = inspectToJSON(*Info);
+      File.getAsObject()->insert({"container", containerToJSON(Source)});
+      Files.push_back(std::move(File));
+    } else {
       printInspectText(outs(), *Info, Opts);
-  }
+    }
+  };
+  for (const std::string &Path : Opts.Files)
+    forEachInputBinary(Path, Opts.Scan, inspectOne);
 
   if (Opts.Json) {
     json::Object Doc{{"schema", "linkguard-inspect/1"},

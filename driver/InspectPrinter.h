@@ -22,6 +22,7 @@ struct InspectOptions {
   bool Json = false;
   bool Symbols = false; // per-library import lists
   bool RPaths = false;  // LC_RPATH / DT_RPATH / DT_RUNPATH
+  bool Scan = false;    // look for images inside other files
   std::optional<std::string> Arch;
   std::vector<std::string> Files;
 };

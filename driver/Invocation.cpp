@@ -19,7 +19,8 @@ const char *invocationFormName(InvocationForm F) {
 }
 
 bool isSubcommand(const std::string &Name) {
-  for (const char *S : {"inspect", "check", "explain", "run", "env", "help"})
+  for (const char *S :
+       {"inspect", "check", "try-load", "explain", "run", "env", "help"})
     if (Name == S)
       return true;
   return false;

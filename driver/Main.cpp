@@ -24,6 +24,8 @@ static int runSubcommand(const Invocation &Inv) {
     return runRun(Inv.Args);
   if (Inv.Subcommand == "env")
     return runEnv(Inv.Args);
+  if (Inv.Subcommand == "try-load")
+    return runTryLoad(Inv.Args);
   if (Inv.Subcommand == "help") {
     llvm::outs() << topLevelHelp();
     return 0;
@@ -46,11 +48,11 @@ int linkguardMain(int Argc, char **Argv) {
         ExitCode::Usage,
         !Inv.Problem.empty() ? Inv.Problem
         : Inv.Args.empty()
-            ? "expected a subcommand (inspect, check, explain, run, env) or a "
-              "compiler command; see linkguard --help"
+            ? "expected a subcommand (inspect, check, try-load, explain, run, "
+              "env) or a compiler command; see linkguard --help"
             : "unknown option " + Inv.Args.front() +
-                  "; expected a subcommand (inspect, check, explain, run, env), "
-                  "a compiler, --help or --version"));
+                  "; expected a subcommand (inspect, check, try-load, explain, "
+                  "run, env), a compiler, --help or --version"));
   case InvocationKind::Subcommand: {
     // Subcommands log too (LINKGUARD_LOG); a bad variable is still an error.
     auto Cfg = configFromEnvironment();

@@ -90,9 +90,12 @@ Expected<BinaryInfo> readBinary(const std::string &Path) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = openFile(Path);
   if (!Buf)
     return Buf.takeError();
+  return readBinary((*Buf)->getMemBufferRef(), Path);
+}
 
-  Expected<std::unique_ptr<Binary>> Bin =
-      createBinary((*Buf)->getMemBufferRef());
+Expected<BinaryInfo> readBinary(MemoryBufferRef Buffer, StringRef Name) {
+  const std::string Path = Name.str();
+  Expected<std::unique_ptr<Binary>> Bin = createBinary(Buffer);
   if (!Bin) {
     Error E = Bin.takeError();
     // createBinary reports "The file was not recognized as a valid object

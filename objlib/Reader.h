@@ -4,6 +4,7 @@
 #include "objlib/BinaryInfo.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 namespace linkguard::objlib {
 
@@ -31,5 +32,11 @@ private:
 
 /// Reads Mach-O (thin or universal, every slice) or ELF. Never prints.
 llvm::Expected<BinaryInfo> readBinary(const std::string &Path);
+
+/// The same over bytes already in memory (a member of a zip archive, an
+/// image found inside a blob). Name is used in messages and as
+/// BinaryInfo::Path; Buffer must outlive the call only.
+llvm::Expected<BinaryInfo> readBinary(llvm::MemoryBufferRef Buffer,
+                                      llvm::StringRef Name);
 
 } // namespace linkguard::objlib

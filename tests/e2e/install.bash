@@ -28,6 +28,20 @@ SUITE_install() {
   expect_same_file prefix/share/linkguard/cmake/linkguard-toolchain.cmake \
     "$LINKGUARD_SOURCE_DIR/cmake/linkguard-toolchain.cmake"
   expect_exists prefix/share/man/man1/linkguard.1
+  [ -x prefix/libexec/linkguard/linkguard-loader ] || test_failed "libexec/linkguard/linkguard-loader"
+
+  TEST "the installed try-load finds its loader relative to itself"
+  install_to "$PWD/prefix"
+  echo 'int ok(void) { return 0; }' >ok.c
+  "$CLANG" -shared -fPIC ok.c -o ok.so || test_failed "ok.so"
+  mv prefix moved # the prefix is relocatable
+  out=$(moved/bin/linkguard try-load --call ok ok.so); status=$?
+  expect_equal "$status" 0 "installed try-load: $out"
+  expect_contains "$out" "ok.so: loader: $PWD/moved/libexec/linkguard/linkguard-loader"
+  rm moved/libexec/linkguard/linkguard-loader
+  moved/bin/linkguard try-load ok.so >/dev/null 2>err.txt; status=$?
+  expect_equal "$status" 69 "try-load without its loader"
+  expect_contains "$(cat err.txt)" "linkguard-loader is installed beside linkguard"
 
   TEST "the man page carries every --help text"
   install_to "$PWD/prefix"
@@ -35,7 +49,7 @@ SUITE_install() {
   page=$(cat prefix/share/man/man1/linkguard.1)
   expect_contains "$page" ".TH LINKGUARD 1" "man page"
   local sub line
-  for sub in "" run env explain; do
+  for sub in "" run env explain try-load; do
     # shellcheck disable=SC2086
     while IFS= read -r line; do
       [ -n "$line" ] || continue

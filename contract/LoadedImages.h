@@ -1,0 +1,33 @@
+//===- LoadedImages.h - judge what a process really mapped -------*- C++
+//-*-===//
+//
+// `linkguard try-load` loads a library in a clean process and lists every
+// image mapped there. The same contract options as `check` apply to that
+// list: --forbid P (no mapped image may match) and --require P (some image
+// must). The load commands say what a library asks for; this says what a
+// process got, after every search path, cache and symbolic link.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "contract/Contract.h"
+
+#include <string>
+#include <vector>
+
+namespace linkguard::contract {
+
+/// One image mapped in a process: the path the loader opened it by, and
+/// the same path with symbolic links resolved.
+struct LoadedImage {
+  std::string Path;
+  std::string RealPath;
+};
+
+/// Judges Images against Spec.Forbid and Spec.Require; a pattern matches an
+/// image when it matches its path or its real path (whole name or file
+/// name). The rest of Spec does not apply to a process.
+Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
+                          const ContractSpec &Spec);
+
+} // namespace linkguard::contract

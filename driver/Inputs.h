@@ -1,0 +1,57 @@
+//===- Inputs.h - the binaries one command-line FILE stands for --*- C++
+//-*-===//
+//
+// `inspect` and `check` take files; a file may be a binary, a zip archive
+// (.pt2, wheel) whose binary members are judged one by one, or, with
+// --scan, any file with images embedded in it (.pte). This is the one loop
+// both commands share; package/ does the reading.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "contract/Portability.h"
+#include "objlib/BinaryInfo.h"
+#include "package/Container.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace linkguard::driver {
+
+/// Calls Visit once per binary that Path stands for, in order: with the
+/// name to print ("pkg.pt2!a/b.so", "prog.pte@0x1f3", or Path), what
+/// objlib read (or why it could not), and where the bytes came from (null
+/// for a plain file). A container that cannot be read, or holds no image,
+/// is one failed visit named Path.
+void forEachInputBinary(
+    const std::string &Path, bool Scan,
+    llvm::function_ref<void(const std::string &Name,
+                            llvm::Expected<objlib::BinaryInfo> Info,
+                            const package::Image *Source)>
+        Visit);
+
+/// "container" in the JSON of inspect and check: null for a plain file,
+/// else {"path", "kind": "zip"|"embedded", "member", "offset"}.
+llvm::json::Value containerToJSON(const package::Image *Source);
+
+/// --portable for an image inside a container. What ships is the
+/// container: a zip member's @loader_path / $ORIGIN is its directory in
+/// the archive, and a dependency is shipped when the archive holds it; an
+/// embedded image ships alone (its runtime writes it out to a temporary
+/// directory). Binary.Path is set to a path under a virtual root
+/// ("/abs/pkg.pt2!/lib/a.so"), which becomes the bundle root.
+struct ContainerPlacement {
+  std::string BundleRoot;
+  contract::FileProbe Exists;
+};
+ContainerPlacement placeInContainer(const package::Image &Source,
+                                    objlib::BinaryInfo &Binary,
+                                    const contract::FileProbe &RealExists);
+
+/// P made absolute against the working directory, "." and ".." removed.
+std::string absolutePath(llvm::StringRef P);
+
+} // namespace linkguard::driver

@@ -1,0 +1,70 @@
+//===- Container.h - the binaries a shipped file holds -----------*- C++
+//-*-===//
+//
+// What `inspect`, `check` and `try-load` ask of a file on their command
+// line: is it a binary itself, a zip archive (a .pt2 package, a wheel), or
+// something else that may carry images (a .pte program, a blob)? And for a
+// container: every Mach-O or ELF image in it, one at a time, as bytes, so
+// that memory holds one member at most.
+//
+// Names: a zip member is "PKG!path/in/archive" (the archive as given, a
+// '!', the member's stored name); an image found by scanning is
+// "FILE@0xOFFSET" (lower-case hex), also inside a member:
+// "PKG!data/executorch/model.pte@0x4c0".
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "package/Zip.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <optional>
+#include <string>
+
+namespace linkguard::package {
+
+enum class InputKind {
+  Binary,     // starts with a Mach-O, universal or ELF magic
+  Zip,        // starts like a zip archive
+  Other,      // readable, neither of the above
+  Unreadable, // cannot be opened or read (objlib::readBinary says why)
+};
+
+/// From the first bytes of the file at Path.
+InputKind classifyInput(const std::string &Path);
+
+struct ContainerOptions {
+  /// Also scan files (and zip members) that are not binaries themselves
+  /// for embedded images.
+  bool Scan = false;
+  ZipLimits Limits;
+};
+
+/// One image inside a container, valid during the OnImage callback only.
+struct Image {
+  std::string Name;      // "pkg.pt2!a/b.so", "prog.pte@0x1f3"
+  std::string Container; // the file as given
+  std::string Member;    // the zip member it is or is in; empty otherwise
+  std::optional<uint64_t> Offset; // where a scan found it
+  llvm::MemoryBufferRef Data;
+  const ZipArchive *Archive = nullptr; // the zip it came from, if any
+};
+
+/// Visits every image of the container at Path: the binary members of a
+/// zip archive (with Scan, also images inside its other members), or with
+/// Scan the images embedded in any other file. A member that cannot be read
+/// goes to OnError with its name ("pkg.pt2!m.so") and the walk goes on.
+/// Returns an error (objlib::ReadError) when the container cannot be read
+/// or holds no image.
+llvm::Error forEachImage(
+    const std::string &Path, const ContainerOptions &Opts,
+    llvm::function_ref<void(const Image &)> OnImage,
+    llvm::function_ref<void(const std::string &, llvm::Error)> OnError);
+
+/// "FILE@0xOFFSET".
+std::string embeddedName(llvm::StringRef Container, uint64_t Offset);
+
+} // namespace linkguard::package

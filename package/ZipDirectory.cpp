@@ -1,0 +1,321 @@
+//===- ZipDirectory.cpp - the central directory and local headers ---------===//
+//
+// APPNOTE.TXT (PKWARE) sections cited by number. The end of central
+// directory record (4.3.16) is found from the end of the file; a zip64
+// locator just before it (4.3.15) leads to the zip64 end record (4.3.14),
+// whose 64-bit counts win. Bytes before the archive (a self-extracting stub,
+// or a zip appended to another file) shift every offset by the same amount:
+// that shift is where the directory really ends minus where it says it
+// ends, as Info-ZIP and Python's zipfile compute it.
+//
+//===----------------------------------------------------------------------===//
+#include "package/Zip.h"
+
+#include "package/Errors.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+
+#include <algorithm>
+#include <optional>
+
+using namespace llvm;
+
+namespace linkguard::package {
+namespace {
+
+constexpr uint32_t LocalSig = 0x04034b50;
+constexpr uint32_t CentralSig = 0x02014b50;
+constexpr uint32_t EndSig = 0x06054b50;
+constexpr uint32_t Zip64EndSig = 0x06064b50;
+constexpr uint32_t Zip64LocatorSig = 0x07064b50;
+constexpr uint64_t EndSize = 22, LocatorSize = 20, Zip64EndSize = 56;
+constexpr uint64_t CentralSize = 46, LocalSize = 30;
+constexpr uint32_t Escape32 = 0xffffffff;
+constexpr uint16_t Escape16 = 0xffff;
+constexpr uint16_t Zip64ExtraId = 0x0001;
+constexpr uint16_t FlagDataDescriptor = 1 << 3;
+constexpr uint16_t MethodStored = 0, MethodDeflated = 8;
+/// deflate's best case: a 258-byte match coded in about two bits (zlib FAQ:
+/// "the limit is 1032:1"). A member that declares more is lying or a bomb.
+constexpr uint64_t MaxDeflateRatio = 1032;
+
+/// Little-endian reads with bounds checks.
+struct Bytes {
+  StringRef B;
+  bool has(uint64_t Off, uint64_t N) const {
+    return Off <= B.size() && N <= B.size() - Off;
+  }
+  uint16_t u16(uint64_t Off) const {
+    return support::endian::read16le(B.data() + Off);
+  }
+  uint32_t u32(uint64_t Off) const {
+    return support::endian::read32le(B.data() + Off);
+  }
+  uint64_t u64(uint64_t Off) const {
+    return support::endian::read64le(B.data() + Off);
+  }
+};
+
+/// The values a zip64 extended information extra field (4.5.3) replaces:
+/// each is present only when its 32-bit field holds the escape value.
+struct Zip64Fields {
+  uint64_t *Uncompressed = nullptr, *Compressed = nullptr, *Offset = nullptr;
+  uint32_t *Disk = nullptr;
+
+  /// The two sizes, each when it holds the escape value.
+  static Zip64Fields sizes(uint64_t &Uncompressed, uint64_t &Compressed) {
+    Zip64Fields F;
+    if (Uncompressed == Escape32)
+      F.Uncompressed = &Uncompressed;
+    if (Compressed == Escape32)
+      F.Compressed = &Compressed;
+    return F;
+  }
+};
+
+/// Walks the extra fields in Extra and applies the zip64 one. Returns a
+/// reason when the extra data is malformed.
+std::optional<std::string> applyZip64(StringRef Extra, Zip64Fields F) {
+  Bytes X{Extra};
+  for (uint64_t Off = 0; Off < Extra.size();) {
+    if (!X.has(Off, 4))
+      return std::string("extra field header is truncated");
+    uint16_t Id = X.u16(Off), Len = X.u16(Off + 2);
+    if (!X.has(Off + 4, Len))
+      return "extra field 0x" + utohexstr(Id) + " is truncated";
+    if (Id == Zip64ExtraId) {
+      uint64_t P = Off + 4, End = P + Len;
+      auto take64 = [&](uint64_t *V) {
+        if (!V)
+          return true;
+        if (P + 8 > End)
+          return false;
+        *V = X.u64(P);
+        P += 8;
+        return true;
+      };
+      if (!take64(F.Uncompressed) || !take64(F.Compressed) || !take64(F.Offset))
+        return std::string("zip64 extra field is too short");
+      if (F.Disk) {
+        if (P + 4 > End)
+          return std::string("zip64 extra field is too short");
+        *F.Disk = X.u32(P);
+      }
+      return std::nullopt;
+    }
+    Off += 4 + uint64_t(Len);
+  }
+  if (F.Uncompressed || F.Compressed || F.Offset || F.Disk)
+    return std::string("a field holds the zip64 escape value but there is "
+                       "no zip64 extra field");
+  return std::nullopt;
+}
+
+} // namespace
+
+bool looksLikeZip(StringRef Head) {
+  return Head.starts_with(StringRef("PK\x03\x04", 4)) ||
+         Head.starts_with(StringRef("PK\x05\x06", 4));
+}
+
+Expected<ZipArchive> ZipArchive::open(MemoryBufferRef Archive, StringRef Name,
+                                      ZipLimits Limits, bool MappedFile) {
+  ZipArchive Z(Archive, Name.str(), Limits, MappedFile);
+  if (Error E = Z.readDirectory())
+    return std::move(E);
+  return std::move(Z);
+}
+
+bool ZipArchive::hasMember(StringRef MemberName) const {
+  return std::any_of(Entries.begin(), Entries.end(),
+                     [&](const ZipEntry &E) { return E.Name == MemberName; });
+}
+
+std::string ZipArchive::memberName(const ZipEntry &E) const {
+  return Name + "!" + E.Name;
+}
+
+Error ZipArchive::memberError(const ZipEntry &E, const Twine &Why) const {
+  return malformedError(memberName(E) + ": " + Why);
+}
+
+Error ZipArchive::readDirectory() {
+  Bytes B{Archive.getBuffer()};
+  auto bad = [&](const Twine &Why) {
+    return malformedError(Name + ": " + Why);
+  };
+  if (B.B.size() < EndSize)
+    return bad("not a zip archive: too short for an end of central "
+               "directory record");
+
+  // 4.3.16: the record is followed only by its comment (at most 65535 bytes).
+  std::optional<uint64_t> EndPos;
+  uint64_t Lowest =
+      B.B.size() > EndSize + Escape16 ? B.B.size() - EndSize - Escape16 : 0;
+  for (uint64_t P = B.B.size() - EndSize + 1; P-- > Lowest;)
+    if (B.u32(P) == EndSig && P + EndSize + B.u16(P + 20) == B.B.size()) {
+      EndPos = P;
+      break;
+    }
+  if (!EndPos)
+    return bad("not a zip archive: no end of central directory record");
+
+  uint64_t P = *EndPos;
+  uint64_t Disk = B.u16(P + 4), DirDisk = B.u16(P + 6);
+  uint64_t OnDisk = B.u16(P + 8), Total = B.u16(P + 10);
+  uint64_t DirSize = B.u32(P + 12), DirOffset = B.u32(P + 16);
+  uint64_t DirEnd = P; // where the central directory must end
+  if (P >= LocatorSize && B.u32(P - LocatorSize) == Zip64LocatorSig) {
+    uint64_t L = P - LocatorSize;
+    if (B.u32(L + 4) != 0 || B.u32(L + 16) > 1)
+      return bad("spans several disks, which is not supported");
+    // The zip64 end record is where the locator says, or (bytes prepended)
+    // right before the locator, as Python's zipfile assumes.
+    uint64_t Z = B.u64(L + 8);
+    if (!(B.has(Z, Zip64EndSize) && Z + Zip64EndSize <= L &&
+          B.u32(Z) == Zip64EndSig)) {
+      if (L < Zip64EndSize || B.u32(L - Zip64EndSize) != Zip64EndSig)
+        return bad("zip64 end of central directory record is missing");
+      Z = L - Zip64EndSize;
+    }
+    Disk = B.u32(Z + 16);
+    DirDisk = B.u32(Z + 20);
+    OnDisk = B.u64(Z + 24);
+    Total = B.u64(Z + 32);
+    DirSize = B.u64(Z + 40);
+    DirOffset = B.u64(Z + 48);
+    DirEnd = Z;
+  }
+  if (Disk != 0 || DirDisk != 0 || OnDisk != Total)
+    return bad("spans several disks, which is not supported");
+  if (DirSize > DirEnd || DirOffset > DirEnd - DirSize)
+    return bad("central directory (" + Twine(DirSize) + " bytes at offset " +
+               Twine(DirOffset) + ") does not fit before its end record");
+  const uint64_t Shift = DirEnd - DirSize - DirOffset; // bytes prepended
+  const uint64_t DirStart = DirOffset + Shift;
+  if (Total > DirSize / CentralSize)
+    return bad("declares " + Twine(Total) + " entries, more than its " +
+               Twine(DirSize) + "-byte central directory can hold");
+
+  Entries.reserve(Total);
+  uint64_t Off = DirStart;
+  for (uint64_t I = 0; I < Total; ++I) {
+    if (Off + CentralSize > DirEnd || B.u32(Off) != CentralSig)
+      return bad("central directory entry " + Twine(I) +
+                 " is truncated or has no signature");
+    ZipEntry E;
+    E.Flags = B.u16(Off + 8);
+    E.Method = B.u16(Off + 10);
+    E.Crc32 = B.u32(Off + 16);
+    E.CompressedSize = B.u32(Off + 20);
+    E.UncompressedSize = B.u32(Off + 24);
+    uint64_t NameLen = B.u16(Off + 28), ExtraLen = B.u16(Off + 30);
+    uint64_t CommentLen = B.u16(Off + 32);
+    uint32_t DiskStart = B.u16(Off + 34);
+    uint64_t Local = B.u32(Off + 42);
+    uint64_t Len = CentralSize + NameLen + ExtraLen + CommentLen;
+    if (Off + Len > DirEnd)
+      return bad("central directory entry " + Twine(I) + " is truncated");
+    E.Name = B.B.substr(Off + CentralSize, NameLen).str();
+    Zip64Fields F = Zip64Fields::sizes(E.UncompressedSize, E.CompressedSize);
+    if (Local == Escape32)
+      F.Offset = &Local;
+    if (DiskStart == Escape16)
+      F.Disk = &DiskStart;
+    if (auto Why =
+            applyZip64(B.B.substr(Off + CentralSize + NameLen, ExtraLen), F))
+      return memberError(E, *Why);
+    if (DiskStart != 0)
+      return memberError(E, "starts on another disk");
+    if (Local > B.B.size() - Shift)
+      return memberError(E, "local header offset " + Twine(Local) +
+                                " is past the end of the archive");
+    E.LocalHeaderOffset = Local + Shift;
+    Entries.push_back(std::move(E));
+    Off += Len;
+  }
+  if (Off != DirEnd)
+    return bad("central directory holds " + Twine(DirEnd - DirStart) +
+               " bytes but its " + Twine(Total) + " entries take " +
+               Twine(Off - DirStart));
+  for (ZipEntry &E : Entries) {
+    if (Error Err = checkLocalHeader(E))
+      return Err;
+    if (E.DataOffset + E.CompressedSize > DirStart)
+      return memberError(E, "data runs into the central directory");
+  }
+  return checkOverlaps();
+}
+
+Error ZipArchive::checkLocalHeader(ZipEntry &E) const {
+  Bytes B{Archive.getBuffer()};
+  uint64_t Off = E.LocalHeaderOffset;
+  if (!B.has(Off, LocalSize) || B.u32(Off) != LocalSig)
+    return memberError(E, "no local header at offset " + Twine(Off));
+  uint16_t Method = B.u16(Off + 8);
+  uint32_t Crc = B.u32(Off + 14);
+  uint64_t Compressed = B.u32(Off + 18), Uncompressed = B.u32(Off + 22);
+  uint64_t NameLen = B.u16(Off + 26), ExtraLen = B.u16(Off + 28);
+  if (!B.has(Off + LocalSize, NameLen + ExtraLen))
+    return memberError(E, "local header is truncated");
+  StringRef LocalName = B.B.substr(Off + LocalSize, NameLen);
+  if (LocalName != E.Name)
+    return memberError(E, "local header names '" + LocalName + "'");
+  if (Method != E.Method)
+    return memberError(E, "local header says compression method " +
+                              Twine(Method) + ", the central directory " +
+                              Twine(E.Method));
+  if (!(E.Flags & FlagDataDescriptor)) {
+    // Without a data descriptor the local header carries the real values.
+    Zip64Fields F = Zip64Fields::sizes(Uncompressed, Compressed);
+    if (auto Why =
+            applyZip64(B.B.substr(Off + LocalSize + NameLen, ExtraLen), F))
+      return memberError(E, "local header: " + *Why);
+    if (Crc != E.Crc32 || Compressed != E.CompressedSize ||
+        Uncompressed != E.UncompressedSize)
+      return memberError(
+          E, "local header declares " + Twine(Compressed) + " -> " +
+                 Twine(Uncompressed) + " bytes, the central directory " +
+                 Twine(E.CompressedSize) + " -> " + Twine(E.UncompressedSize));
+  }
+  E.DataOffset = Off + LocalSize + NameLen + ExtraLen;
+  if (!B.has(E.DataOffset, E.CompressedSize))
+    return memberError(E, Twine(E.CompressedSize) +
+                              " bytes of data extend past the end of the "
+                              "archive");
+  uint64_t Encryption = E.isEncrypted() ? 12 : 0; // traditional PKWARE
+  if (E.Method == MethodStored &&
+      E.CompressedSize != E.UncompressedSize + Encryption)
+    return memberError(E, "stored, but declares " + Twine(E.UncompressedSize) +
+                              " bytes in " + Twine(E.CompressedSize));
+  if (E.Method == MethodDeflated &&
+      E.UncompressedSize / MaxDeflateRatio > E.CompressedSize)
+    return memberError(E, "declares " + Twine(E.UncompressedSize) +
+                              " bytes from " + Twine(E.CompressedSize) +
+                              " compressed, more than deflate can produce "
+                              "(a zip bomb or a lie)");
+  return Error::success();
+}
+
+Error ZipArchive::checkOverlaps() const {
+  // Each entry owns [local header, end of data). Two entries sharing bytes
+  // is how a small archive claims terabytes (the overlapping-file bomb).
+  std::vector<const ZipEntry *> Order;
+  Order.reserve(Entries.size());
+  for (const ZipEntry &E : Entries)
+    Order.push_back(&E);
+  std::sort(Order.begin(), Order.end(), [](const auto *A, const auto *B) {
+    return A->LocalHeaderOffset < B->LocalHeaderOffset;
+  });
+  for (size_t I = 1; I < Order.size(); ++I) {
+    const ZipEntry &Prev = *Order[I - 1], &Cur = *Order[I];
+    if (Cur.LocalHeaderOffset < Prev.DataOffset + Prev.CompressedSize)
+      return malformedError(Name + ": entries '" + Prev.Name + "' and '" +
+                            Cur.Name +
+                            "' share bytes (an overlapping-entry zip bomb)");
+  }
+  return Error::success();
+}
+
+} // namespace linkguard::package

@@ -1,0 +1,161 @@
+//===- Run.cpp - posix_spawn the loader, read its pipe, wait --------------===//
+#include "tryload/Run.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace linkguard::tryload {
+namespace {
+
+// clang-format off
+const LoaderVariable Variables[] = {
+  {"LD_PRELOAD",                    "ld.so maps these before anything else"},
+  {"LD_LIBRARY_PATH",               "ld.so searches here before RUNPATH and its cache"},
+  {"LD_AUDIT",                      "ld.so maps these auditing libraries first"},
+  {"DYLD_INSERT_LIBRARIES",         "dyld maps these before anything else"},
+  {"DYLD_LIBRARY_PATH",             "dyld searches here before an install name's path"},
+  {"DYLD_FALLBACK_LIBRARY_PATH",    "dyld searches here when an install name's path fails"},
+  {"DYLD_FRAMEWORK_PATH",           "as DYLD_LIBRARY_PATH, for frameworks"},
+  {"DYLD_FALLBACK_FRAMEWORK_PATH",  "as DYLD_FALLBACK_LIBRARY_PATH, for frameworks"},
+  {"DYLD_VERSIONED_LIBRARY_PATH",   "dyld prefers newer copies found here"},
+  {"DYLD_VERSIONED_FRAMEWORK_PATH", "as DYLD_VERSIONED_LIBRARY_PATH, for frameworks"},
+  {"DYLD_IMAGE_SUFFIX",             "dyld tries each name with this suffix first"},
+};
+// clang-format on
+
+/// The loader's report, at most this long (a few hundred images).
+constexpr size_t MaxReport = size_t(16) << 20;
+
+Error sysError(const Twine &What) {
+  return createStringError(std::error_code(errno, std::generic_category()),
+                           What + ": " + std::strerror(errno));
+}
+
+} // namespace
+
+ArrayRef<LoaderVariable> loaderVariables() { return Variables; }
+
+std::vector<std::string> scrubEnvironment(const std::vector<std::string> &Env,
+                                          bool KeepEnv,
+                                          std::vector<std::string> &Removed) {
+  std::vector<std::string> Out;
+  for (const std::string &E : Env) {
+    StringRef Name = StringRef(E).split('=').first;
+    bool Drop = false;
+    for (const LoaderVariable &V : Variables)
+      Drop |= !KeepEnv && Name == V.Name;
+    if (Drop)
+      Removed.push_back(Name.str());
+    else
+      Out.push_back(E);
+  }
+  return Out;
+}
+
+Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
+                              const std::vector<std::string> &Env,
+                              function_ref<void(pid_t)> Started) {
+  std::vector<std::string> Args = {Request.LoaderPath};
+  if (Request.Lazy)
+    Args.push_back("--lazy");
+  if (Request.Call) {
+    Args.push_back("--call");
+    Args.push_back(*Request.Call);
+  }
+  for (const std::string &H : Request.Hide) {
+    Args.push_back("--hide");
+    Args.push_back(H);
+  }
+  Args.push_back(Request.Library);
+  std::vector<char *> Argv, Envp;
+  for (std::string &A : Args)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  std::vector<std::string> EnvCopy = Env;
+  for (std::string &E : EnvCopy)
+    Envp.push_back(E.data());
+  Envp.push_back(nullptr);
+
+  int Pipe[2];
+  if (::pipe(Pipe) != 0) // pipe2 is not on macOS
+    return sysError("pipe");
+  ::fcntl(Pipe[0], F_SETFD, FD_CLOEXEC);
+  // Keep the write end off descriptor 3: dup2(3, 3) would leave it
+  // close-on-exec.
+  int Write = ::fcntl(Pipe[1], F_DUPFD_CLOEXEC, 10);
+  ::close(Pipe[1]);
+  auto CloseRead = make_scope_exit([&] { ::close(Pipe[0]); });
+  if (Write < 0)
+    return sysError("fcntl");
+
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_adddup2(&Actions, Write, 3);
+  posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&Actions, 2, 1);
+  pid_t Pid = -1;
+  int Err =
+      ::posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), Envp.data());
+  posix_spawn_file_actions_destroy(&Actions);
+  ::close(Write);
+  if (Err != 0) {
+    errno = Err;
+    return sysError("cannot start " + Request.LoaderPath);
+  }
+  Started(Pid);
+
+  // Read until the loader is gone, not until every copy of the pipe is
+  // closed: a process the library forked may hold one for ever.
+  ::fcntl(Pipe[0], F_SETFL, O_NONBLOCK);
+  std::string Text;
+  char Buf[65536];
+  auto drain = [&] {
+    for (;;) {
+      ssize_t N = ::read(Pipe[0], Buf, sizeof Buf);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        return N == 0; // end of file
+      if (Text.size() < MaxReport)
+        Text.append(Buf, static_cast<size_t>(N));
+    }
+  };
+  int Status = 0;
+  bool Exited = false, Closed = false;
+  while (!Exited) {
+    if (!Closed) {
+      struct pollfd P = {Pipe[0], POLLIN, 0};
+      if (::poll(&P, 1, 100) > 0)
+        Closed = drain();
+    }
+    pid_t W = ::waitpid(Pid, &Status, Closed ? 0 : WNOHANG);
+    if (W < 0 && errno != EINTR)
+      return sysError("waitpid");
+    Exited = W == Pid;
+  }
+  if (!Closed)
+    drain(); // what the loader wrote before it exited
+
+  Expected<LoaderReport> Report = parseLoaderReport(Text);
+  if (!Report)
+    return Report.takeError();
+  LoaderRun Run;
+  Run.Report = std::move(*Report);
+  if (WIFSIGNALED(Status))
+    Run.Signal = WTERMSIG(Status);
+  else
+    Run.ExitStatus = WEXITSTATUS(Status);
+  return Run;
+}
+
+} // namespace linkguard::tryload

@@ -1,0 +1,149 @@
+//===- Target.cpp - find the library, write it out if it is inside --------===//
+#include "tryload/Target.h"
+
+#include "objlib/Reader.h"
+#include "package/Buffers.h"
+#include "package/Container.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace linkguard::tryload {
+
+char AmbiguousTarget::ID = 0;
+
+void AmbiguousTarget::log(raw_ostream &OS) const {
+  OS << File << " holds " << Names.size() << " binaries; name one:";
+  for (const std::string &N : Names)
+    OS << " '" << N << "'";
+}
+
+Expected<std::unique_ptr<PrivateDir>> PrivateDir::create() {
+  SmallString<128> Model;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
+  sys::path::append(Model, "linkguard-try-load-XXXXXX");
+  std::string Buf(Model.str());
+  if (!::mkdtemp(Buf.data())) // mode 0700
+    return createStringError(std::error_code(errno, std::generic_category()),
+                             "cannot create a private directory like " + Buf +
+                                 ": " + std::strerror(errno));
+  return std::unique_ptr<PrivateDir>(new PrivateDir(Buf));
+}
+
+PrivateDir::~PrivateDir() {
+  // Best effort: nothing to report to, and nothing else to try.
+  std::error_code Ignored = sys::fs::remove_directories(Dir);
+  (void)Ignored;
+}
+
+std::string PrivateDir::pathFor(StringRef Name) const {
+  std::string Safe;
+  for (char C :
+       Name.rsplit('/').second.empty() ? Name : Name.rsplit('/').second)
+    Safe += isAlnum(C) || StringRef("._+-").contains(C) ? C : '_';
+  if (Safe.empty() || Safe[0] == '.')
+    Safe = "library" + Safe;
+  return Dir + "/" + Safe;
+}
+
+Error PrivateDir::write(const std::string &Path, StringRef Bytes) const {
+  int FD = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+  if (FD < 0)
+    return createStringError(std::error_code(errno, std::generic_category()),
+                             "cannot create " + Path + ": " +
+                                 std::strerror(errno));
+  Error E = package::writeAll(FD, Bytes);
+  ::close(FD);
+  return E;
+}
+
+namespace {
+
+/// Splits "pkg.pt2!member" or "blob.pte@0x1f" at the last '!' or "@0x"
+/// whose prefix is an existing file. Returns the container path, or empty.
+std::string containerOf(StringRef Arg) {
+  for (size_t I = Arg.size(); I-- > 0;) {
+    if (Arg[I] != '!' && !Arg.substr(I).starts_with("@0x"))
+      continue;
+    std::string Prefix = Arg.take_front(I).str();
+    if (sys::fs::is_regular_file(Prefix))
+      return Prefix;
+  }
+  return "";
+}
+
+} // namespace
+
+Expected<Target>
+resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
+              function_ref<void(const std::string &)> BeforeWrite) {
+  std::string Container = Arg;
+  bool Named = false; // Arg names one member or image
+  if (!sys::fs::exists(Arg)) {
+    Container = containerOf(Arg);
+    if (Container.empty())
+      return make_error<objlib::ReadError>(
+          objlib::ReadErrorKind::Unreadable,
+          Arg + ": no such file, nor a member of an archive");
+    Named = true;
+  }
+  package::InputKind Kind = package::classifyInput(Container);
+  if (!Named && (Kind == package::InputKind::Binary ||
+                 Kind == package::InputKind::Unreadable ||
+                 (Kind == package::InputKind::Other && !Scan))) {
+    // A library (objlib explains any trouble with it first).
+    if (Expected<objlib::BinaryInfo> Info = objlib::readBinary(Arg); !Info)
+      return Info.takeError();
+    SmallString<256> Abs(Arg);
+    if (sys::fs::make_absolute(Abs)) // no working directory: as given
+      Abs = Arg;
+    return Target{Arg, std::string(Abs)};
+  }
+
+  package::ContainerOptions Opts;
+  Opts.Scan = Scan || StringRef(Arg).contains("@0x");
+  std::vector<std::string> Names;
+  Target T;
+  Error Failed = Error::success();
+  Error Walk = package::forEachImage(
+      Container, Opts,
+      [&](const package::Image &I) {
+        if (Named && I.Name != Arg)
+          return;
+        Names.push_back(I.Name);
+        if (Names.size() > 1 || Failed)
+          return;
+        T = {I.Name, Dir.pathFor(I.Name)};
+        BeforeWrite(T.Library);
+        Failed = Dir.write(T.Library, I.Data.getBuffer());
+      },
+      [&](const std::string &Member, Error E) {
+        if (!Named || Member == Arg)
+          Failed = joinErrors(std::move(Failed), std::move(E));
+        else
+          consumeError(std::move(E));
+      });
+  if (Walk)
+    return joinErrors(std::move(Walk), std::move(Failed));
+  if (Failed)
+    return std::move(Failed);
+  if (Names.empty())
+    return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
+                                         Container + " holds no binary named " +
+                                             Arg);
+  if (Names.size() > 1)
+    return make_error<AmbiguousTarget>(Container, std::move(Names));
+  return T;
+}
+
+} // namespace linkguard::tryload

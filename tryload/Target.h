@@ -1,0 +1,73 @@
+//===- Target.h - what `try-load FILE` loads ---------------------*- C++
+//-*-===//
+//
+// FILE is a library; or a zip archive (a .pt2 package) whose member is named
+// "PKG!path/in/archive" or is its only binary member; or, as "FILE@0xOFF"
+// (or with --scan the file's only image), a library embedded in a blob such
+// as a .pte program. A member or embedded image is written, alone, to a
+// private directory (mkdtemp, mode 0700) that is removed afterwards: the
+// dynamic loader only opens files.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace linkguard::tryload {
+
+/// A directory only this user can enter, removed with its contents when
+/// destroyed.
+class PrivateDir {
+public:
+  static llvm::Expected<std::unique_ptr<PrivateDir>> create();
+  ~PrivateDir();
+  PrivateDir(const PrivateDir &) = delete;
+  PrivateDir &operator=(const PrivateDir &) = delete;
+
+  const std::string &path() const { return Dir; }
+  /// Where a file named after Name (reduced to [A-Za-z0-9._+-]) goes.
+  std::string pathFor(llvm::StringRef Name) const;
+  /// Writes Bytes to the new file Path (mode 0700).
+  llvm::Error write(const std::string &Path, llvm::StringRef Bytes) const;
+
+private:
+  explicit PrivateDir(std::string Dir) : Dir(std::move(Dir)) {}
+  std::string Dir;
+};
+
+/// FILE names more than one binary: which ones, so the user can pick.
+class AmbiguousTarget : public llvm::ErrorInfo<AmbiguousTarget> {
+public:
+  static char ID;
+  AmbiguousTarget(std::string File, std::vector<std::string> Names)
+      : File(std::move(File)), Names(std::move(Names)) {}
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string File;
+  std::vector<std::string> Names;
+};
+
+struct Target {
+  std::string Name;    // as printed: "model.so", "pkg.pt2!a/b.so"
+  std::string Library; // the absolute path to dlopen
+};
+
+/// Resolves Arg. A library inside a container is written to Dir, after
+/// BeforeWrite has seen the path it will take (a signal handler's cue).
+/// Errors: objlib::ReadError (cannot read, malformed, nothing there),
+/// AmbiguousTarget.
+llvm::Expected<Target>
+resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
+              llvm::function_ref<void(const std::string &)> BeforeWrite);
+
+} // namespace linkguard::tryload
