@@ -529,6 +529,9 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
     Expanded = std::move(E->Args);
     C.ResponseFiles = std::move(E->Files);
     MissingFiles = std::move(E->Missing);
+    // An @file linkguard must not read: the command is only partly known.
+    for (const UnreadResponseFile &U : E->Unread)
+      C.UnknownArgs.push_back("@" + U.Name + " (" + U.Reason + ")");
     Args = Expanded;
   }
 
