@@ -54,6 +54,9 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   auto Cls = flags::classify(Inv.Args, Opts);
   if (!Cls)
     return reportError(Cls.takeError());
+  // A rules file that cannot be used stops links only (Config.h).
+  if (llvm::Error E = rulesFileErrorFor(Cfg, Cls->Ph))
+    return reportError(std::move(E));
   if (!Cls->UnknownArgs.empty())
     logInfo("arguments unknown to clang 19 (rules decline): " + joinArgs(Cls->UnknownArgs));
 

@@ -10,6 +10,7 @@
 #include "driver/Config.h"
 #include "driver/DriverError.h"
 #include "driver/Invocation.h"
+#include "driver/RulesFileReport.h"
 #include "driver/SelfPath.h"
 #include "driver/StepPlan.h"
 #include "flags/Classify.h"
@@ -221,12 +222,19 @@ int runExplain(const std::vector<std::string> &Args) {
   auto Cls = flags::classify(CompilerArgs, Opts);
   if (!Cls)
     return reportError(Cls.takeError());
+  // As the run: a rules file that cannot be used stops a link (78).
+  if (llvm::Error E = rulesFileErrorFor(*Cfg, Cls->Ph))
+    return reportError(std::move(E));
   StepPlan Plan = planStep(std::move(*Cls), *Cfg);
 
-  if (Json)
-    llvm::outs() << llvm::formatv("{0:2}", toJson(Command, Plan, Compiler)) << "\n";
-  else
+  if (Json) {
+    llvm::json::Value J = toJson(Command, Plan, Compiler);
+    addRulesFileJson(*J.getAsObject(), *Cfg);
+    llvm::outs() << llvm::formatv("{0:2}", J) << "\n";
+  } else {
     printText(Command, Plan, Compiler);
+    printRulesFileLines(llvm::outs(), *Cfg);
+  }
   return 0;
 }
 

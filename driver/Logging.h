@@ -12,7 +12,8 @@
 
 namespace linkguard::driver {
 
-/// Sets up the default logger from Config. LINKGUARD_LOG_FILE is opened on the first
+/// Sets up the default logger from Config, then warns once about each
+/// rules file Config passed over. LINKGUARD_LOG_FILE is opened on the first
 /// message (a regular file only, never inherited by the compiler); when it
 /// cannot be, the log goes to stderr after one warning.
 void setUpLogging(const Config &Cfg);
