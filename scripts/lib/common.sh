@@ -15,6 +15,7 @@ LINKGUARD_PACKAGES=(
   libboost-dev libboost-filesystem-dev libspdlog-dev libfmt-dev catch2
   libzstd-dev zlib1g-dev libtomlplusplus-dev
   cmake ninja-build python3 ccache clang-tidy-19
+  fish # tests/e2e/env_fish.bash: `linkguard env --shell fish` through fish
 )
 
 say() { printf '==> %s\n' "$*" >&2; }
