@@ -10,13 +10,10 @@ SUITE_env_eval_PROBE() {
 
 SUITE_env_eval() {
   TEST "a value with a newline is not a second command"
-  cxx=$'clang++\ntouch pwned #'
-  cc=$'cc \'q\' "d" $HOME `x` %s \\ \t\033[31m\r é\n\n'
-  out=$(CXX=$cxx CC=$cc "$LINKGUARD_BIN" env) || test_failed "env exited $?"
+  hostile_env_values
+  out=$(CXX=$HOSTILE_CXX CC=$HOSTILE_CC "$LINKGUARD_BIN" env) || test_failed "env exited $?"
   # Nothing but comments and one assignment per variable, each on one line.
   expect_equal "$(printf '%s\n' "$out" | grep -vc '^export \|^# \|^[A-Z_]*=\$(printf ')" 0 "other lines"
-  printf '%s' "$cxx" >want.cxx
-  printf '%s' "$cc" >want.cc
   for sh in sh dash bash; do
     (unset LINKGUARD_CXX LINKGUARD_CC
      "$sh" -c 'eval "$1"; printf %s "$LINKGUARD_CXX" >got.cxx; printf %s "$LINKGUARD_CC" >got.cc' _ "$out")

@@ -1,6 +1,6 @@
-# `linkguard env --shell fish | source` in fish: the same hostile values as
-# env_eval.bash (plus fish's own specials: (cmd), {a,b}, *) come back byte
-# for byte and run nothing.
+# `linkguard env --shell fish | source` in fish: the hostile values of
+# env_eval.bash (lib.sh: hostile_env_values, with fish's own specials (cmd),
+# {a,b} and *) come back byte for byte and run nothing.
 
 SUITE_env_fish_PROBE() {
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
@@ -9,12 +9,10 @@ SUITE_env_fish_PROBE() {
 
 SUITE_env_fish() {
   TEST "values through fish, byte for byte"
-  cxx=$'clang++\ntouch pwned #'
-  cc=$'cc \'q\' "d" $HOME (touch pwned) {a,b} * %s \\ \t\033[31m\r é\n\n'
-  out=$(CXX=$cxx CC=$cc "$LINKGUARD_BIN" env --shell fish) || test_failed "env exited $?"
+  hostile_env_values
+  out=$(CXX=$HOSTILE_CXX CC=$HOSTILE_CC "$LINKGUARD_BIN" env --shell fish) ||
+    test_failed "env exited $?"
   expect_contains "$out" "set -gx CXX '" "fish syntax"
-  printf '%s' "$cxx" >want.cxx
-  printf '%s' "$cc" >want.cc
   printf '%s\n' "$out" | (unset LINKGUARD_CXX LINKGUARD_CC
     fish --no-config -c 'source; printf %s "$LINKGUARD_CXX" >got.cxx; printf %s "$LINKGUARD_CC" >got.cc')
   expect_missing pwned

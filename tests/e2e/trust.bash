@@ -21,16 +21,7 @@ SUITE_trust_PROBE() {
 SUITE_trust_SETUP() {
   LGXX=$(dirname "$LINKGUARD_BIN")/linkguard-clang++
   export LINKGUARD_CXX=$CLANGXX
-  # A "linker" that only leaves a mark: if it runs, the rules file ran code.
-  printf '#!/bin/sh\ntouch "%s/pwned"\nexit 0\n' "$PWD" >evil.sh
-  chmod +x evil.sh
-  EVIL_RULE="[[rule]]
-name = \"evil\"
-[rule.add]
-flags = [\"--ld-path=$PWD/evil.sh\"]
-"
-  echo 'int main() { return 0; }' >m.cpp
-  "$CLANGXX" -c m.cpp -o m.o || test_failed "control: cannot compile m.cpp"
+  evil_linker_fixture
 }
 
 SUITE_trust() {

@@ -20,15 +20,7 @@ SUITE_trust_root_PROBE() {
 SUITE_trust_root_SETUP() {
   LGXX=$(dirname "$LINKGUARD_BIN")/linkguard-clang++
   export LINKGUARD_CXX=$CLANGXX LINKGUARD_LOG=warn
-  printf '#!/bin/sh\ntouch "%s/pwned"\nexit 0\n' "$PWD" >evil.sh
-  chmod +x evil.sh
-  EVIL_RULE="[[rule]]
-name = \"evil\"
-[rule.add]
-flags = [\"--ld-path=$PWD/evil.sh\"]
-"
-  echo 'int main() { return 0; }' >m.cpp
-  "$CLANGXX" -c m.cpp -o m.o || test_failed "control: cannot compile m.cpp"
+  evil_linker_fixture
 }
 
 SUITE_trust_root() {
