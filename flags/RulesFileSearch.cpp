@@ -61,9 +61,16 @@ private:
   int Fd;
 };
 
+/// A directory to look in, not to list: Linux's O_PATH needs only search
+/// permission, so a parent with mode 0711 does not end the walk early.
+/// Elsewhere a directory that cannot be read ends it (the safe side).
 DirFd openDir(int At, const char *Name) {
-  return DirFd(
-      ::openat(At, Name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY));
+#ifdef O_PATH
+  const int Mode = O_PATH;
+#else
+  const int Mode = O_RDONLY;
+#endif
+  return DirFd(::openat(At, Name, Mode | O_DIRECTORY | O_CLOEXEC | O_NOCTTY));
 }
 
 std::string inDir(const std::string &Dir, const char *Name) {
