@@ -26,8 +26,9 @@
 // that is trusted but unusable -- not readable, too large -- is the user's
 // own fault and is reported as an error instead (Error).
 //
-// The search never opens a directory's entries other than linkguard.toml,
-// costs two fstat per directory, and reads nothing when there is no file.
+// The search opens nothing in a directory but linkguard.toml, costs an
+// fstatat, an fstat and an openat("..") per directory, and reads nothing
+// when there is no file.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
