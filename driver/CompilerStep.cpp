@@ -42,7 +42,7 @@ static CompilerCommand compilerIdentity(const Job &J) {
   return C;
 }
 
-static void logPlan(const Job &J, const Plan &P) {
+static void logPlan(const Job &J, const Plan &P, const Config &Cfg) {
   logDebug("real compiler: " + J.Launch.Executable + " (from " + J.Launch.Origin +
            "), compiler word " + J.CompilerName + ", form " + invocationFormName(J.Form));
   logDebug(std::string("phase ") + flags::phaseName(P.Cls.Ph) + " (" + P.Cls.DecidingArg +
@@ -54,7 +54,7 @@ static void logPlan(const Job &J, const Plan &P) {
             (P.InsertedBeforeLibraries.empty() ? "" : " (before the libraries) ") +
             joinArgs(P.Appended));
   // The plan as explain --json prints it (tests/e2e/one_truth.bash compares).
-  logTrace([&] { return "plan: " + planJsonLine(J, P); });
+  logTrace([&] { return "plan: " + planJsonLine(J, P, Cfg); });
 }
 
 int runCompilerStep(const Invocation &Inv, const Config &Cfg,
@@ -73,7 +73,7 @@ int runCompilerStep(const Invocation &Inv, const Config &Cfg,
   if (!P)
     return reportError(P.takeError());
   markNesting(Cfg.Depth);
-  logPlan(*J, *P);
+  logPlan(*J, *P, Cfg);
   if (P->Cls.Ph != flags::Phase::Probe)
     warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);
   if (!P->UnknownArgsWarning.empty())

@@ -8,6 +8,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 extern char **environ;
@@ -49,10 +51,10 @@ static llvm::Expected<bool> parseSwitch(const std::string &Var,
   return badValue(Var, Value, "on or off");
 }
 
-/// LINKGUARD_CONFIG or the first linkguard.toml found (flags/RulesFile.h).
-/// Any fault in the file is BadConfig: the build does not run on a
-/// half-read rules file.
-static llvm::Error loadRulesFile(Config &C, const std::string &WorkingDir) {
+/// LINKGUARD_CONFIG or the first trusted linkguard.toml found
+/// (flags/RulesFileSearch.h). A fault in the file is kept, not raised:
+/// rulesFileErrorFor decides which steps it stops.
+static void loadRulesFile(Config &C, const std::string &WorkingDir) {
   flags::RulesFileSearch Where;
   if (auto V = C.env("LINKGUARD_CONFIG"); V && !V->empty())
     Where.Explicit = *V;
@@ -65,21 +67,31 @@ static llvm::Error loadRulesFile(Config &C, const std::string &WorkingDir) {
   }
   Where.XdgConfigHome = C.env("XDG_CONFIG_HOME");
   Where.Home = C.env("HOME");
-  // One stat per candidate; nothing is read unless a file is there.
-  Where.IsFile = [](const std::string &P) { return llvm::sys::fs::is_regular_file(P); };
-  auto Found = flags::findRulesFile(Where);
-  if (!Found)
-    return makeDriverError(ExitCode::BadConfig, llvm::toString(Found.takeError()));
-  const std::optional<std::string> &Path = *Found;
-  if (!Path)
-    return llvm::Error::success();
-  auto File = flags::readRulesFile(*Path);
-  if (!File)
-    return makeDriverError(ExitCode::BadConfig, llvm::toString(File.takeError()));
-  C.RulesFile = *Path;
+  Where.User = ::geteuid();
+  flags::RulesFileLookup Found = flags::findRulesFile(Where);
+  C.IgnoredRulesFiles = std::move(Found.Ignored);
+  if (!Found.File)
+    return;
+  C.RulesFile = Found.File->Path;
+  C.RulesFileDir = Found.File->Directory;
+  C.RulesFileOrigin = flags::rulesFileOriginName(Found.File->Origin);
+  if (Found.File->Error) {
+    C.RulesFileError = *Found.File->Error;
+    return;
+  }
+  auto File = flags::parseRulesText(Found.File->Text, Found.File->Path);
+  if (!File) {
+    C.RulesFileError = llvm::toString(File.takeError());
+    return;
+  }
   C.FileRules = std::move(File->Rules);
   C.BuiltinMpsAot = File->BuiltinMpsAot;
-  return llvm::Error::success();
+}
+
+llvm::Error rulesFileErrorFor(const Config &C, flags::Phase Ph) {
+  if (!C.RulesFileError || Ph != flags::Phase::Link)
+    return llvm::Error::success();
+  return makeDriverError(ExitCode::BadConfig, *C.RulesFileError);
 }
 
 llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env,
@@ -140,8 +152,7 @@ llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &E
     C.Depth = Depth;
   }
   if (C.RunMode != Mode::Off && C.RulesEnabled)
-    if (llvm::Error E = loadRulesFile(C, WorkingDir))
-      return std::move(E);
+    loadRulesFile(C, WorkingDir);
   return C;
 }
 

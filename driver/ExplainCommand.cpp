@@ -12,6 +12,7 @@
 #include "driver/Job.h"
 #include "driver/Plan.h"
 #include "driver/PlanJson.h"
+#include "driver/RulesFileReport.h"
 #include "driver/SelfPath.h"
 
 #include "llvm/Support/JSON.h"
@@ -58,8 +59,12 @@ void printClassification(llvm::raw_ostream &OS, const flags::Classification &C) 
   OS << "target:    " << (C.Target.Triple.empty() ? "(host)" : C.Target.Triple) << ", "
      << flags::objectFormatName(C.Target.Format) << " (from "
      << targetSourceName(C.Target.Source) << ")\n";
-  if (!C.UnknownArgs.empty())
-    OS << "unknown:   " << joined(C.UnknownArgs) << "\n";
+  if (!C.UnknownArgs.empty()) {
+    OS << "unknown:  ";
+    for (const std::string &U : C.UnknownArgs)
+      OS << " " << U;
+    OS << "\n";
+  }
   for (const std::string &U : C.Uncertain)
     OS << "uncertain: " << U << "\n";
 }
@@ -145,11 +150,12 @@ int runExplain(const std::vector<std::string> &Args) {
     return reportError(P.takeError());
 
   if (Json) {
-    llvm::json::Object O = planJson(*J, *P);
+    llvm::json::Object O = planJson(*J, *P, *Cfg);
     O["command"] = Command;
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
   } else {
     printText(*J, *P);
+    printRulesFileLines(llvm::outs(), *Cfg);
   }
   return 0;
 }

@@ -3,32 +3,137 @@
 // spdlog is used header-only (Debian ships it shared only, and linkguard links
 // statically); keeping it behind three functions keeps that cost to one TU.
 //
+// LINKGUARD_LOG_FILE is opened by linkguard's own sink, not spdlog's
+// basic_file_sink (fopen, inherited by the compiler, creates missing
+// directories, blocks on a FIFO):
+//  - lazily, on the first message that passes the level, so a step that
+//    logs nothing (a pass-through compile at the default level) creates no
+//    file;
+//  - only a regular file: lstat first, then open with O_NONBLOCK (a FIFO
+//    without a reader fails with ENXIO instead of hanging the build),
+//    O_NOFOLLOW (a symbolic link planted where the log should go, in /tmp
+//    say, is not followed to the user's files), O_CLOEXEC (the compiler does
+//    not inherit it), and an fstat of the descriptor to confirm;
+//  - O_APPEND, so parallel steps writing one log interleave whole lines.
+// When it cannot be used, the log goes to stderr after one warning.
+//
 //===----------------------------------------------------------------------===//
 #include "driver/Logging.h"
 
-#include <spdlog/sinks/basic_file_sink.h>
+#include "flags/BoundedRead.h"
+
+#include <spdlog/details/null_mutex.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace linkguard::driver {
+
+namespace {
+
+void writeAll(int Fd, const char *Data, size_t Size) {
+  while (Size > 0) {
+    ssize_t N = ::write(Fd, Data, Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return; // a full disk or a closed stderr: the log is best effort
+    Data += N;
+    Size -= static_cast<size_t>(N);
+  }
+}
+
+/// Why Path cannot be the log (and Fd stays -1), or the opened descriptor.
+int openLogFile(const std::string &Path, std::string &Why) {
+  struct stat St {};
+  if (::lstat(Path.c_str(), &St) == 0 && !S_ISREG(St.st_mode)) {
+    Why = std::string("not a regular file (") +
+          flags::fileKindName(St.st_mode) + ")";
+    return -1;
+  }
+  int Fd = ::open(Path.c_str(),
+                  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK |
+                      O_NOFOLLOW | O_NOCTTY,
+                  0666);
+  if (Fd < 0) {
+    Why = std::strerror(errno);
+    return -1;
+  }
+  if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
+    Why = std::string("not a regular file (") +
+          flags::fileKindName(St.st_mode) + ")";
+    ::close(Fd);
+    return -1;
+  }
+  return Fd;
+}
+
+class LazyFileSink final
+    : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+public:
+  explicit LazyFileSink(std::string Path) : Path(std::move(Path)) {}
+  LazyFileSink(const LazyFileSink &) = delete;
+  LazyFileSink &operator=(const LazyFileSink &) = delete;
+  ~LazyFileSink() override {
+    if (Fd > 2)
+      ::close(Fd);
+  }
+
+protected:
+  void sink_it_(const spdlog::details::log_msg &Msg) override {
+    if (Fd < 0)
+      open();
+    spdlog::memory_buf_t Buf;
+    formatter_->format(Msg, Buf);
+    writeAll(Fd, Buf.data(), Buf.size());
+  }
+  void flush_() override {}
+
+private:
+  void open() {
+    std::string Why;
+    Fd = openLogFile(Path, Why);
+    if (Fd >= 0)
+      return;
+    Fd = STDERR_FILENO;
+    std::string Line = "linkguard[" + std::to_string(::getpid()) +
+                       "] warning: cannot open LINKGUARD_LOG_FILE " + Path +
+                       ": " + Why + "; logging to stderr\n";
+    writeAll(Fd, Line.data(), Line.size());
+  }
+
+  std::string Path;
+  int Fd = -1;
+};
+
+} // namespace
 
 void setUpLogging(const Config &Cfg) {
   auto Level = spdlog::level::from_str(Cfg.LogLevel);
-  std::shared_ptr<spdlog::logger> Logger;
-  if (Level != spdlog::level::off && !Cfg.LogFile.empty()) {
-    try {
-      Logger = spdlog::basic_logger_mt("linkguard", Cfg.LogFile);
-    } catch (const spdlog::spdlog_ex &E) {
-      Logger = spdlog::stderr_logger_st("linkguard");
-      Logger->warn("cannot open LINKGUARD_LOG_FILE {}: {}", Cfg.LogFile, E.what());
-    }
-  } else {
-    Logger = spdlog::stderr_logger_st("linkguard");
-  }
+  spdlog::sink_ptr Sink;
+  if (!Cfg.LogFile.empty())
+    Sink = std::make_shared<LazyFileSink>(Cfg.LogFile);
+  else
+    Sink = std::make_shared<spdlog::sinks::stderr_sink_st>();
+  auto Logger = std::make_shared<spdlog::logger>("linkguard", std::move(Sink));
   Logger->set_pattern("linkguard[%P] %l: %v");
   Logger->set_level(Level);
   Logger->flush_on(spdlog::level::trace);
   spdlog::set_default_logger(Logger);
+  // Config is read before there is a logger; what it passed over is said
+  // here, once per process.
+  for (const flags::IgnoredRulesFile &I : Cfg.IgnoredRulesFiles)
+    Logger->warn(
+        "ignoring rules file {}: {} (set LINKGUARD_CONFIG={} to use it "
+        "anyway)",
+        I.Path, I.Reason, I.Path);
 }
 
 // spdlog's implicit default logger writes to stdout; log only through ours,
@@ -38,13 +143,19 @@ static void logAt(spdlog::level::level_enum Level, const std::string &Message) {
     Logger->log(Level, "{}", Message);
 }
 
-void logDebug(const std::string &Message) { logAt(spdlog::level::debug, Message); }
+void logDebug(const std::string &Message) {
+  logAt(spdlog::level::debug, Message);
+}
+void logInfo(const std::string &Message) {
+  logAt(spdlog::level::info, Message);
+}
+void logWarn(const std::string &Message) {
+  logAt(spdlog::level::warn, Message);
+}
 
 void logTrace(llvm::function_ref<std::string()> Message) {
   if (auto Logger = spdlog::get("linkguard"); Logger && Logger->should_log(spdlog::level::trace))
     Logger->log(spdlog::level::trace, "{}", Message());
 }
-void logInfo(const std::string &Message) { logAt(spdlog::level::info, Message); }
-void logWarn(const std::string &Message) { logAt(spdlog::level::warn, Message); }
 
 } // namespace linkguard::driver

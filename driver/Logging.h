@@ -14,8 +14,10 @@
 
 namespace linkguard::driver {
 
-/// Sets up the default logger from Config. Falls back to stderr when the log
-/// file cannot be opened (and says so once).
+/// Sets up the default logger from Config, then warns once about each
+/// rules file Config passed over. LINKGUARD_LOG_FILE is opened on the first
+/// message (a regular file only, never inherited by the compiler); when it
+/// cannot be, the log goes to stderr after one warning.
 void setUpLogging(const Config &Cfg);
 
 void logDebug(const std::string &Message);

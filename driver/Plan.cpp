@@ -188,6 +188,10 @@ llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg) {
   if (!Classified)
     return Classified.takeError();
 
+  // A rules file that cannot be used stops links only (Config.h), in the run
+  // and in explain alike.
+  if (llvm::Error E = rulesFileErrorFor(Cfg, Classified->Ph))
+    return std::move(E);
   Plan P;
   // Moved, not copied: a 100,000-argument command makes a large Classification.
   P.Cls = std::move(*Classified);

@@ -1,6 +1,8 @@
 //===- PlanJson.cpp - render a plan with llvm::json ------------------------===//
 #include "driver/PlanJson.h"
 
+#include "driver/RulesFileReport.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace linkguard::driver {
@@ -88,7 +90,7 @@ static json::Object classificationJson(const flags::Classification &C) {
   };
 }
 
-json::Object planJson(const Job &J, const Plan &P) {
+json::Object planJson(const Job &J, const Plan &P, const Config &Cfg) {
   json::Object O = classificationJson(P.Cls);
   O["form"] = invocationFormName(J.Form);
   O["compiler"] = J.Launch.Executable;
@@ -107,13 +109,14 @@ json::Object planJson(const Job &J, const Plan &P) {
   O["not_verified"] = nullable(P.NotVerified);
   O["contract"] = nullable(P.ContractSummary);
   O["warning"] = nullable(P.UnknownArgsWarning);
+  addRulesFileJson(O, Cfg);
   return O;
 }
 
-std::string planJsonLine(const Job &J, const Plan &P) {
+std::string planJsonLine(const Job &J, const Plan &P, const Config &Cfg) {
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << json::Value(planJson(J, P));
+  OS << json::Value(planJson(J, P, Cfg));
   return S;
 }
 

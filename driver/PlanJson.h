@@ -16,10 +16,11 @@
 
 namespace linkguard::driver {
 
-llvm::json::Object planJson(const Job &J, const Plan &P);
+/// The plan, and the rules file that was in force (or ignored) for it.
+llvm::json::Object planJson(const Job &J, const Plan &P, const Config &Cfg);
 
 /// planJson on one line.
-std::string planJsonLine(const Job &J, const Plan &P);
+std::string planJsonLine(const Job &J, const Plan &P, const Config &Cfg);
 
 const char *actionName(Action A);       // "exec", "exec-injected", "spawn-and-verify"
 const char *actionText(Action A);       // for the text form of explain

@@ -1,4 +1,38 @@
 //===- main.cpp - linkguard entry point -----------------------------------===//
+//
+// Before anything else: make sure descriptors 0, 1 and 2 are open. A caller
+// that closed one (`linkguard-clang++ -E a.c >&-`) would otherwise hand that
+// number to the next file linkguard opens -- the log file taking fd 1, and
+// the compiler's -E output landing in the log. They are filled with
+// /dev/null, as git's sanitize_stdfds() (common-main.c) does; the compiler
+// then inherits /dev/null where the caller gave it nothing. Static
+// initializers (LLVM's option registry, spdlog's registry) open no files,
+// so main is early enough.
+//
+//===----------------------------------------------------------------------===//
 #include "driver/Main.h"
 
-int main(int argc, char **argv) { return linkguard::driver::linkguardMain(argc, argv); }
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+static void reserveStandardDescriptors() {
+  for (int Fd = 0; Fd <= 2; ++Fd) {
+    if (::fcntl(Fd, F_GETFD) != -1 || errno != EBADF)
+      continue;
+    // Not O_CLOEXEC: these are the standard descriptors of the compiler too.
+    int Null = ::open("/dev/null", Fd == 0 ? O_RDONLY : O_WRONLY);
+    if (Null < 0)
+      continue;       // no /dev/null: nothing better to do
+    if (Null != Fd) { // only if a lower one was open after all
+      ::dup2(Null, Fd);
+      ::close(Null);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  reserveStandardDescriptors();
+  return linkguard::driver::linkguardMain(argc, argv);
+}

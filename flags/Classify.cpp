@@ -95,6 +95,9 @@ Error readArguments(ArrayRef<std::string> Raw, const ClassifyOptions &Opts,
     }
     C.ResponseFiles.insert(C.ResponseFiles.end(), E->Files.begin(), E->Files.end());
     Out.Missing.insert(Out.Missing.end(), E->Missing.begin(), E->Missing.end());
+    // An @file linkguard must not read: the command is only partly known.
+    for (const UnreadResponseFile &U : E->Unread)
+      C.UnknownArgs.push_back("@" + U.Name + " (" + U.Reason + ")");
   }
   return Error::success();
 }

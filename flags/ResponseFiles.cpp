@@ -8,21 +8,27 @@
 //    such file or directory: '@missing'" if it is an input; linkguard does
 //    the same, and classify() turns the input case into a ResponseFileError
 //    so the driver can say which file and exit 67.
-//  - nesting depth, file size and argument count are capped, so a cycle
-//    (a.rsp containing @a.rsp) is an error rather than a hang.
+//  - only regular files are read (BoundedRead.h): @/dev/stdin and @<(...)
+//    are pipes the compiler must read, and @/dev/zero never ends;
+//  - nesting depth, file size, total size, the number of files and of
+//    arguments are capped. Past a cap the @file is left unread, so a cycle
+//    (a.rsp containing @a.rsp) or a huge file costs linkguard nothing and
+//    the compiler reports it as it would without linkguard.
 //
 //===----------------------------------------------------------------------===//
 #include "flags/ResponseFiles.h"
+
+#include "flags/BoundedRead.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <fcntl.h>
 
 using namespace llvm;
 
@@ -49,8 +55,7 @@ public:
   Error expand(ArrayRef<std::string> Args, unsigned Depth) {
     for (const std::string &A : Args) {
       if (A.size() < 2 || A[0] != '@') {
-        if (Error E = push(A))
-          return E;
+        Out.Args.push_back(A);
         continue;
       }
       if (Error E = expandFile(A, Depth))
@@ -60,54 +65,64 @@ public:
   }
 
 private:
-  Error push(std::string A) {
-    if (Out.Args.size() >= Limits.MaxArgs)
-      return make_error<ResponseFileError>(
-          Out.Files.empty() ? std::string("(command line)") : Out.Files.back(),
-          "more than " + std::to_string(Limits.MaxArgs) +
-              " arguments after expansion");
-    Out.Args.push_back(std::move(A));
+  /// Leaves "@name" in place, unread, with the reason.
+  Error leave(const std::string &At, std::string Why) {
+    Out.Unread.push_back({At.substr(1), std::move(Why) + ": not read"});
+    Out.Args.push_back(At);
     return Error::success();
   }
 
   Error expandFile(const std::string &At, unsigned Depth) {
     std::string Name = At.substr(1);
     if (Depth >= Limits.MaxDepth)
-      return make_error<ResponseFileError>(
-          Name, "nested more than " + std::to_string(Limits.MaxDepth) +
-                    " levels deep (a cycle?)");
+      return leave(At, "nested more than " + std::to_string(Limits.MaxDepth) +
+                           " levels deep (a cycle?)");
+    if (Out.Files.size() >= Limits.MaxFiles)
+      return leave(At, "more than " + std::to_string(Limits.MaxFiles) +
+                           " response files");
     SmallString<256> Path(Name);
     if (!sys::path::is_absolute(Path) && !WorkingDir.empty()) {
       Path = WorkingDir;
       sys::path::append(Path, Name);
     }
-    if (!sys::fs::exists(Path)) {
+    BoundedFile F = readBounded(AT_FDCWD, Path.c_str(), Limits.MaxFileBytes);
+    switch (F.Outcome) {
+    case ReadOutcome::Missing:
       Out.Missing.push_back(Name);
-      return push(At);
+      Out.Args.push_back(At);
+      return Error::success();
+    case ReadOutcome::NotRegular:
+      if (S_ISDIR(F.St.st_mode))
+        return make_error<ResponseFileError>(Name, "is a directory");
+      return leave(At, F.Reason + ", which only the compiler may read");
+    case ReadOutcome::TooLarge:
+      return leave(At, F.Reason);
+    case ReadOutcome::Failed:
+      return make_error<ResponseFileError>(Name, F.Reason);
+    case ReadOutcome::Ok:
+      break;
     }
-    if (sys::fs::is_directory(Path))
-      return make_error<ResponseFileError>(Name, "is a directory");
-    uint64_t Size = 0;
-    if (!sys::fs::file_size(Path, Size) && Size > Limits.MaxFileBytes)
-      return make_error<ResponseFileError>(
-          Name,
-          "larger than " + std::to_string(Limits.MaxFileBytes) + " bytes");
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-        MemoryBuffer::getFile(Path, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (!Buf)
-      return make_error<ResponseFileError>(Name, Buf.getError().message());
-    Out.Files.push_back(Name);
+    if (F.Text.size() > Limits.MaxTotalBytes - TotalBytes)
+      return leave(At, "response files together larger than " +
+                           std::to_string(Limits.MaxTotalBytes) + " bytes");
+    TotalBytes += F.Text.size();
 
     // clang's ExpansionContext also accepts UTF-16 with a BOM and strips a
     // UTF-8 BOM; the UTF-8 BOM is the only one seen on Unix hosts.
-    StringRef Text = (*Buf)->getBuffer();
+    StringRef Text = F.Text;
     Text.consume_front("\xEF\xBB\xBF");
 
     BumpPtrAllocator Alloc;
     StringSaver Saver(Alloc);
     SmallVector<const char *, 64> Tokens;
     cl::TokenizeGNUCommandLine(Text, Saver, Tokens, /*MarkEOLs=*/false);
+    // Every token of every file counts, so Args never holds more than the
+    // command line's own arguments plus MaxArgs.
+    if (Tokens.size() > Limits.MaxArgs - TotalTokens)
+      return leave(At, "more than " + std::to_string(Limits.MaxArgs) +
+                           " arguments from response files");
+    TotalTokens += Tokens.size();
+    Out.Files.push_back(Name);
     std::vector<std::string> Nested(Tokens.begin(), Tokens.end());
     return expand(Nested, Depth + 1);
   }
@@ -115,6 +130,8 @@ private:
   StringRef WorkingDir;
   const ResponseFileLimits &Limits;
   ExpandedArgs &Out;
+  size_t TotalBytes = 0;
+  size_t TotalTokens = 0;
 };
 
 } // namespace

@@ -6,6 +6,15 @@
 // expanded too. linkguard expands them only to classify the command; the
 // compiler is still executed with the original argv.
 //
+// linkguard reads an @file only when that cannot take anything from the
+// compiler: a regular file (stat, then the opened descriptor), through
+// pread() from offset 0, within the limits below. A pipe, FIFO, socket or
+// device (@/dev/stdin, bash's @<(...), @/dev/zero) is never opened -- the
+// compiler must be the one to read it -- and neither is a file past a
+// limit. Such an @file is left in place and listed in Unread: the command is
+// then only partly known, the rules decline (classify() records it among
+// the unknown arguments) and the step runs unchanged.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -17,9 +26,10 @@
 
 namespace linkguard::flags {
 
-/// A response file that could not be read (a directory, unreadable), nested
-/// too deep, too large, or missing where clang would read it as an input
-/// file. The driver maps it to ExitCode::BadResponseFile (67).
+/// A response file clang itself would fail on: a directory, one that cannot
+/// be opened or read (no permission), or a missing one where clang would
+/// read "@name" as an input file. The driver maps it to
+/// ExitCode::BadResponseFile (67).
 class ResponseFileError : public llvm::ErrorInfo<ResponseFileError> {
 public:
   static char ID;
@@ -35,18 +45,30 @@ private:
   std::string Reason;
 };
 
-/// Limits that keep a hostile or cyclic @file from hanging the wrapper.
+/// Limits that keep a hostile or cyclic @file from hanging the wrapper or
+/// taking its memory. Past one, the @file is not read (Unread).
 struct ResponseFileLimits {
-  unsigned MaxDepth = 32;                 // nesting of @file inside @file
-  size_t MaxFileBytes = size_t{16} * 1024 * 1024; // one file
-  size_t MaxArgs = 1u << 20;              // arguments after expansion
+  unsigned MaxDepth = 32;                          // @file inside @file
+  size_t MaxFileBytes = size_t{16} * 1024 * 1024;  // one file
+  size_t MaxTotalBytes = size_t{64} * 1024 * 1024; // all files together
+  size_t MaxFiles = 4096;                          // files read
+  size_t MaxArgs = 1u << 20;                       // arguments after expansion
+};
+
+/// An @file left unexpanded, and why ("a pipe or FIFO: not read, the
+/// compiler reads it", "larger than 16777216 bytes: not read").
+struct UnreadResponseFile {
+  std::string Name;
+  std::string Reason;
 };
 
 struct ExpandedArgs {
-  std::vector<std::string> Args;  // with every @file replaced
+  std::vector<std::string> Args;  // with every @file read replaced
   std::vector<std::string> Files; // the files read, in order, as named
   /// "@name" arguments left in place because no file `name` exists.
   std::vector<std::string> Missing;
+  /// "@name" arguments left in place because linkguard must not read them.
+  std::vector<UnreadResponseFile> Unread;
 };
 
 /// Expands every argument that starts with '@'. Relative names are read
@@ -58,7 +80,8 @@ struct ExpandedArgs {
 /// in place: `-install_name @rpath/libx.dylib` is a value, not a response
 /// file. classify() reports it as a ResponseFileError only when it ends up
 /// as an input file, which is where clang fails ("no such file or
-/// directory: '@name'"). A file that exists but cannot be read fails here.
+/// directory: '@name'"). A directory, or a file that cannot be opened or
+/// read, fails here; one that must not be read is left in place (Unread).
 llvm::Expected<ExpandedArgs>
 expandResponseFiles(llvm::ArrayRef<std::string> Args,
                     llvm::StringRef WorkingDir,

@@ -12,15 +12,18 @@
 #define TOML_EXCEPTIONS 0
 #include <toml++/toml.h>
 
+#include "flags/BoundedRead.h"
 #include "flags/MpsAotRule.h"
+#include "flags/RefusedFlags.h"
+#include "flags/TomlGuard.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/GlobPattern.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
-#include <algorithm>
+#include <fcntl.h>
+
 #include <optional>
 #include <set>
 
@@ -217,6 +220,16 @@ void readMatch(Reader &R, const toml::table &T, const std::string &W, RuleMatch 
 void readAdd(Reader &R, const toml::table &T, const std::string &W, RuleSpec &S) {
   R.onlyKeys(T, W, {"flags", "position"});
   S.Add = R.strings(T, W, "flags");
+  if (!R.failed() && !S.Add.empty())
+    if (std::optional<RefusedFlag> F = refusedRuleFlag(S.Add)) {
+      // The line of the offending string inside the array, when toml++
+      // recorded one.
+      const toml::node *N = T.get("flags");
+      const toml::array *A = N->as_array();
+      const toml::node *E = A && F->Index < A->size() ? A->get(F->Index) : N;
+      R.fail(E->source().begin.line ? E->source() : N->source(),
+             "'" + W + ".flags': " + F->Why + "; a rules file may not add it");
+    }
   if (auto P = R.string(T, W, "position")) {
     if (*P == "end")
       S.Position = InsertPosition::End;
@@ -274,100 +287,6 @@ std::optional<RuleSpec> readRule(Reader &R, const toml::table &T, size_t Index,
 }
 
 } // namespace
-
-/// toml++ 3.3 reaches __builtin_unreachable() -- undefined behaviour, not an
-/// error -- in is_non_ascii_horizontal_whitespace() for most non-ASCII code
-/// points (U+00A1..U+0499 among them: "é") wherever it looks for whitespace:
-/// right after a bare key or value ("[rulé]", "a = 1é") and after a
-/// line-ending backslash in a """string""" (marzer/tomlplusplus#190 and
-/// #295; found by tests/fuzz/fuzz_rules). TOML allows non-ASCII text only in
-/// strings and comments, so this scan rejects it everywhere else, and after
-/// a line-ending backslash, before toml++ sees the text.
-static std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
-                                                            unsigned &Line) {
-  enum { Plain, Comment, Basic, Literal, MultiBasic, MultiLiteral } St = Plain;
-  auto run = [&](size_t I, char Q) {
-    size_t N = 0;
-    while (I + N < T.size() && T[I + N] == Q)
-      ++N;
-    return N;
-  };
-  Line = 1;
-  char Prev = '\n'; // the last significant character outside strings
-  T.consume_front("\xEF\xBB\xBF"); // a UTF-8 byte order mark, which toml++ skips
-  for (size_t I = 0; I < T.size(); ++I) {
-    const char C = T[I];
-    const bool High = static_cast<unsigned char>(C) >= 0x80;
-    if (C == '\n')
-      ++Line;
-    switch (St) {
-    case Plain:
-      if (High)
-        return std::string("non-ASCII character outside a string or comment");
-      if (C == '#') {
-        St = Comment;
-      } else if ((C == '"' || C == '\'') && !llvm::StringRef("\n=[,{.").contains(Prev)) {
-        // Not where a string can start ("1\"é"): toml++ scans such a bare
-        // value to its end, testing each character for whitespace, so what
-        // follows stays plain text here.
-      } else if (C == '"' || C == '\'') {
-        size_t N = run(I, C);
-        if (N >= 3) {
-          St = C == '"' ? MultiBasic : MultiLiteral;
-          I += 2;
-        } else if (N == 2) {
-          ++I; // an empty string
-        } else {
-          St = C == '"' ? Basic : Literal;
-        }
-      }
-      if (C == '\n' || (C != ' ' && C != '\t' && C != '\r'))
-        Prev = C;
-      break;
-    case Comment:
-      if (C == '\n')
-        St = Plain, Prev = '\n';
-      break;
-    case Basic:
-      if (C == '\\')
-        ++I; // the escaped character, whatever it is
-      else if (C == '"' || C == '\n')
-        St = Plain, Prev = C;
-      break;
-    case Literal:
-      if (C == '\'' || C == '\n')
-        St = Plain, Prev = C;
-      break;
-    case MultiLiteral:
-    case MultiBasic: {
-      const char Q = St == MultiBasic ? '"' : '\'';
-      if (C == Q) {
-        size_t N = run(I, Q);
-        if (N >= 3) { // the closing quotes, up to two of them content
-          I += std::min<size_t>(N, 5) - 1;
-          St = Plain, Prev = Q;
-        }
-      } else if (St == MultiBasic && C == '\\') {
-        // toml++ tests the characters after a backslash for whitespace (a
-        // line-ending backslash), so none of them may be non-ASCII.
-        size_t J = I + 1;
-        while (J < T.size() && (T[J] == ' ' || T[J] == '\t' || T[J] == '\r' ||
-                                T[J] == '\n')) {
-          if (T[J] == '\n')
-            ++Line;
-          ++J;
-        }
-        if (J < T.size() && static_cast<unsigned char>(T[J]) >= 0x80)
-          return std::string("non-ASCII character right after a backslash "
-                             "in a multi-line string");
-        I = J == I + 1 ? J : J - 1; // past an escape, or up to the next character
-      }
-      break;
-    }
-    }
-  }
-  return std::nullopt;
-}
 
 llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
                                          const std::string &Path) {
@@ -441,49 +360,14 @@ llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
 }
 
 llvm::Expected<RulesFile> readRulesFile(const std::string &Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return llvm::createStringError(Buf.getError(),
-                                   Path + ": " + Buf.getError().message());
-  return parseRulesText((*Buf)->getBuffer(), Path);
-}
-
-llvm::Expected<std::optional<std::string>>
-findRulesFile(const RulesFileSearch &Where) {
-  if (Where.Explicit) {
-    if (Where.IsFile && Where.IsFile(*Where.Explicit))
-      return Where.Explicit;
+  BoundedFile F = readBounded(AT_FDCWD, Path.c_str(), MaxRulesFileBytes);
+  if (F.Outcome != ReadOutcome::Ok)
     return llvm::createStringError(
-        std::make_error_code(std::errc::no_such_file_or_directory),
-        "LINKGUARD_CONFIG=" + *Where.Explicit + ": no such file");
-  }
-  if (!Where.IsFile)
-    return std::nullopt;
-  // The project: the working directory and each parent up to the root.
-  llvm::SmallString<256> Dir(Where.WorkingDir);
-  while (!Dir.empty()) {
-    llvm::SmallString<256> Candidate(Dir);
-    llvm::sys::path::append(Candidate, RulesFileName);
-    if (Where.IsFile(std::string(Candidate)))
-      return std::optional<std::string>(std::string(Candidate));
-    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
-    if (Parent == Dir)
-      break;
-    Dir = Parent;
-  }
-  // The user: XDG base directory spec, $XDG_CONFIG_HOME defaulting to
-  // ~/.config (a relative XDG_CONFIG_HOME is invalid and ignored).
-  std::string ConfigHome;
-  if (Where.XdgConfigHome && llvm::sys::path::is_absolute(*Where.XdgConfigHome))
-    ConfigHome = *Where.XdgConfigHome;
-  else if (Where.Home && !Where.Home->empty())
-    ConfigHome = *Where.Home + "/.config";
-  if (!ConfigHome.empty()) {
-    std::string Candidate = ConfigHome + "/linkguard/" + RulesFileName;
-    if (Where.IsFile(Candidate))
-      return std::optional<std::string>(Candidate);
-  }
-  return std::nullopt;
+        llvm::inconvertibleErrorCode(),
+        Path + ": " +
+            (F.Outcome == ReadOutcome::Missing ? std::string("no such file")
+                                               : F.Reason));
+  return parseRulesText(F.Text, Path);
 }
 
 } // namespace linkguard::flags

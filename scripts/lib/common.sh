@@ -32,6 +32,7 @@ LINKGUARD_PACKAGES=(
   # tests/e2e/{distcc,icecc,sccache}.bash: the compile farms and caches
   # linkguard composes with, started on loopback by the suites.
   make distcc distcc-pump icecc sccache
+  fish # tests/e2e/env_fish.bash: `linkguard env --shell fish` through fish
 )
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command

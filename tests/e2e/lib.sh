@@ -126,3 +126,30 @@ probe_chained_fixups() {
   fi
   rm -rf "$d"
 }
+
+# evil_linker_fixture (trust*.bash): in the test directory, evil.sh -- a
+# "linker" that only leaves ./pwned when something runs it -- EVIL_RULE, a
+# rules file that adds --ld-path= naming it, and m.o to link.
+evil_linker_fixture() {
+  printf '#!/bin/sh\ntouch "%s/pwned"\nexit 0\n' "$PWD" >evil.sh
+  chmod +x evil.sh
+  EVIL_RULE="[[rule]]
+name = \"evil\"
+[rule.add]
+flags = [\"--ld-path=$PWD/evil.sh\"]
+"
+  echo 'int main() { return 0; }' >m.cpp
+  "$CLANGXX" -c m.cpp -o m.o || test_failed "control: cannot compile m.cpp"
+}
+
+# hostile_env_values (env_*.bash): HOSTILE_CXX and HOSTILE_CC, values that
+# must come back byte for byte from `eval "$(linkguard env)"` and run
+# nothing: a newline followed by a command, quotes, $, backticks, (cmd),
+# braces, globs, %, a backslash, a tab, an escape sequence, a carriage
+# return, non-ASCII and trailing newlines.
+hostile_env_values() {
+  HOSTILE_CXX=$'clang++\ntouch pwned #'
+  HOSTILE_CC=$'cc \'q\' "d" $HOME `touch pwned` (touch pwned) {a,b} * %s \\ \t\033[31m\r \xc3\xa9\n\n'
+  printf '%s' "$HOSTILE_CXX" >want.cxx
+  printf '%s' "$HOSTILE_CC" >want.cc
+}

@@ -10,6 +10,8 @@
 #include "driver/Plan.h"
 #include "flags/Classify.h"
 
+#include "support/TempTree.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -20,6 +22,7 @@
 
 using namespace linkguard;
 using namespace linkguard::flags;
+using linkguard::testsupport::TempTree;
 
 namespace {
 
@@ -29,32 +32,6 @@ std::string errorOf(llvm::StringRef Toml) {
     return "(parsed)";
   return llvm::toString(F.takeError());
 }
-
-/// A temporary directory tree, removed at the end of the test.
-struct TempTree {
-  std::string Root;
-  TempTree() {
-    llvm::SmallString<128> P;
-    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("lg-rulesfile", P));
-    llvm::SmallString<256> Real;
-    llvm::sys::fs::real_path(P, Real);
-    Root = std::string(Real);
-  }
-  ~TempTree() { llvm::sys::fs::remove_directories(Root); }
-  std::string dir(const std::string &Rel) {
-    std::string P = Root + "/" + Rel;
-    llvm::sys::fs::create_directories(P);
-    return P;
-  }
-  std::string file(const std::string &Rel, const std::string &Text) {
-    std::string P = Root + "/" + Rel;
-    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
-    std::ofstream(P) << Text;
-    return P;
-  }
-};
-
-bool isFile(const std::string &P) { return llvm::sys::fs::is_regular_file(P); }
 
 const char *MinimalRule = "[[rule]]\nname = \"r\"\n[rule.add]\nflags = [\"-Wl,-x\"]\n";
 
@@ -97,7 +74,7 @@ report-search-paths = true
 name = "off"
 enabled = false
 [rule.add]
-flags = ["-z"]
+flags = ["-z", "defs"]
 )", "/p/linkguard.toml");
   if (!F) {
     std::string Msg = llvm::toString(F.takeError());
@@ -139,14 +116,14 @@ TEST_CASE("every fault names the file, the line and the key", "[rulesfile]") {
             "lg.toml:4: 'rule[0].match.format': unknown format 'pe'"},
            {"[[rule]]\nname = \"r\"\n[rule.add]\nflags = [1]\n",
             "lg.toml:4: 'rule[0].add.flags' must hold strings only (rule 'r')"},
-           {"[[rule]]\nname = \"r\"\n[rule.add]\nflags = \"-x\"\nposition = \"start\"\n",
+           {"[[rule]]\nname = \"r\"\n[rule.add]\nflags = \"-Wl,-x\"\nposition = \"start\"\n",
             "lg.toml:5: 'rule[0].add.position': unknown position 'start'"},
            {"[[rule]]\nname = \"r\"\n[rule.match]\nlibraries = [\"[omp\"]\n",
             "lg.toml:4: 'rule[0].match.libraries': bad pattern '[omp'"},
            {"[[rule]]\ndescription = \"x\"\n", "lg.toml:1: 'rule[0].name' is required"},
            {"[[rule]]\nname = \"r\"\n", "lg.toml:1: rule[0] adds no flags and checks nothing"},
            {std::string(MinimalRule) + MinimalRule, "lg.toml:5: rule name 'r' is used twice"},
-           {"[[rule]]\nname = \"mps-aot-dead-strip-dylibs\"\n[rule.add]\nflags = \"-x\"\n",
+           {"[[rule]]\nname = \"mps-aot-dead-strip-dylibs\"\n[rule.add]\nflags = \"-Wl,-x\"\n",
             "rule name 'mps-aot-dead-strip-dylibs' is used twice"},
            {"rule = 3\n", "lg.toml:1: 'rule' must be an array of tables"},
        }) {
@@ -158,84 +135,48 @@ TEST_CASE("every fault names the file, the line and the key", "[rulesfile]") {
   CHECK(errorOf(MinimalRule) == "(parsed)"); // control
 }
 
-TEST_CASE("LINKGUARD_CONFIG wins and must exist", "[rulesfile]") {
-  TempTree T;
-  std::string Given = T.file("given.toml", MinimalRule);
-  T.file("proj/linkguard.toml", MinimalRule);
-  RulesFileSearch W;
-  W.Explicit = Given;
-  W.WorkingDir = T.dir("proj");
-  W.IsFile = isFile;
-  auto Found = findRulesFile(W);
-  REQUIRE(bool(Found));
-  CHECK(*Found == Given);
-
-  W.Explicit = T.Root + "/missing.toml";
-  auto Missing = findRulesFile(W);
-  REQUIRE_FALSE(bool(Missing));
-  CHECK_THAT(llvm::toString(Missing.takeError()),
-             Catch::Contains("LINKGUARD_CONFIG=" + T.Root + "/missing.toml"));
-}
-
-TEST_CASE("the project file is found in the directory or a parent, before the "
-          "user's", "[rulesfile]") {
-  TempTree T;
-  std::string Project = T.file("proj/linkguard.toml", MinimalRule);
-  std::string User = T.file("xdg/linkguard/linkguard.toml", MinimalRule);
-  std::string Home = T.file("home/.config/linkguard/linkguard.toml", MinimalRule);
-  std::vector<std::string> Stats;
-  RulesFileSearch W;
-  W.WorkingDir = T.dir("proj/build/sub");
-  W.XdgConfigHome = T.Root + "/xdg";
-  W.Home = T.Root + "/home";
-  W.IsFile = [&](const std::string &P) {
-    Stats.push_back(P);
-    return isFile(P);
-  };
-  auto Found = findRulesFile(W);
-  REQUIRE(bool(Found));
-  CHECK(*Found == Project);
-  CHECK(Stats.size() == 3); // sub, build, proj: one stat each
-
-  W.WorkingDir = T.dir("elsewhere");
-  Found = findRulesFile(W);
-  REQUIRE(bool(Found));
-  CHECK(*Found == User);
-
-  W.XdgConfigHome = "relative/dir"; // invalid per the XDG spec: ignored
-  Found = findRulesFile(W);
-  REQUIRE(bool(Found));
-  CHECK(*Found == Home);
-
-  W.XdgConfigHome.reset();
-  W.Home = T.Root + "/nohome";
-  Found = findRulesFile(W);
-  REQUIRE(bool(Found));
-  CHECK_FALSE(Found->has_value());
-}
-
-TEST_CASE("Config loads the rules file, and a bad one is BadConfig (78)", "[rulesfile][config]") {
+TEST_CASE("Config loads the rules file; a bad one stops links only (78)",
+          "[rulesfile][config]") {
   TempTree T;
   std::string Good = T.file("good.toml", std::string("[builtin]\nmps-aot = false\n") + MinimalRule);
   auto C = driver::configFromMap({{"LINKGUARD_CONFIG", Good}}, T.dir("cwd"));
   REQUIRE(bool(C));
   CHECK(C->RulesFile == Good);
+  CHECK(C->RulesFileDir == T.Root);
+  CHECK(C->RulesFileOrigin == "LINKGUARD_CONFIG");
+  CHECK_FALSE(C->RulesFileError);
   CHECK_FALSE(C->BuiltinMpsAot);
   REQUIRE(C->FileRules.size() == 1);
+  CHECK_FALSE(llvm::errorToBool(driver::rulesFileErrorFor(*C, Phase::Link)));
 
+  // A fault in the file is kept, not raised: probes, preprocessing and
+  // compiles run unchanged, a link stops with 78 naming file, line and key.
   std::string Bad = T.file("bad.toml", "[[rule]]\nname = \"r\"\nbogus = 1\n");
   auto E = driver::configFromMap({{"LINKGUARD_CONFIG", Bad}}, T.dir("cwd"));
-  REQUIRE_FALSE(bool(E));
+  REQUIRE(bool(E));
+  CHECK(E->RulesFile == Bad);
+  CHECK(E->FileRules.empty());
+  CHECK(E->BuiltinMpsAot); // nothing of the file is used
+  for (Phase Ph : {Phase::Probe, Phase::Preprocess, Phase::Pch, Phase::Compile})
+    CHECK_FALSE(llvm::errorToBool(driver::rulesFileErrorFor(*E, Ph)));
   std::string Msg;
   int Code = 0;
-  llvm::handleAllErrors(E.takeError(), [&](const driver::DriverError &D) {
-    Code = static_cast<int>(D.code());
-    llvm::raw_string_ostream OS(Msg);
-    D.log(OS);
-  });
+  llvm::handleAllErrors(driver::rulesFileErrorFor(*E, Phase::Link),
+                        [&](const driver::DriverError &D) {
+                          Code = static_cast<int>(D.code());
+                          llvm::raw_string_ostream OS(Msg);
+                          D.log(OS);
+                        });
   CHECK(Code == 78);
   CHECK(Msg == Bad + ":3: unknown key 'rule[0].bogus' (expected one of: name, description, "
                "enabled, match, add, contract) (rule 'r')");
+
+  // LINKGUARD_CONFIG naming nothing is the same kind of fault.
+  auto Missing = driver::configFromMap({{"LINKGUARD_CONFIG", T.Root + "/none.toml"}},
+                                       T.dir("cwd"));
+  REQUIRE(bool(Missing));
+  REQUIRE(Missing->RulesFileError);
+  CHECK(*Missing->RulesFileError == "LINKGUARD_CONFIG=" + T.Root + "/none.toml: no such file");
 
   // Nothing is looked for when rules are off or linkguard is a passthrough.
   for (auto [Var, Value] : std::vector<std::pair<std::string, std::string>>{
@@ -244,6 +185,7 @@ TEST_CASE("Config loads the rules file, and a bad one is BadConfig (78)", "[rule
                                      T.dir("cwd"));
     REQUIRE(bool(Off));
     CHECK_FALSE(Off->RulesFile.has_value());
+    CHECK_FALSE(Off->RulesFileError.has_value());
   }
 }
 

@@ -1,0 +1,115 @@
+//===- BoundedRead.cpp - stat, open, fstat, pread -------------------------===//
+#include "flags/BoundedRead.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace linkguard::flags {
+
+const char *fileKindName(mode_t Mode) {
+  if (S_ISDIR(Mode))
+    return "a directory";
+  if (S_ISFIFO(Mode))
+    return "a pipe or FIFO";
+  if (S_ISCHR(Mode))
+    return "a character device";
+  if (S_ISBLK(Mode))
+    return "a block device";
+  if (S_ISSOCK(Mode))
+    return "a socket";
+  if (S_ISLNK(Mode))
+    return "a symbolic link";
+  if (S_ISREG(Mode))
+    return "a regular file";
+  return "not a regular file";
+}
+
+namespace {
+
+bool isMissing(int Err) { return Err == ENOENT || Err == ENOTDIR; }
+
+BoundedFile failed(BoundedFile F, int Err) {
+  F.Outcome = isMissing(Err) ? ReadOutcome::Missing : ReadOutcome::Failed;
+  F.Reason = std::strerror(Err);
+  return F;
+}
+
+/// Whether a stat already decides the outcome (false: go on reading).
+bool judged(BoundedFile &F, size_t MaxBytes) {
+  if (!S_ISREG(F.St.st_mode)) {
+    F.Outcome = ReadOutcome::NotRegular;
+    F.Reason = fileKindName(F.St.st_mode);
+    return true;
+  }
+  if (static_cast<unsigned long long>(F.St.st_size) > MaxBytes) {
+    F.Outcome = ReadOutcome::TooLarge;
+    F.Reason = "larger than " + std::to_string(MaxBytes) + " bytes";
+    return true;
+  }
+  return false;
+}
+
+/// pread from offset 0 up to MaxBytes + 1 bytes: one byte past the cap
+/// tells a file that grew since fstat from one that is exactly MaxBytes.
+void readAll(int Fd, size_t MaxBytes, BoundedFile &F) {
+  const size_t Cap = MaxBytes + 1;
+  F.Text.reserve(std::min<size_t>(static_cast<size_t>(F.St.st_size) + 1, Cap));
+  char Chunk[1 << 16];
+  off_t Offset = 0;
+  while (F.Text.size() < Cap) {
+    size_t Want = std::min(sizeof(Chunk), Cap - F.Text.size());
+    ssize_t N = ::pread(Fd, Chunk, Want, Offset);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0) {
+      F.Text.clear();
+      F = failed(std::move(F), errno);
+      F.Outcome = ReadOutcome::Failed;
+      return;
+    }
+    if (N == 0)
+      break;
+    F.Text.append(Chunk, static_cast<size_t>(N));
+    Offset += N;
+  }
+  if (F.Text.size() > MaxBytes) {
+    F.Text.clear();
+    F.Outcome = ReadOutcome::TooLarge;
+    F.Reason = "larger than " + std::to_string(MaxBytes) + " bytes";
+    return;
+  }
+  F.Outcome = ReadOutcome::Ok;
+}
+
+} // namespace
+
+BoundedFile readBounded(int DirFd, const char *Name, size_t MaxBytes,
+                        bool NoFollow) {
+  BoundedFile F;
+  if (::fstatat(DirFd, Name, &F.St, NoFollow ? AT_SYMLINK_NOFOLLOW : 0) != 0)
+    return failed(std::move(F), errno);
+  if (judged(F, MaxBytes))
+    return F;
+  int Flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  if (NoFollow)
+    Flags |= O_NOFOLLOW;
+  int Fd = ::openat(DirFd, Name, Flags);
+  if (Fd < 0)
+    return failed(std::move(F), errno);
+  // The descriptor, not the path: the name may have been replaced since.
+  if (::fstat(Fd, &F.St) != 0) {
+    int Err = errno;
+    ::close(Fd);
+    return failed(std::move(F), Err);
+  }
+  if (!judged(F, MaxBytes))
+    readAll(Fd, MaxBytes, F);
+  ::close(Fd);
+  return F;
+}
+
+} // namespace linkguard::flags
