@@ -35,7 +35,7 @@ std::optional<std::string> nonBlank(std::optional<std::string> V) {
 
 } // namespace
 
-llvm::Expected<BuildEnvironment> buildEnvironment(const Config &Cfg,
+llvm::Expected<BuildEnvironment> buildEnvironment(const config::Config &Cfg,
                                                   const std::string &SelfPath) {
   BuildEnvironment Env;
   llvm::StringRef Dir = llvm::sys::path::parent_path(SelfPath);

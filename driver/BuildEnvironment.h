@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "driver/Config.h"
+#include "config/Config.h"
 
 #include "llvm/Support/Error.h"
 
@@ -40,7 +40,7 @@ struct BuildEnvironment {
 /// the canonical path of the running binary. Errors when the
 /// linkguard-clang++/linkguard-clang names are missing beside it, or when
 /// CXX/CC cannot be split into words.
-llvm::Expected<BuildEnvironment> buildEnvironment(const Config &Cfg,
+llvm::Expected<BuildEnvironment> buildEnvironment(const config::Config &Cfg,
                                                   const std::string &SelfPath);
 
 } // namespace linkguard::driver

@@ -270,7 +270,7 @@ static std::string linkguardOnPath(const std::string &Name, const std::string &P
 /// Errors when it is missing, not executable, or linkguard itself.
 static llvm::Expected<CompilerCommand>
 commandFromWords(std::vector<std::string> Words, const std::string &Origin,
-                 const Config &Cfg, const std::string &SelfPath) {
+                 const config::Config &Cfg, const std::string &SelfPath) {
   if (Words.empty())
     return makeDriverError(ExitCode::NoCompiler,
                            Origin + " is empty: it should name the real compiler");
@@ -314,7 +314,7 @@ commandFromWords(std::vector<std::string> Words, const std::string &Origin,
   return Cmd;
 }
 
-bool anyWordIsLinkguard(const std::vector<std::string> &Words, const Config &Cfg,
+bool anyWordIsLinkguard(const std::vector<std::string> &Words, const config::Config &Cfg,
                         const std::string &SelfPath) {
   std::string PathVar = Cfg.env("PATH").value_or("");
   for (const std::string &W : Words) {
@@ -355,7 +355,7 @@ static bool sameTargetPrefix(const std::vector<std::string> &Words, const std::s
 }
 
 llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
-                                                const Config &Cfg) {
+                                                const config::Config &Cfg) {
   if (!Req.LauncherCommand.empty())
     return commandFromWords(Req.LauncherCommand, "the launcher command", Cfg,
                             Req.SelfPath);

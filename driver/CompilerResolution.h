@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "driver/Config.h"
+#include "config/Config.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -76,10 +76,10 @@ std::string findExecutable(const std::string &Name, const std::string &PathVar,
 /// is linkguard: by name, by path, or as the first hit of a bare name on
 /// PATH (a masquerade directory). Then the command says nothing about the
 /// real compiler.
-bool anyWordIsLinkguard(const std::vector<std::string> &Words, const Config &Cfg,
+bool anyWordIsLinkguard(const std::vector<std::string> &Words, const config::Config &Cfg,
                         const std::string &SelfPath);
 
 llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
-                                                const Config &Cfg);
+                                                const config::Config &Cfg);
 
 } // namespace linkguard::driver

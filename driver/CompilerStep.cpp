@@ -42,11 +42,11 @@ static CompilerCommand compilerIdentity(const Job &J) {
   return C;
 }
 
-static void logPlan(const Job &J, const Plan &P, const Config &Cfg) {
+static void logPlan(const Job &J, const Plan &P, const config::Config &Cfg) {
   logDebug("real compiler: " + J.Launch.Executable + " (from " + J.Launch.Origin +
            "), compiler word " + J.CompilerName + ", form " + invocationFormName(J.Form));
   logDebug(std::string("phase ") + flags::phaseName(P.Cls.Ph) + " (" + P.Cls.DecidingArg +
-           "), mode " + modeName(P.EffectiveMode));
+           "), mode " + config::modeName(P.EffectiveMode));
   if (!P.Cls.UnknownArgs.empty())
     logInfo("arguments unknown to clang 19 (rules decline): " + joinArgs(P.Cls.UnknownArgs));
   if (injects(P))
@@ -57,9 +57,9 @@ static void logPlan(const Job &J, const Plan &P, const Config &Cfg) {
   logTrace([&] { return "plan: " + planJsonLine(J, P, Cfg); });
 }
 
-int runCompilerStep(const Invocation &Inv, const Config &Cfg,
+int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
                     const std::string &SelfPath) {
-  if (Cfg.Depth >= MaxDepth)
+  if (Cfg.Depth >= config::MaxDepth)
     return reportError(makeDriverError(
         ExitCode::Recursion,
         "linkguard is calling itself (" + std::to_string(Cfg.Depth) +

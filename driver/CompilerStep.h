@@ -7,12 +7,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/Invocation.h"
 
 namespace linkguard::driver {
 
-int runCompilerStep(const Invocation &Inv, const Config &Cfg,
+int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
                     const std::string &SelfPath);
 
 } // namespace linkguard::driver

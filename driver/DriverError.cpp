@@ -1,6 +1,7 @@
 //===- DriverError.cpp - errors become one line and an exit code ----------===//
 #include "driver/DriverError.h"
 
+#include "config/ConfigError.h"
 #include "flags/ResponseFiles.h"
 #include "objlib/Reader.h"
 
@@ -20,6 +21,10 @@ int reportError(llvm::Error E) {
       [&](const DriverError &D) {
         Code = D.code();
         Message = D.message();
+      },
+      [&](const config::ConfigError &C) {
+        Code = ExitCode::BadConfig;
+        Message = C.message();
       },
       [&](const flags::ResponseFileError &R) {
         Code = ExitCode::BadResponseFile;

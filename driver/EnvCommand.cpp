@@ -11,7 +11,7 @@
 #include "driver/Commands.h"
 
 #include "driver/BuildEnvironment.h"
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/DriverError.h"
 #include "driver/SelfPath.h"
 
@@ -154,7 +154,7 @@ int runEnv(const std::vector<std::string> &Args) {
              : "env: unexpected argument " + Args[I] +
                    "; expected --shell sh|fish or --help"));
   }
-  auto Cfg = configFromEnvironment();
+  auto Cfg = config::configFromEnvironment();
   if (!Cfg)
     return reportError(Cfg.takeError());
   auto Env = buildEnvironment(*Cfg, selfPath());

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/DriverError.h"
 #include "driver/Job.h"
 #include "driver/Plan.h"
@@ -85,7 +85,7 @@ void printText(const Job &J, const Plan &P) {
   if (!P.InsertedBeforeLibraries.empty())
     OS << "inserts:   " << joined(P.InsertedBeforeLibraries) << " (before the first library)\n";
   OS << "appends:   " << (P.Appended.empty() ? "(nothing)" : joined(P.Appended)) << "\n";
-  OS << "mode:      " << modeName(P.EffectiveMode) << " (" << P.ModeReason << ")\n";
+  OS << "mode:      " << config::modeName(P.EffectiveMode) << " (" << P.ModeReason << ")\n";
   OS << "action:    " << actionText(P.What) << "\n";
   OS << "runs:      " << joined(P.Argv) << "\n";
   if (P.What == Action::SpawnAndVerify)
@@ -133,7 +133,7 @@ int runExplain(const std::vector<std::string> &Args) {
   std::vector<std::string> Command(std::next(Args.begin(), static_cast<std::ptrdiff_t>(I)),
                                    Args.end());
 
-  auto Cfg = configFromEnvironment();
+  auto Cfg = config::configFromEnvironment();
   if (!Cfg)
     return reportError(Cfg.takeError());
   std::string Self = selfPath();

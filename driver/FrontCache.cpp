@@ -48,7 +48,7 @@ static std::string parentExecutable() {
   return {};
 }
 
-FrontCache detectFrontCache(const Config &Cfg, bool IsLink) {
+FrontCache detectFrontCache(const config::Config &Cfg, bool IsLink) {
   const std::string Exe = parentExecutable();
   llvm::StringRef Parent = llvm::sys::path::filename(Exe);
   if (Parent == "ccache")
@@ -86,7 +86,7 @@ static llvm::StringRef shown(llvm::StringRef Identity) {
   return Identity.split('\t').first;
 }
 
-std::string frontCacheWarning(FrontCacheKind Cache, const Config &Cfg,
+std::string frontCacheWarning(FrontCacheKind Cache, const config::Config &Cfg,
                               const std::string &Recorded,
                               const std::string &Compiler) {
   if (Cache == FrontCacheKind::None || Recorded == Compiler)
@@ -123,7 +123,7 @@ std::string frontCacheWarning(FrontCacheKind Cache, const Config &Cfg,
 /// ccache's UNCACHED_ERR_FD, when it names an open descriptor: "intended
 /// mainly for automatic use by ccache, which sets it to avoid caching
 /// transient errors" (distcc(1)). -1 otherwise.
-static int uncachedErrFd(const Config &Cfg) {
+static int uncachedErrFd(const config::Config &Cfg) {
   int Fd = -1;
   if (llvm::StringRef(Cfg.env("UNCACHED_ERR_FD").value_or(""))
           .getAsInteger(10, Fd) ||
@@ -132,7 +132,7 @@ static int uncachedErrFd(const Config &Cfg) {
   return Fd;
 }
 
-static std::string recordPath(FrontCacheKind Cache, const Config &Cfg,
+static std::string recordPath(FrontCacheKind Cache, const config::Config &Cfg,
                               const std::string &SelfPath) {
   llvm::SmallString<256> Dir;
   if (auto State = Cfg.env("XDG_STATE_HOME");
@@ -156,7 +156,7 @@ static std::string recordPath(FrontCacheKind Cache, const Config &Cfg,
   return std::string(Dir);
 }
 
-FrontDecision decideFrontCache(FrontCacheKind Cache, const Config &Cfg,
+FrontDecision decideFrontCache(FrontCacheKind Cache, const config::Config &Cfg,
                                const FrontRecord &Old, const std::string &Now,
                                bool CanPrint, bool FromParent) {
   FrontDecision D;
@@ -244,7 +244,7 @@ static void writeAll(int Fd, const std::string &Text) {
   }
 }
 
-void warnIfCacheInFront(const CompilerCommand &Compiler, const Config &Cfg,
+void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &Cfg,
                         const std::string &SelfPath, bool IsLink) {
   FrontCache Front = detectFrontCache(Cfg, IsLink);
   if (Front.Kind == FrontCacheKind::None)

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "driver/CompilerResolution.h"
-#include "driver/Config.h"
+#include "config/Config.h"
 
 #include <optional>
 #include <string>
@@ -32,13 +32,13 @@ struct FrontCache {
 /// executable is ccache or sccache (/proc/PPID/exe, proc_pidpath on macOS),
 /// or - on a link step, which ccache runs by exec() - CCACHE_DISABLE is set,
 /// as ccache sets it for every command it runs.
-FrontCache detectFrontCache(const Config &Cfg, bool IsLink);
+FrontCache detectFrontCache(const config::Config &Cfg, bool IsLink);
 
 /// The warning for Compiler run behind Cache, given the compiler recorded
 /// last time (empty: none recorded). Empty when there is nothing to say:
 /// the same compiler as recorded, or ccache keys on the compiler's own
 /// output (CCACHE_COMPILERCHECK runs %compiler%).
-std::string frontCacheWarning(FrontCacheKind Cache, const Config &Cfg,
+std::string frontCacheWarning(FrontCacheKind Cache, const config::Config &Cfg,
                               const std::string &Recorded,
                               const std::string &Compiler);
 
@@ -61,7 +61,7 @@ struct FrontDecision {
 /// the parent process. Said once: on first sight, and once per change -
 /// from Told to Now, or from Other when steps in between ran another
 /// compiler.
-FrontDecision decideFrontCache(FrontCacheKind Cache, const Config &Cfg,
+FrontDecision decideFrontCache(FrontCacheKind Cache, const config::Config &Cfg,
                                const FrontRecord &Old, const std::string &Now,
                                bool CanPrint, bool FromParent);
 
@@ -72,7 +72,7 @@ FrontDecision decideFrontCache(FrontCacheKind Cache, const Config &Cfg,
 /// would be cached and replayed.
 /// The record lives in $XDG_STATE_HOME/linkguard (~/.local/state), one file
 /// per cache and linkguard binary, read and written under flock(2).
-void warnIfCacheInFront(const CompilerCommand &Compiler, const Config &Cfg,
+void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &Cfg,
                         const std::string &SelfPath, bool IsLink);
 
 } // namespace linkguard::driver

@@ -2,7 +2,7 @@
 #include "driver/Help.h"
 
 #include "driver/CompilerResolution.h"
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/SelfPath.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -60,7 +60,7 @@ std::string topLevelHelp() {
 
 int printVersion() {
   llvm::outs() << "linkguard " LINKGUARD_VERSION "\n";
-  auto Cfg = configFromEnvironment();
+  auto Cfg = config::configFromEnvironment();
   if (!Cfg) {
     llvm::consumeError(Cfg.takeError());
     return 0;

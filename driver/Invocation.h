@@ -14,7 +14,7 @@
 #pragma once
 
 #include "driver/CompilerResolution.h"
-#include "driver/Config.h"
+#include "config/Config.h"
 
 #include <optional>
 #include <string>

@@ -13,7 +13,7 @@ std::vector<std::string> Job::argv(const std::vector<std::string> &CompilerArgs)
   return Argv;
 }
 
-llvm::Expected<Job> makeJob(const Invocation &Inv, const Config &Cfg,
+llvm::Expected<Job> makeJob(const Invocation &Inv, const config::Config &Cfg,
                             const std::string &SelfPath) {
   ResolveRequest Req = Inv.Request;
   Req.SelfPath = SelfPath;
@@ -41,7 +41,7 @@ llvm::Expected<Job> makeJob(const Invocation &Inv, const Config &Cfg,
 }
 
 Invocation invocationForCommand(const std::vector<std::string> &Command,
-                                const Config &Cfg, const std::string &SelfPath) {
+                                const config::Config &Cfg, const std::string &SelfPath) {
   // "ccache linkguard-clang++ ARGS": ccache runs linkguard-clang++ with ARGS
   // (and runs a link step as it is), so that is the invocation to plan.
   size_t Word = compilerWordIndex(Command);

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "driver/CompilerResolution.h"
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/Invocation.h"
 
 #include "llvm/Support/Error.h"
@@ -49,7 +49,7 @@ struct Job {
 
 /// Resolves the compiler and assembles the Job. Errors carry the exit code
 /// the run reports (no compiler 69, recursion 68, bad CXX quoting 78).
-llvm::Expected<Job> makeJob(const Invocation &Inv, const Config &Cfg,
+llvm::Expected<Job> makeJob(const Invocation &Inv, const config::Config &Cfg,
                             const std::string &SelfPath);
 
 /// How `linkguard explain -- COMMAND...` reads COMMAND: as linkguard would
@@ -57,6 +57,6 @@ llvm::Expected<Job> makeJob(const Invocation &Inv, const Config &Cfg,
 /// masquerade link found on PATH) keeps its own form; any other first word
 /// names the compiler, as `linkguard COMMAND...` (the launcher form) does.
 Invocation invocationForCommand(const std::vector<std::string> &Command,
-                                const Config &Cfg, const std::string &SelfPath);
+                                const config::Config &Cfg, const std::string &SelfPath);
 
 } // namespace linkguard::driver

@@ -115,7 +115,7 @@ private:
 
 } // namespace
 
-void setUpLogging(const Config &Cfg) {
+void setUpLogging(const config::Config &Cfg) {
   auto Level = spdlog::level::from_str(Cfg.LogLevel);
   spdlog::sink_ptr Sink;
   if (!Cfg.LogFile.empty())
@@ -129,7 +129,7 @@ void setUpLogging(const Config &Cfg) {
   spdlog::set_default_logger(Logger);
   // Config is read before there is a logger; what it passed over is said
   // here, once per process.
-  for (const flags::IgnoredRulesFile &I : Cfg.IgnoredRulesFiles)
+  for (const config::IgnoredRulesFile &I : Cfg.IgnoredRulesFiles)
     Logger->warn(
         "ignoring rules file {}: {} (set LINKGUARD_CONFIG={} to use it "
         "anyway)",

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "driver/Config.h"
+#include "config/Config.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -18,7 +18,7 @@ namespace linkguard::driver {
 /// rules file Config passed over. LINKGUARD_LOG_FILE is opened on the first
 /// message (a regular file only, never inherited by the compiler); when it
 /// cannot be, the log goes to stderr after one warning.
-void setUpLogging(const Config &Cfg);
+void setUpLogging(const config::Config &Cfg);
 
 void logDebug(const std::string &Message);
 /// Builds the message only when trace logging is on (the plan as JSON).

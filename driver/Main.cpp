@@ -55,14 +55,14 @@ int linkguardMain(int Argc, char **Argv) {
                   "run, env), a compiler, --help or --version"));
   case InvocationKind::Subcommand: {
     // Subcommands log too (LINKGUARD_LOG); a bad variable is still an error.
-    auto Cfg = configFromEnvironment();
+    auto Cfg = config::configFromEnvironment();
     if (!Cfg)
       return reportError(Cfg.takeError());
     setUpLogging(*Cfg);
     return runSubcommand(Inv);
   }
   case InvocationKind::CompilerDriver: {
-    auto Cfg = configFromEnvironment();
+    auto Cfg = config::configFromEnvironment();
     if (!Cfg)
       return reportError(Cfg.takeError());
     setUpLogging(*Cfg);

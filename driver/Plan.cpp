@@ -22,7 +22,7 @@ using flags::ObjectFormat;
 using flags::OutputKind;
 using flags::Phase;
 
-flags::RuleContext ruleContextFrom(const Config &Cfg) {
+flags::RuleContext ruleContextFrom(const config::Config &Cfg) {
   flags::RuleContext Ctx;
   Ctx.Enabled = Cfg.RulesEnabled && Cfg.MpsAotRuleEnabled && Cfg.BuiltinMpsAot;
   if (!Cfg.RulesEnabled)
@@ -31,15 +31,15 @@ flags::RuleContext ruleContextFrom(const Config &Cfg) {
     Ctx.DisabledBy = "LINKGUARD_RULE_MPS_AOT=off";
   else if (!Cfg.BuiltinMpsAot)
     Ctx.DisabledBy = "[builtin] mps-aot = false in " + Cfg.RulesFile.value_or("the rules file");
-  if (Cfg.Aot == AotSetting::Yes)
+  if (Cfg.Aot == config::AotSetting::Yes)
     Ctx.AotOverride = true;
-  else if (Cfg.Aot == AotSetting::No)
+  else if (Cfg.Aot == config::AotSetting::No)
     Ctx.AotOverride = false;
   Ctx.FileExists = [](const std::string &P) { return llvm::sys::fs::exists(P); };
   return Ctx;
 }
 
-static flags::RuleContext fileRuleContext(const Config &Cfg) {
+static flags::RuleContext fileRuleContext(const config::Config &Cfg) {
   flags::RuleContext Ctx = ruleContextFrom(Cfg);
   Ctx.Enabled = Cfg.RulesEnabled;
   Ctx.DisabledBy = "LINKGUARD_RULES=off";
@@ -110,12 +110,12 @@ namespace {
 /// The launcher's assumptions (--assume-define, --assume-aot) state what a
 /// CMake link line cannot show; they feed the rules as if the line carried
 /// them, without replacing what it defines.
-void applyAssumptions(const Job &J, flags::Classification &Cls, Config &Cfg) {
+void applyAssumptions(const Job &J, flags::Classification &Cls, config::Config &Cfg) {
   for (const auto &[Macro, Value] : J.AssumedDefines)
     if (!Cls.isDefined(Macro))
       Cls.Defines.emplace_back(Macro, Value);
   if (J.AssumeAot)
-    Cfg.Aot = *J.AssumeAot ? AotSetting::Yes : AotSetting::No;
+    Cfg.Aot = *J.AssumeAot ? config::AotSetting::Yes : config::AotSetting::No;
 }
 
 /// Relative -L directories are relative to -working-directory, as clang
@@ -169,11 +169,11 @@ void planVerification(Plan &P) {
 
 } // namespace
 
-llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg) {
-  if (Cfg.RunMode == Mode::Off) {
+llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
+  if (Cfg.RunMode == config::Mode::Off) {
     // Pure passthrough: not even classified.
     Plan P;
-    P.EffectiveMode = Mode::Off;
+    P.EffectiveMode = config::Mode::Off;
     P.ModeReason = "LINKGUARD_MODE=off: pure passthrough";
     P.Cls.DecidingArg = "(not classified: LINKGUARD_MODE=off)";
     P.CompilerArgs = J.Args;
@@ -190,12 +190,12 @@ llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg) {
 
   // A rules file that cannot be used stops links only (Config.h), in the run
   // and in explain alike.
-  if (llvm::Error E = rulesFileErrorFor(Cfg, Classified->Ph))
+  if (llvm::Error E = config::rulesFileErrorFor(Cfg, Classified->Ph))
     return std::move(E);
   Plan P;
   // Moved, not copied: a 100,000-argument command makes a large Classification.
   P.Cls = std::move(*Classified);
-  Config Effective = Cfg;
+  config::Config Effective = Cfg;
   applyAssumptions(J, P.Cls, Effective);
   const flags::Classification &Cls = P.Cls;
   P.CompilerArgs = J.Args;
@@ -239,32 +239,32 @@ llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg) {
   const bool Link = Cls.Ph == Phase::Link;
 
   switch (Cfg.RunMode) {
-  case Mode::Inject:
-    P.EffectiveMode = Mode::Inject;
+  case config::Mode::Inject:
+    P.EffectiveMode = config::Mode::Inject;
     P.ModeReason = "LINKGUARD_MODE=inject: no reread";
     break;
-  case Mode::Verify:
-  case Mode::Enforce:
-    P.EffectiveMode = isSharedLink(Cls) ? Cfg.RunMode : Mode::Off;
-    P.ModeReason = std::string("LINKGUARD_MODE=") + modeName(Cfg.RunMode) +
+  case config::Mode::Verify:
+  case config::Mode::Enforce:
+    P.EffectiveMode = isSharedLink(Cls) ? Cfg.RunMode : config::Mode::Off;
+    P.ModeReason = std::string("LINKGUARD_MODE=") + config::modeName(Cfg.RunMode) +
                    (isSharedLink(Cls) ? "" : " (nothing to verify: not a shared-library link)");
     break;
-  case Mode::Default:
-  case Mode::Off:
+  case config::Mode::Default:
+  case config::Mode::Off:
     if (Matched && Link) {
-      P.EffectiveMode = Mode::Enforce;
+      P.EffectiveMode = config::Mode::Enforce;
       P.ModeReason = Injected ? "default: enforce where a rule injected"
                               : "default: enforce where a rule applied";
     } else if (Matched) {
-      P.EffectiveMode = Mode::Inject;
+      P.EffectiveMode = config::Mode::Inject;
       P.ModeReason = "default: a rule applied to a " + std::string(flags::phaseName(Cls.Ph)) +
                      " step, which writes nothing to verify";
     } else if (isSharedLink(Cls) && Cls.Target.Format == ObjectFormat::MachO &&
                Cls.UnknownArgs.empty()) {
-      P.EffectiveMode = Mode::Verify;
+      P.EffectiveMode = config::Mode::Verify;
       P.ModeReason = "default: verify other Mach-O shared links";
     } else {
-      P.EffectiveMode = Mode::Off;
+      P.EffectiveMode = config::Mode::Off;
       P.ModeReason = "default: nothing to do for this step";
     }
     break;
@@ -275,7 +275,7 @@ llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg) {
   P.Argv = J.argv(P.CompilerArgs);
   P.UnknownArgsWarning = declinedForUnknownArgs(P);
 
-  if (P.EffectiveMode == Mode::Verify || P.EffectiveMode == Mode::Enforce) {
+  if (P.EffectiveMode == config::Mode::Verify || P.EffectiveMode == config::Mode::Enforce) {
     P.Contract = HasContract ? Merged : contract::openMPDroppedContract();
     P.ContractSummary = summarize(*P.Contract, P.ReportSearchPaths);
     planVerification(P);

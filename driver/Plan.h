@@ -11,7 +11,7 @@
 #pragma once
 
 #include "contract/Contract.h"
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/Job.h"
 #include "flags/Classification.h"
 #include "flags/Rule.h"
@@ -36,7 +36,7 @@ struct Plan {
   /// before-libraries: GNU ld / lld --as-needed).
   std::vector<std::string> InsertedBeforeLibraries;
   Action What = Action::Exec;
-  Mode EffectiveMode = Mode::Off;    // Off, Inject, Verify or Enforce
+  config::Mode EffectiveMode = config::Mode::Off;    // Off, Inject, Verify or Enforce
   std::string ModeReason;            // why this mode ("default: the rule injected")
   std::optional<contract::ContractSpec> Contract;
   std::string ContractSummary;       // one line for explain
@@ -57,7 +57,7 @@ struct Plan {
 
 /// The context of the built-in MPS rule (LINKGUARD_RULES,
 /// LINKGUARD_RULE_MPS_AOT, [builtin] mps-aot, LINKGUARD_AOT).
-flags::RuleContext ruleContextFrom(const Config &Cfg);
+flags::RuleContext ruleContextFrom(const config::Config &Cfg);
 
 /// Whether the plan changes the command at all.
 bool injects(const Plan &P);
@@ -67,6 +67,6 @@ contract::ContractSpec toContractSpec(const flags::ContractRequest &R);
 
 /// Classifies the Job's words and plans the step. Fails only where the run
 /// would fail before starting anything (an @file that cannot be read, 67).
-llvm::Expected<Plan> planJob(const Job &J, const Config &Cfg);
+llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg);
 
 } // namespace linkguard::driver

@@ -90,7 +90,7 @@ static json::Object classificationJson(const flags::Classification &C) {
   };
 }
 
-json::Object planJson(const Job &J, const Plan &P, const Config &Cfg) {
+json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   json::Object O = classificationJson(P.Cls);
   O["form"] = invocationFormName(J.Form);
   O["compiler"] = J.Launch.Executable;
@@ -101,7 +101,7 @@ json::Object planJson(const Job &J, const Plan &P, const Config &Cfg) {
   O["appended"] = P.Appended;
   O["inserted_before_libraries"] = P.InsertedBeforeLibraries;
   O["inject"] = injects(P);
-  O["mode"] = modeName(P.EffectiveMode);
+  O["mode"] = config::modeName(P.EffectiveMode);
   O["mode_reason"] = P.ModeReason;
   O["action"] = actionName(P.What);
   O["verifies"] = P.What == Action::SpawnAndVerify;
@@ -113,7 +113,7 @@ json::Object planJson(const Job &J, const Plan &P, const Config &Cfg) {
   return O;
 }
 
-std::string planJsonLine(const Job &J, const Plan &P, const Config &Cfg) {
+std::string planJsonLine(const Job &J, const Plan &P, const config::Config &Cfg) {
   std::string S;
   llvm::raw_string_ostream OS(S);
   OS << json::Value(planJson(J, P, Cfg));

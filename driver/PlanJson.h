@@ -17,10 +17,10 @@
 namespace linkguard::driver {
 
 /// The plan, and the rules file that was in force (or ignored) for it.
-llvm::json::Object planJson(const Job &J, const Plan &P, const Config &Cfg);
+llvm::json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg);
 
 /// planJson on one line.
-std::string planJsonLine(const Job &J, const Plan &P, const Config &Cfg);
+std::string planJsonLine(const Job &J, const Plan &P, const config::Config &Cfg);
 
 const char *actionName(Action A);       // "exec", "exec-injected", "spawn-and-verify"
 const char *actionText(Action A);       // for the text form of explain

@@ -35,7 +35,7 @@ std::vector<std::string> compilerArgv(const CompilerCommand &Cmd,
 
 void markNesting(int CurrentDepth) {
   std::string Next = std::to_string(CurrentDepth + 1);
-  ::setenv(DepthVariable, Next.c_str(), 1);
+  ::setenv(config::DepthVariable, Next.c_str(), 1);
 }
 
 /// NUL-terminated argv pointing into Argv (which must outlive it).

@@ -3,11 +3,11 @@
 
 namespace linkguard::driver {
 
-static bool lookedFor(const Config &C) {
-  return C.RunMode != Mode::Off && C.RulesEnabled;
+static bool lookedFor(const config::Config &C) {
+  return C.RunMode != config::Mode::Off && C.RulesEnabled;
 }
 
-void printRulesFileLines(llvm::raw_ostream &OS, const Config &C) {
+void printRulesFileLines(llvm::raw_ostream &OS, const config::Config &C) {
   OS << "rules file: ";
   if (!lookedFor(C))
     OS << "(not looked for: "
@@ -21,11 +21,11 @@ void printRulesFileLines(llvm::raw_ostream &OS, const Config &C) {
   OS << "\n";
   if (C.RulesFileError)
     OS << "  not used: " << *C.RulesFileError << " (a link stops with 78)\n";
-  for (const flags::IgnoredRulesFile &I : C.IgnoredRulesFiles)
+  for (const config::IgnoredRulesFile &I : C.IgnoredRulesFiles)
     OS << "ignored:    " << I.Path << ": " << I.Reason << "\n";
 }
 
-void addRulesFileJson(llvm::json::Object &O, const Config &C) {
+void addRulesFileJson(llvm::json::Object &O, const config::Config &C) {
   if (C.RulesFile)
     O["rules_file"] = llvm::json::Object{
         {"path", *C.RulesFile},
@@ -36,7 +36,7 @@ void addRulesFileJson(llvm::json::Object &O, const Config &C) {
   else
     O["rules_file"] = nullptr;
   llvm::json::Array Ignored;
-  for (const flags::IgnoredRulesFile &I : C.IgnoredRulesFiles)
+  for (const config::IgnoredRulesFile &I : C.IgnoredRulesFiles)
     Ignored.push_back(
         llvm::json::Object{{"path", I.Path}, {"reason", I.Reason}});
   O["rules_files_ignored"] = std::move(Ignored);

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "driver/Config.h"
+#include "config/Config.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,10 +16,10 @@ namespace linkguard::driver {
 
 /// "rules file: /p/linkguard.toml (project, in /p)" and one "ignored:"
 /// line per file passed over.
-void printRulesFileLines(llvm::raw_ostream &OS, const Config &C);
+void printRulesFileLines(llvm::raw_ostream &OS, const config::Config &C);
 
 /// "rules_file": {path, directory, origin, error} or null, and
 /// "rules_files_ignored": [{path, reason}].
-void addRulesFileJson(llvm::json::Object &O, const Config &C);
+void addRulesFileJson(llvm::json::Object &O, const config::Config &C);
 
 } // namespace linkguard::driver

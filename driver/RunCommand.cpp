@@ -9,7 +9,7 @@
 #include "driver/Commands.h"
 
 #include "driver/BuildEnvironment.h"
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/DriverError.h"
 #include "driver/Logging.h"
 #include "driver/SelfPath.h"
@@ -62,7 +62,7 @@ int runRun(const std::vector<std::string> &Args) {
         ExitCode::Usage,
         "run: expected a command (linkguard run -- cmake --build build)"));
 
-  auto Cfg = configFromEnvironment();
+  auto Cfg = config::configFromEnvironment();
   if (!Cfg)
     return reportError(Cfg.takeError());
   auto Env = buildEnvironment(*Cfg, selfPath());

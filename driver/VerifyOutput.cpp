@@ -74,7 +74,7 @@ int verifyLinkedOutput(const Plan &Plan, const OutputBefore &Before) {
     return reportError(
         makeDriverError(ExitCode::Internal, "verify step planned without a contract"));
   const contract::ContractSpec &Contract = *Plan.Contract;
-  const bool Enforce = Plan.EffectiveMode == Mode::Enforce;
+  const bool Enforce = Plan.EffectiveMode == config::Mode::Enforce;
   const char *Severity = Enforce ? "error" : "warning";
   const std::string &Out = Plan.OutputPath;
 

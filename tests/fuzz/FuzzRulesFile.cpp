@@ -6,7 +6,7 @@
 // schema checks on top.
 //
 //===----------------------------------------------------------------------===//
-#include "flags/RulesFile.h"
+#include "config/RulesFile.h"
 
 #include <cstdint>
 
@@ -14,7 +14,7 @@ using namespace linkguard;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
-  auto Rules = flags::parseRulesText(Text, "fuzz.toml");
+  auto Rules = config::parseRulesText(Text, "fuzz.toml");
   if (!Rules) {
     llvm::consumeError(Rules.takeError());
     return 0;

@@ -16,6 +16,7 @@
 
 namespace fs = std::filesystem;
 using namespace linkguard::driver;
+namespace config = linkguard::config;
 
 namespace {
 
@@ -57,7 +58,7 @@ struct CacheTree {
   }
   llvm::Expected<CompilerCommand>
   resolve(std::map<std::string, std::string> Env) const {
-    auto C = configFromMap(Env);
+    auto C = config::configFromMap(Env);
     REQUIRE(static_cast<bool>(C));
     ResolveRequest Req;
     Req.SelfPath = Self;
@@ -126,7 +127,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the warning for a cache in front of linkguard", "[cache]") {
-  auto Cfg = configFromMap({});
+  auto Cfg = config::configFromMap({});
   REQUIRE(static_cast<bool>(Cfg));
   const std::string V14 = "/usr/bin/clang++-14\t1 2",
                     V19 = "/usr/bin/clang++-19\t3 4";
@@ -161,13 +162,13 @@ TEST_CASE("the warning for a cache in front of linkguard", "[cache]") {
   }
   SECTION(
       "a ccache compiler check that runs the compiler sees through linkguard") {
-    auto Checked = configFromMap({{"CCACHE_COMPILERCHECK", "%compiler% -v"}});
+    auto Checked = config::configFromMap({{"CCACHE_COMPILERCHECK", "%compiler% -v"}});
     REQUIRE(static_cast<bool>(Checked));
     CHECK(
         frontCacheWarning(FrontCacheKind::Ccache, *Checked, V14, V19).empty());
     CHECK(!frontCacheWarning(FrontCacheKind::Sccache, *Checked, V14, V19)
                .empty());
-    auto Mtime = configFromMap({{"CCACHE_COMPILERCHECK", "mtime"}});
+    auto Mtime = config::configFromMap({{"CCACHE_COMPILERCHECK", "mtime"}});
     REQUIRE(static_cast<bool>(Mtime));
     CHECK(!frontCacheWarning(FrontCacheKind::Ccache, *Mtime, V14, V19).empty());
   }
@@ -176,7 +177,7 @@ TEST_CASE("the warning for a cache in front of linkguard", "[cache]") {
 TEST_CASE(
     "first sight and each change are said once, by a step that can say it",
     "[cache]") {
-  auto Cfg = configFromMap({});
+  auto Cfg = config::configFromMap({});
   REQUIRE(static_cast<bool>(Cfg));
   const auto K = FrontCacheKind::Sccache;
   const std::string V14 = "/usr/bin/clang++-14\t1 2",
@@ -240,11 +241,11 @@ TEST_CASE(
 }
 
 TEST_CASE("no cache is detected without one", "[cache]") {
-  auto Cfg = configFromMap({});
+  auto Cfg = config::configFromMap({});
   REQUIRE(static_cast<bool>(Cfg));
   // The unit test's parent is ctest or a shell, not a cache.
   CHECK(detectFrontCache(*Cfg, true).Kind == FrontCacheKind::None);
-  auto Disabled = configFromMap({{"CCACHE_DISABLE", "1"}});
+  auto Disabled = config::configFromMap({{"CCACHE_DISABLE", "1"}});
   REQUIRE(static_cast<bool>(Disabled));
   CHECK(detectFrontCache(*Disabled, false).Kind == FrontCacheKind::None);
   FrontCache Link = detectFrontCache(*Disabled, true);

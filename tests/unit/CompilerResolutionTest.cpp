@@ -13,6 +13,7 @@
 
 namespace fs = std::filesystem;
 using namespace linkguard::driver;
+namespace config = linkguard::config;
 
 namespace {
 
@@ -33,8 +34,8 @@ struct TempDir {
   }
 };
 
-Config configWith(std::map<std::string, std::string> Env) {
-  auto C = configFromMap(Env);
+config::Config configWith(std::map<std::string, std::string> Env) {
+  auto C = config::configFromMap(Env);
   REQUIRE(static_cast<bool>(C));
   return *C;
 }
@@ -67,7 +68,7 @@ TEST_CASE("LINKGUARD_CXX wins over CXX and PATH", "[resolution]") {
   std::string Mine = T.executable("mine/clang++");
   std::string Users = T.executable("users/clang++");
   std::string OnPath = T.executable("bin/clang++");
-  Config C = configWith({{"LINKGUARD_CXX", Mine + " -stdlib=libc++"},
+  config::Config C = configWith({{"LINKGUARD_CXX", Mine + " -stdlib=libc++"},
                          {"CXX", Users},
                          {"PATH", (T.Path / "bin").string()}});
   auto R = resolveCompiler(ResolveRequest{}, C);
@@ -81,7 +82,7 @@ TEST_CASE("the user's CXX is honoured, with its arguments", "[resolution]") {
   TempDir T;
   std::string Ccache = T.executable("bin/ccache");
   T.executable("bin/clang++");
-  Config C = configWith({{"CXX", "ccache clang++"}, {"PATH", (T.Path / "bin").string()}});
+  config::Config C = configWith({{"CXX", "ccache clang++"}, {"PATH", (T.Path / "bin").string()}});
   auto R = resolveCompiler(ResolveRequest{}, C);
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Executable == Ccache);
@@ -97,7 +98,7 @@ TEST_CASE("CXX naming linkguard falls through to PATH, skipping linkguard", "[re
   // The masquerade clang++ is "us": pass its canonical path as SelfPath.
   ResolveRequest Req;
   Req.SelfPath = fs::canonical(Masquerade).string();
-  Config C = configWith({{"CXX", Wrapper},
+  config::Config C = configWith({{"CXX", Wrapper},
                          {"PATH", (T.Path / "first").string() + ":" + (T.Path / "second").string()}});
   auto R = resolveCompiler(Req, C);
   REQUIRE(static_cast<bool>(R));
@@ -109,7 +110,7 @@ TEST_CASE("empty or blank CXX is ignored", "[resolution]") {
   TempDir T;
   std::string Real = T.executable("bin/clang++");
   for (const char *Blank : {"", "   "}) {
-    Config C = configWith({{"CXX", Blank}, {"PATH", (T.Path / "bin").string()}});
+    config::Config C = configWith({{"CXX", Blank}, {"PATH", (T.Path / "bin").string()}});
     auto R = resolveCompiler(ResolveRequest{}, C);
     REQUIRE(static_cast<bool>(R));
     CHECK(R->Executable == Real);
@@ -120,23 +121,23 @@ TEST_CASE("resolution failures carry distinct exit codes", "[resolution]") {
   TempDir T;
   fs::create_directories(T.Path / "dir-compiler");
   SECTION("nothing on PATH") {
-    Config C = configWith({{"PATH", (T.Path / "empty").string()}});
+    config::Config C = configWith({{"PATH", (T.Path / "empty").string()}});
     CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
           toInt(ExitCode::NoCompiler));
   }
   SECTION("a missing compiler") {
-    Config C = configWith({{"LINKGUARD_CXX", (T.Path / "nope").string()}});
+    config::Config C = configWith({{"LINKGUARD_CXX", (T.Path / "nope").string()}});
     CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
           toInt(ExitCode::NoCompiler));
   }
   SECTION("a directory") {
-    Config C = configWith({{"LINKGUARD_CXX", (T.Path / "dir-compiler").string()}});
+    config::Config C = configWith({{"LINKGUARD_CXX", (T.Path / "dir-compiler").string()}});
     CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
           toInt(ExitCode::NoCompiler));
   }
   SECTION("LINKGUARD_CXX naming linkguard") {
     std::string Self = T.executable("bin/linkguard");
-    Config C = configWith({{"LINKGUARD_CXX", Self}});
+    config::Config C = configWith({{"LINKGUARD_CXX", Self}});
     CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
           toInt(ExitCode::Recursion));
   }
@@ -147,7 +148,7 @@ TEST_CASE("the launcher form uses the compiler it names", "[resolution]") {
   std::string Cxx = T.executable("bin/c++");
   ResolveRequest Req;
   Req.LauncherCommand = {Cxx};
-  Config C = configWith({{"CXX", "/somewhere/else/clang++"}});
+  config::Config C = configWith({{"CXX", "/somewhere/else/clang++"}});
   auto R = resolveCompiler(Req, C);
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Executable == Cxx);

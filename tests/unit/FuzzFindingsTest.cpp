@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flags/Classify.h"
-#include "flags/RulesFile.h"
+#include "config/RulesFile.h"
 #include "objlib/Reader.h"
 
 #include "tests/unit/support/Catch.h"
@@ -24,19 +24,19 @@ TEST_CASE("rules file: non-ASCII outside strings is an error, not toml++ UB",
   // #295); the scan in RulesFile.cpp must reject them with the line.
   for (const char *Bad : {"[rul\xc3\xa9]\n", "\n\n[builtin]\nmps-aot = true\xc3\xa9\n",
                           "a\xd2\x8f = 1\n", "s = \"\"\"\\\n   \xc2\xa7\"\"\"\n"}) {
-    auto F = flags::parseRulesText(Bad, "fuzz.toml");
+    auto F = config::parseRulesText(Bad, "fuzz.toml");
     REQUIRE_FALSE(static_cast<bool>(F));
     std::string Msg = llvm::toString(F.takeError());
     CHECK_THAT(Msg, Catch::Contains("fuzz.toml:") && Catch::Contains("non-ASCII"));
   }
-  auto Line = flags::parseRulesText("\n\n[builtin]\nmps-aot = true\xc3\xa9\n", "f.toml");
+  auto Line = config::parseRulesText("\n\n[builtin]\nmps-aot = true\xc3\xa9\n", "f.toml");
   REQUIRE_FALSE(static_cast<bool>(Line));
   CHECK_THAT(llvm::toString(Line.takeError()), Catch::StartsWith("f.toml:4: "));
 }
 
 TEST_CASE("rules file: non-ASCII in comments and strings is still accepted",
           "[fuzz][rulesfile]") {
-  auto F = flags::parseRulesText("\xEF\xBB\xBF# caf\xc3\xa9 \xd2\x8f\n"
+  auto F = config::parseRulesText("\xEF\xBB\xBF# caf\xc3\xa9 \xd2\x8f\n"
                                  "[builtin] # r\xc3\xa9gle\n"
                                  "mps-aot = true\n"
                                  "[[rule]]\n"

@@ -5,6 +5,7 @@
 #include "tests/unit/support/Catch.h"
 
 using namespace linkguard::driver;
+namespace config = linkguard::config;
 using Strings = std::vector<std::string>;
 
 TEST_CASE("the compiler word comes after compiler launchers", "[job]") {
@@ -18,7 +19,7 @@ TEST_CASE("the compiler word comes after compiler launchers", "[job]") {
 
 TEST_CASE("a Job: CXX words after the compiler word are the compiler's arguments",
           "[job]") {
-  auto Cfg = configFromMap({{"PATH", "/usr/bin:/bin"},
+  auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"},
                             {"LINKGUARD_CXX", "/bin/sh -target arm64-apple-macos11 -isysroot /sdk"}},
                            "/");
   REQUIRE(static_cast<bool>(Cfg));
@@ -34,7 +35,7 @@ TEST_CASE("a Job: CXX words after the compiler word are the compiler's arguments
 }
 
 TEST_CASE("explain reads a command as linkguard would be invoked with it", "[job]") {
-  auto Cfg = configFromMap({{"PATH", "/usr/bin:/bin"}}, "/");
+  auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"}}, "/");
   REQUIRE(static_cast<bool>(Cfg));
   Invocation L = invocationForCommand(
       {"linkguard", "--assume-define=USE_MPS", "--", "/bin/sh", "-shared"}, *Cfg, "");

@@ -12,6 +12,7 @@
 #include "tests/unit/support/Catch.h"
 
 using namespace linkguard::driver;
+namespace config = linkguard::config;
 
 TEST_CASE("launcher options come before the compiler word", "[invocation][launcher]") {
   Invocation I = parseInvocation(
@@ -48,7 +49,7 @@ TEST_CASE("bad launcher options are usage errors that say what was expected",
 
 TEST_CASE("assumptions add to what the command defines, never replace it",
           "[invocation][launcher]") {
-  auto Cfg = configFromMap({{"PATH", "/usr/bin:/bin"}}, "/");
+  auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"}}, "/");
   REQUIRE(static_cast<bool>(Cfg));
   Invocation I = parseInvocation("linkguard", {"--assume-define=USE_MPS", "--assume-define=A=1",
                                                "--assume-aot", "/bin/sh", "-DA=7", "a.o"});
@@ -96,7 +97,7 @@ TEST_CASE("run/env record the previous CXX/CC, never linkguard itself", "[run][e
   const std::string Self = builtBinary();
   const std::string Dir = llvm::sys::path::parent_path(Self).str();
 
-  auto Cfg = configFromMap({{"CXX", "ccache /usr/bin/clang++"}, {"PATH", "/usr/bin:/bin"}});
+  auto Cfg = config::configFromMap({{"CXX", "ccache /usr/bin/clang++"}, {"PATH", "/usr/bin:/bin"}});
   REQUIRE(bool(Cfg));
   auto E = buildEnvironment(*Cfg, Self);
   REQUIRE(bool(E));
@@ -106,7 +107,7 @@ TEST_CASE("run/env record the previous CXX/CC, never linkguard itself", "[run][e
   CHECK(M["CC"] == Dir + "/linkguard-clang");
   CHECK(M.count("LINKGUARD_CC") == 0); // CC was unset: PATH decides
 
-  Cfg = configFromMap({{"CXX", Dir + "/linkguard-clang++"}, {"LINKGUARD_CXX", "/opt/c++"},
+  Cfg = config::configFromMap({{"CXX", Dir + "/linkguard-clang++"}, {"LINKGUARD_CXX", "/opt/c++"},
                        {"PATH", "/usr/bin:/bin"}});
   REQUIRE(bool(Cfg));
   E = buildEnvironment(*Cfg, Self);
@@ -115,7 +116,7 @@ TEST_CASE("run/env record the previous CXX/CC, never linkguard itself", "[run][e
   CHECK(M.count("CXX") == 0);
   CHECK(M.count("LINKGUARD_CXX") == 0);
 
-  Cfg = configFromMap({{"CXX", "g++"}, {"LINKGUARD_CXX", "/opt/c++"}, {"PATH", "/usr/bin"}});
+  Cfg = config::configFromMap({{"CXX", "g++"}, {"LINKGUARD_CXX", "/opt/c++"}, {"PATH", "/usr/bin"}});
   REQUIRE(bool(Cfg));
   E = buildEnvironment(*Cfg, Self);
   REQUIRE(bool(E));
@@ -125,7 +126,7 @@ TEST_CASE("run/env record the previous CXX/CC, never linkguard itself", "[run][e
 }
 
 TEST_CASE("run/env fail when the multi-call names are missing", "[run][env]") {
-  auto Cfg = configFromMap({});
+  auto Cfg = config::configFromMap({});
   REQUIRE(bool(Cfg));
   auto E = buildEnvironment(*Cfg, "/nonexistent-dir/linkguard");
   REQUIRE_FALSE(bool(E));

@@ -2,9 +2,9 @@
 // or the linker run a program named by path, load code, or read more
 // arguments from a file -- in any spelling clang 19 accepts -- and the
 // error names the file, the line and the key.
-#include "flags/RefusedFlags.h"
+#include "config/RefusedFlags.h"
 #include "flags/ClangOptionTable.h"
-#include "flags/RulesFile.h"
+#include "config/RulesFile.h"
 
 #include "clang/Driver/Options.h"
 
@@ -15,6 +15,7 @@
 #include <set>
 
 using namespace linkguard::flags;
+using namespace linkguard::config;
 namespace copts = clang::driver::options;
 using Strings = std::vector<std::string>;
 

@@ -8,7 +8,7 @@
 #include "flags/LibraryNames.h"
 #include "flags/MpsAotRule.h"
 #include "flags/RuleEngine.h"
-#include "flags/RulesFile.h"
+#include "config/RulesFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -26,6 +26,7 @@
 #include <fstream>
 
 using namespace linkguard::flags;
+using namespace linkguard::config;
 using namespace linkguard::testsupport;
 using Strings = std::vector<std::string>;
 

@@ -3,7 +3,7 @@
 // given (RulesFileSearch::User), so every case runs without root; the cases
 // that need a file owned by someone else for real chown it and skip (exit
 // 125) when not root.
-#include "flags/RulesFileSearch.h"
+#include "config/RulesFileSearch.h"
 
 #include "support/TempTree.h"
 
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using namespace linkguard::flags;
+using namespace linkguard::config;
 using linkguard::testsupport::skipTest;
 using linkguard::testsupport::TempTree;
 

@@ -2,9 +2,9 @@
 // every fault is one message naming the file, the line and the key (exit 78
 // through Config), and the file is found as documented: LINKGUARD_CONFIG,
 // the project (cwd and parents), then $XDG_CONFIG_HOME or ~/.config.
-#include "flags/RulesFile.h"
+#include "config/RulesFile.h"
 
-#include "driver/Config.h"
+#include "config/Config.h"
 #include "driver/DriverError.h"
 #include "driver/Job.h"
 #include "driver/Plan.h"
@@ -22,6 +22,7 @@
 
 using namespace linkguard;
 using namespace linkguard::flags;
+using namespace linkguard::config;
 using linkguard::testsupport::TempTree;
 
 namespace {
@@ -139,7 +140,7 @@ TEST_CASE("Config loads the rules file; a bad one stops links only (78)",
           "[rulesfile][config]") {
   TempTree T;
   std::string Good = T.file("good.toml", std::string("[builtin]\nmps-aot = false\n") + MinimalRule);
-  auto C = driver::configFromMap({{"LINKGUARD_CONFIG", Good}}, T.dir("cwd"));
+  auto C = config::configFromMap({{"LINKGUARD_CONFIG", Good}}, T.dir("cwd"));
   REQUIRE(bool(C));
   CHECK(C->RulesFile == Good);
   CHECK(C->RulesFileDir == T.Root);
@@ -147,21 +148,21 @@ TEST_CASE("Config loads the rules file; a bad one stops links only (78)",
   CHECK_FALSE(C->RulesFileError);
   CHECK_FALSE(C->BuiltinMpsAot);
   REQUIRE(C->FileRules.size() == 1);
-  CHECK_FALSE(llvm::errorToBool(driver::rulesFileErrorFor(*C, Phase::Link)));
+  CHECK_FALSE(llvm::errorToBool(config::rulesFileErrorFor(*C, Phase::Link)));
 
   // A fault in the file is kept, not raised: probes, preprocessing and
   // compiles run unchanged, a link stops with 78 naming file, line and key.
   std::string Bad = T.file("bad.toml", "[[rule]]\nname = \"r\"\nbogus = 1\n");
-  auto E = driver::configFromMap({{"LINKGUARD_CONFIG", Bad}}, T.dir("cwd"));
+  auto E = config::configFromMap({{"LINKGUARD_CONFIG", Bad}}, T.dir("cwd"));
   REQUIRE(bool(E));
   CHECK(E->RulesFile == Bad);
   CHECK(E->FileRules.empty());
   CHECK(E->BuiltinMpsAot); // nothing of the file is used
   for (Phase Ph : {Phase::Probe, Phase::Preprocess, Phase::Pch, Phase::Compile})
-    CHECK_FALSE(llvm::errorToBool(driver::rulesFileErrorFor(*E, Ph)));
+    CHECK_FALSE(llvm::errorToBool(config::rulesFileErrorFor(*E, Ph)));
   std::string Msg;
   int Code = 0;
-  llvm::handleAllErrors(driver::rulesFileErrorFor(*E, Phase::Link),
+  llvm::handleAllErrors(config::rulesFileErrorFor(*E, Phase::Link),
                         [&](const driver::DriverError &D) {
                           Code = static_cast<int>(D.code());
                           llvm::raw_string_ostream OS(Msg);
@@ -172,7 +173,7 @@ TEST_CASE("Config loads the rules file; a bad one stops links only (78)",
                "enabled, match, add, contract) (rule 'r')");
 
   // LINKGUARD_CONFIG naming nothing is the same kind of fault.
-  auto Missing = driver::configFromMap({{"LINKGUARD_CONFIG", T.Root + "/none.toml"}},
+  auto Missing = config::configFromMap({{"LINKGUARD_CONFIG", T.Root + "/none.toml"}},
                                        T.dir("cwd"));
   REQUIRE(bool(Missing));
   REQUIRE(Missing->RulesFileError);
@@ -181,7 +182,7 @@ TEST_CASE("Config loads the rules file; a bad one stops links only (78)",
   // Nothing is looked for when rules are off or linkguard is a passthrough.
   for (auto [Var, Value] : std::vector<std::pair<std::string, std::string>>{
            {"LINKGUARD_RULES", "off"}, {"LINKGUARD_MODE", "off"}}) {
-    auto Off = driver::configFromMap({{"LINKGUARD_CONFIG", Bad}, {Var, Value}},
+    auto Off = config::configFromMap({{"LINKGUARD_CONFIG", Bad}, {Var, Value}},
                                      T.dir("cwd"));
     REQUIRE(bool(Off));
     CHECK_FALSE(Off->RulesFile.has_value());
@@ -198,7 +199,7 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
                                       "[rule.add]\nflags = \"-Wl,-x\"\n"
                                       "position = \"before-libraries\"\n"
                                       "[rule.contract]\nforbid = [\"libbad*\"]\n");
-  auto Cfg = driver::configFromMap({{"LINKGUARD_CONFIG", File}}, T.dir("cwd"));
+  auto Cfg = config::configFromMap({{"LINKGUARD_CONFIG", File}}, T.dir("cwd"));
   REQUIRE(bool(Cfg));
   std::vector<std::string> Args = {"-target", "arm64-apple-macos11", "w.o", "-D", "USE_MPS",
                                    "-shared", "-o", "m.so", "-lomp"};
@@ -226,10 +227,10 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
   REQUIRE(P.Contract.has_value());
   CHECK(P.Contract->Forbid.size() == 1);
   CHECK(P.Contract->ForbidUnreferenced.empty()); // the rule's contract, not the default
-  CHECK(P.EffectiveMode == driver::Mode::Enforce);
+  CHECK(P.EffectiveMode == config::Mode::Enforce);
 
   // Control: without the file the built-in applies and appends at the end.
-  auto Plain = driver::configFromMap({}, T.dir("cwd"));
+  auto Plain = config::configFromMap({}, T.dir("cwd"));
   REQUIRE(bool(Plain));
   auto PlannedQ = driver::planJob(*J, *Plain);
   REQUIRE(bool(PlannedQ));

@@ -11,10 +11,10 @@
 #include <optional>
 #include <string>
 
-namespace linkguard::flags {
+namespace linkguard::config {
 
 /// Why toml++ must not parse T (and the line, in Line), or nothing.
 std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
                                                      unsigned &Line);
 
-} // namespace linkguard::flags
+} // namespace linkguard::config

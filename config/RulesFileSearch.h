@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-namespace linkguard::flags {
+namespace linkguard::config {
 
 inline constexpr const char *RulesFileName = "linkguard.toml";
 /// A rules file is a few hundred bytes; anything past 1 MiB is not one.
@@ -88,4 +88,4 @@ RulesFileLookup findRulesFile(const RulesFileSearch &Where);
 std::optional<std::string> untrustedBecause(const struct stat &St,
                                             unsigned User);
 
-} // namespace linkguard::flags
+} // namespace linkguard::config

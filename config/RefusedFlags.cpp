@@ -24,7 +24,7 @@
 // -plugin/-add-plugin only pick among plugins already loaded by -load.
 //
 //===----------------------------------------------------------------------===//
-#include "flags/RefusedFlags.h"
+#include "config/RefusedFlags.h"
 
 #include "flags/ClangOptionTable.h"
 
@@ -39,7 +39,9 @@
 using namespace llvm;
 using namespace llvm::opt;
 
-namespace linkguard::flags {
+namespace linkguard::config {
+
+using namespace flags;
 
 using namespace clang::driver::options;
 
@@ -239,4 +241,4 @@ std::optional<RefusedFlag> refusedRuleFlag(ArrayRef<std::string> Flags) {
   return C.check(Flags, 0);
 }
 
-} // namespace linkguard::flags
+} // namespace linkguard::config

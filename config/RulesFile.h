@@ -14,7 +14,7 @@
 #pragma once
 
 #include "flags/RuleSpec.h"
-#include "flags/RulesFileSearch.h"
+#include "config/RulesFileSearch.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
-namespace linkguard::flags {
+namespace linkguard::config {
 
 struct RulesFile {
   std::string Path;
   bool BuiltinMpsAot = true; // [builtin] mps-aot
-  std::vector<RuleSpec> Rules;
+  std::vector<flags::RuleSpec> Rules;
 };
 
 /// Parses rules from Text; Path names the file in rules' Origin and in
@@ -38,4 +38,4 @@ llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
 /// Reads (a regular file of at most MaxRulesFileBytes) and parses Path.
 llvm::Expected<RulesFile> readRulesFile(const std::string &Path);
 
-} // namespace linkguard::flags
+} // namespace linkguard::config

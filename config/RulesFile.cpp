@@ -6,7 +6,7 @@
 // is where the line numbers in the error messages come from.
 //
 //===----------------------------------------------------------------------===//
-#include "flags/RulesFile.h"
+#include "config/RulesFile.h"
 
 #define TOML_HEADER_ONLY 1
 #define TOML_EXCEPTIONS 0
@@ -14,8 +14,8 @@
 
 #include "flags/BoundedRead.h"
 #include "flags/MpsAotRule.h"
-#include "flags/RefusedFlags.h"
-#include "flags/TomlGuard.h"
+#include "config/RefusedFlags.h"
+#include "config/TomlGuard.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -27,7 +27,9 @@
 #include <optional>
 #include <set>
 
-namespace linkguard::flags {
+namespace linkguard::config {
+
+using namespace flags;
 
 namespace {
 
@@ -370,4 +372,4 @@ llvm::Expected<RulesFile> readRulesFile(const std::string &Path) {
   return parseRulesText(F.Text, Path);
 }
 
-} // namespace linkguard::flags
+} // namespace linkguard::config

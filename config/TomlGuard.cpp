@@ -1,9 +1,9 @@
 //===- TomlGuard.cpp - keep toml++ 3.3 away from its undefined behaviour --===//
-#include "flags/TomlGuard.h"
+#include "config/TomlGuard.h"
 
 #include <algorithm>
 
-namespace linkguard::flags {
+namespace linkguard::config {
 
 /// toml++ 3.3 reaches __builtin_unreachable() -- undefined behaviour, not an
 /// error -- in is_non_ascii_horizontal_whitespace() for most non-ASCII code
@@ -102,4 +102,4 @@ std::optional<std::string> textTomlCannotParseSafely(llvm::StringRef T,
   return std::nullopt;
 }
 
-} // namespace linkguard::flags
+} // namespace linkguard::config

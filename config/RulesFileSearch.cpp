@@ -1,5 +1,5 @@
 //===- RulesFileSearch.cpp - find linkguard.toml, the safe.directory way --===//
-#include "flags/RulesFileSearch.h"
+#include "config/RulesFileSearch.h"
 
 #include "flags/BoundedRead.h"
 
@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace linkguard::flags {
+namespace linkguard::config {
+
+using namespace flags;
 
 const char *rulesFileOriginName(RulesFileOrigin O) {
   switch (O) {
@@ -217,4 +219,4 @@ RulesFileLookup findRulesFile(const RulesFileSearch &Where) {
   return Out;
 }
 
-} // namespace linkguard::flags
+} // namespace linkguard::config

@@ -10,7 +10,7 @@
 
 #include "flags/Classification.h"
 #include "flags/RuleSpec.h"
-#include "flags/RulesFileSearch.h"
+#include "config/RulesFileSearch.h"
 
 #include "llvm/Support/Error.h"
 
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace linkguard::driver {
+namespace linkguard::config {
 
 /// LINKGUARD_MODE. Unset means: enforce where a rule injected, verify for
 /// other Mach-O shared links (docs/rules.md).
@@ -58,7 +58,7 @@ struct Config {
   /// linkguard.toml files passed over (not the user's, in a directory
   /// others can write, not a regular file), with the reason. setUpLogging
   /// warns about each once.
-  std::vector<flags::IgnoredRulesFile> IgnoredRulesFiles;
+  std::vector<IgnoredRulesFile> IgnoredRulesFiles;
   /// The environment variables resolution reads, by name (CXX, CC,
   /// LINKGUARD_CXX, LINKGUARD_CC, PATH). Absent ones are missing.
   std::map<std::string, std::string> Env;
@@ -89,4 +89,4 @@ llvm::Expected<Config> configFromEnvironment();
 llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env,
                                      const std::string &WorkingDir = "");
 
-} // namespace linkguard::driver
+} // namespace linkguard::config

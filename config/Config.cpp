@@ -1,9 +1,9 @@
 //===- Config.cpp - read LINKGUARD_* variables once -----------------------===//
-#include "driver/Config.h"
+#include "config/Config.h"
 
-#include "driver/DriverError.h"
+#include "config/ConfigError.h"
 
-#include "flags/RulesFile.h"
+#include "config/RulesFile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,7 +14,11 @@
 
 extern char **environ;
 
-namespace linkguard::driver {
+namespace linkguard::config {
+
+char ConfigError::ID = 0;
+
+using namespace flags;
 
 const char *modeName(Mode M) {
   switch (M) {
@@ -36,7 +40,7 @@ std::optional<std::string> Config::env(const std::string &Name) const {
 
 static llvm::Error badValue(const std::string &Var, const std::string &Value,
                             const char *Expected) {
-  return makeDriverError(ExitCode::BadConfig, Var + "='" + Value +
+  return makeConfigError(Var + "='" + Value +
                                                   "' is not valid; expected " +
                                                   Expected);
 }
@@ -55,7 +59,7 @@ static llvm::Expected<bool> parseSwitch(const std::string &Var,
 /// (flags/RulesFileSearch.h). A fault in the file is kept, not raised:
 /// rulesFileErrorFor decides which steps it stops.
 static void loadRulesFile(Config &C, const std::string &WorkingDir) {
-  flags::RulesFileSearch Where;
+  RulesFileSearch Where;
   if (auto V = C.env("LINKGUARD_CONFIG"); V && !V->empty())
     Where.Explicit = *V;
   if (WorkingDir.empty()) {
@@ -68,18 +72,18 @@ static void loadRulesFile(Config &C, const std::string &WorkingDir) {
   Where.XdgConfigHome = C.env("XDG_CONFIG_HOME");
   Where.Home = C.env("HOME");
   Where.User = ::geteuid();
-  flags::RulesFileLookup Found = flags::findRulesFile(Where);
+  RulesFileLookup Found = findRulesFile(Where);
   C.IgnoredRulesFiles = std::move(Found.Ignored);
   if (!Found.File)
     return;
   C.RulesFile = Found.File->Path;
   C.RulesFileDir = Found.File->Directory;
-  C.RulesFileOrigin = flags::rulesFileOriginName(Found.File->Origin);
+  C.RulesFileOrigin = rulesFileOriginName(Found.File->Origin);
   if (Found.File->Error) {
     C.RulesFileError = *Found.File->Error;
     return;
   }
-  auto File = flags::parseRulesText(Found.File->Text, Found.File->Path);
+  auto File = parseRulesText(Found.File->Text, Found.File->Path);
   if (!File) {
     C.RulesFileError = llvm::toString(File.takeError());
     return;
@@ -91,7 +95,7 @@ static void loadRulesFile(Config &C, const std::string &WorkingDir) {
 llvm::Error rulesFileErrorFor(const Config &C, flags::Phase Ph) {
   if (!C.RulesFileError || Ph != flags::Phase::Link)
     return llvm::Error::success();
-  return makeDriverError(ExitCode::BadConfig, *C.RulesFileError);
+  return makeConfigError(*C.RulesFileError);
 }
 
 llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env,
@@ -166,4 +170,4 @@ llvm::Expected<Config> configFromEnvironment() {
   return configFromMap(Env);
 }
 
-} // namespace linkguard::driver
+} // namespace linkguard::config

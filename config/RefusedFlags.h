@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 
-namespace linkguard::flags {
+namespace linkguard::config {
 
 enum class Refusal : std::uint8_t {
   RunsProgram, // -B, --ld-path=, --gcc-toolchain=, --sysroot=, ...
@@ -58,4 +58,4 @@ struct RefusedFlag {
 /// command as its value).
 std::optional<RefusedFlag> refusedRuleFlag(llvm::ArrayRef<std::string> Flags);
 
-} // namespace linkguard::flags
+} // namespace linkguard::config
