@@ -3,22 +3,17 @@
 
 #include "config/ConfigError.h"
 
-#include "config/RulesFile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 
-extern char **environ;
 
 namespace linkguard::config {
 
 char ConfigError::ID = 0;
 
-using namespace flags;
 
 const char *modeName(Mode M) {
   switch (M) {
@@ -29,13 +24,6 @@ const char *modeName(Mode M) {
   case Mode::Enforce: return "enforce";
   }
   return "?";
-}
-
-std::optional<std::string> Config::env(const std::string &Name) const {
-  auto It = Env.find(Name);
-  if (It == Env.end())
-    return std::nullopt;
-  return It->second;
 }
 
 static llvm::Error badValue(const std::string &Var, const std::string &Value,
@@ -55,53 +43,9 @@ static llvm::Expected<bool> parseSwitch(const std::string &Var,
   return badValue(Var, Value, "on or off");
 }
 
-/// LINKGUARD_CONFIG or the first trusted linkguard.toml found
-/// (flags/RulesFileSearch.h). A fault in the file is kept, not raised:
-/// rulesFileErrorFor decides which steps it stops.
-static void loadRulesFile(Config &C, const std::string &WorkingDir) {
-  RulesFileSearch Where;
-  if (auto V = C.env("LINKGUARD_CONFIG"); V && !V->empty())
-    Where.Explicit = *V;
-  if (WorkingDir.empty()) {
-    llvm::SmallString<256> Cwd;
-    if (!llvm::sys::fs::current_path(Cwd))
-      Where.WorkingDir = std::string(Cwd);
-  } else {
-    Where.WorkingDir = WorkingDir;
-  }
-  Where.XdgConfigHome = C.env("XDG_CONFIG_HOME");
-  Where.Home = C.env("HOME");
-  Where.User = ::geteuid();
-  RulesFileLookup Found = findRulesFile(Where);
-  C.IgnoredRulesFiles = std::move(Found.Ignored);
-  if (!Found.File)
-    return;
-  C.RulesFile = Found.File->Path;
-  C.RulesFileDir = Found.File->Directory;
-  C.RulesFileOrigin = rulesFileOriginName(Found.File->Origin);
-  if (Found.File->Error) {
-    C.RulesFileError = *Found.File->Error;
-    return;
-  }
-  auto File = parseRulesText(Found.File->Text, Found.File->Path);
-  if (!File) {
-    C.RulesFileError = llvm::toString(File.takeError());
-    return;
-  }
-  C.FileRules = std::move(File->Rules);
-  C.BuiltinMpsAot = File->BuiltinMpsAot;
-}
-
-llvm::Error rulesFileErrorFor(const Config &C, flags::Phase Ph) {
-  if (!C.RulesFileError || Ph != flags::Phase::Link)
-    return llvm::Error::success();
-  return makeConfigError(*C.RulesFileError);
-}
-
-llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env,
-                                     const std::string &WorkingDir) {
+static llvm::Expected<Config> configFrom(Environment Env) {
   Config C;
-  C.Env = Env;
+  C.Env = std::move(Env);
 
   if (auto V = C.env("LINKGUARD_MODE"); V && !V->empty()) {
     if (*V == "off") C.RunMode = Mode::Off;
@@ -155,19 +99,15 @@ llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &E
       return badValue(DepthVariable, *V, "a small non-negative integer");
     C.Depth = Depth;
   }
-  if (C.RunMode != Mode::Off && C.RulesEnabled)
-    loadRulesFile(C, WorkingDir);
   return C;
 }
 
+llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env) {
+  return configFrom(Environment::fromMap(Env));
+}
+
 llvm::Expected<Config> configFromEnvironment() {
-  std::map<std::string, std::string> Env;
-  for (char **E = environ; E && *E; ++E) {
-    llvm::StringRef Entry(*E);
-    auto [Name, Value] = Entry.split('=');
-    Env.emplace(Name.str(), Value.str());
-  }
-  return configFromMap(Env);
+  return configFrom(Environment::process());
 }
 
 } // namespace linkguard::config

@@ -1,4 +1,4 @@
-//===- Config.h - everything linkguard reads from its environment -*- C++ -*-===//
+//===- Config.h - the switches linkguard reads from its environment -*- C++ -*-===//
 //
 // Built once at the top of main from the environment and passed down by const
 // reference (no mutable globals; style.md guideline 8). A bad value is an
@@ -8,9 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "flags/Classification.h"
-#include "flags/RuleSpec.h"
-#include "config/RulesFileSearch.h"
+#include "config/Environment.h"
 
 #include "llvm/Support/Error.h"
 
@@ -40,30 +38,10 @@ struct Config {
   /// LINKGUARD_ASSUME_KNOWN=-fflag,-fother=*: option spellings clang 19's
   /// table does not know that the user declares harmless to the link (globs).
   std::vector<std::string> AssumeKnown;
-  /// The rules file in force (LINKGUARD_CONFIG, ./linkguard.toml or a
-  /// parent's, ~/.config/linkguard/linkguard.toml; flags/RulesFileSearch.h),
-  /// its directory and origin ("LINKGUARD_CONFIG", "project", "user"), and
-  /// what it says. Not looked for under LINKGUARD_MODE=off or
-  /// LINKGUARD_RULES=off.
-  std::optional<std::string> RulesFile;
-  std::string RulesFileDir;
-  std::string RulesFileOrigin;
-  std::vector<flags::RuleSpec> FileRules;
-  bool BuiltinMpsAot = true; // [builtin] mps-aot
-  /// The rules file in force cannot be used: LINKGUARD_CONFIG names no
-  /// regular file, it is too large, unreadable, not valid, or adds a flag
-  /// no rules file may add. Its rules are then not used; link steps stop
-  /// with 78 (rulesFileErrorFor), every other step runs unchanged.
-  std::optional<std::string> RulesFileError;
-  /// linkguard.toml files passed over (not the user's, in a directory
-  /// others can write, not a regular file), with the reason. setUpLogging
-  /// warns about each once.
-  std::vector<IgnoredRulesFile> IgnoredRulesFiles;
-  /// The environment variables resolution reads, by name (CXX, CC,
-  /// LINKGUARD_CXX, LINKGUARD_CC, PATH). Absent ones are missing.
-  std::map<std::string, std::string> Env;
+  /// Where every other variable is read (CXX, PATH, HOME, ...), by name.
+  Environment Env = Environment::process();
 
-  std::optional<std::string> env(const std::string &Name) const;
+  std::optional<std::string> env(llvm::StringRef Name) const { return Env.get(Name); }
 };
 
 /// Names of the variables Config reads; docs/configuration.md lists them.
@@ -72,21 +50,10 @@ inline constexpr const char *DepthVariable = "_LINKGUARD_DEPTH";
 /// ...), like distcc's _DISTCC_SAFEGUARD.
 inline constexpr int MaxDepth = 4;
 
-/// BadConfig naming the rules file's fault when there is one and the step
-/// is a link: a link is what rules change, and it never runs on a
-/// half-read configuration (as ccache refuses to run on a bad ccache.conf).
-/// Probes, preprocessing and compiles run unchanged, so `--version`, CMake's
-/// and clangd's compiler queries and every compile (and their cache keys)
-/// are not held hostage by a rules file; the link says what is wrong.
-llvm::Error rulesFileErrorFor(const Config &C, flags::Phase Ph);
-
 /// Reads the process environment. Errors name the variable and the value.
 llvm::Expected<Config> configFromEnvironment();
 
-/// The same from an explicit map (tests). The rules file is looked for from
-/// WorkingDir (empty: the process's current directory). A fault in the
-/// rules file is not an error here (RulesFileError).
-llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env,
-                                     const std::string &WorkingDir = "");
+/// The same from an explicit map (tests): every other variable is unset.
+llvm::Expected<Config> configFromMap(const std::map<std::string, std::string> &Env);
 
 } // namespace linkguard::config

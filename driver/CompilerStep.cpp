@@ -73,6 +73,9 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
   if (!P)
     return reportError(P.takeError());
   markNesting(Cfg.Depth);
+  for (const config::IgnoredRulesFile &I : P->Rules.Ignored)
+    logWarn("ignoring rules file " + I.Path + ": " + I.Reason + " (set LINKGUARD_CONFIG=" +
+            I.Path + " to use it anyway)");
   logPlan(*J, *P, Cfg);
   if (P->Cls.Ph != flags::Phase::Probe)
     warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);

@@ -155,7 +155,7 @@ int runExplain(const std::vector<std::string> &Args) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
   } else {
     printText(*J, *P);
-    printRulesFileLines(llvm::outs(), *Cfg);
+    printRulesFileLines(llvm::outs(), *Cfg, P->Rules);
   }
   return 0;
 }

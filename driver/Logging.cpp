@@ -127,13 +127,6 @@ void setUpLogging(const config::Config &Cfg) {
   Logger->set_level(Level);
   Logger->flush_on(spdlog::level::trace);
   spdlog::set_default_logger(Logger);
-  // Config is read before there is a logger; what it passed over is said
-  // here, once per process.
-  for (const config::IgnoredRulesFile &I : Cfg.IgnoredRulesFiles)
-    Logger->warn(
-        "ignoring rules file {}: {} (set LINKGUARD_CONFIG={} to use it "
-        "anyway)",
-        I.Path, I.Reason, I.Path);
 }
 
 // spdlog's implicit default logger writes to stdout; log only through ours,

@@ -1,7 +1,7 @@
 //===- Plan.cpp - classification, rules, mode and contract for one Job -----===//
 //
 // The rules are the built-in ones (flags/BuiltinRules.h) followed by those of
-// the rules file (Config::FileRules), evaluated in that order. Every rule
+// the rules file (config::Rules, loaded here), evaluated in that order. Every rule
 // that matches contributes its flags and its contract; the contracts of all
 // matching rules are judged together.
 //
@@ -22,15 +22,15 @@ using flags::ObjectFormat;
 using flags::OutputKind;
 using flags::Phase;
 
-flags::RuleContext ruleContextFrom(const config::Config &Cfg) {
+flags::RuleContext ruleContextFrom(const config::Config &Cfg, const config::Rules &Rules) {
   flags::RuleContext Ctx;
-  Ctx.Enabled = Cfg.RulesEnabled && Cfg.MpsAotRuleEnabled && Cfg.BuiltinMpsAot;
+  Ctx.Enabled = Cfg.RulesEnabled && Cfg.MpsAotRuleEnabled && Rules.BuiltinMpsAot;
   if (!Cfg.RulesEnabled)
     Ctx.DisabledBy = "LINKGUARD_RULES=off";
   else if (!Cfg.MpsAotRuleEnabled)
     Ctx.DisabledBy = "LINKGUARD_RULE_MPS_AOT=off";
-  else if (!Cfg.BuiltinMpsAot)
-    Ctx.DisabledBy = "[builtin] mps-aot = false in " + Cfg.RulesFile.value_or("the rules file");
+  else if (!Rules.BuiltinMpsAot)
+    Ctx.DisabledBy = "[builtin] mps-aot = false in " + Rules.File.value_or("the rules file");
   if (Cfg.Aot == config::AotSetting::Yes)
     Ctx.AotOverride = true;
   else if (Cfg.Aot == config::AotSetting::No)
@@ -39,8 +39,9 @@ flags::RuleContext ruleContextFrom(const config::Config &Cfg) {
   return Ctx;
 }
 
-static flags::RuleContext fileRuleContext(const config::Config &Cfg) {
-  flags::RuleContext Ctx = ruleContextFrom(Cfg);
+static flags::RuleContext fileRuleContext(const config::Config &Cfg,
+                                          const config::Rules &Rules) {
+  flags::RuleContext Ctx = ruleContextFrom(Cfg, Rules);
   Ctx.Enabled = Cfg.RulesEnabled;
   Ctx.DisabledBy = "LINKGUARD_RULES=off";
   return Ctx;
@@ -188,11 +189,13 @@ llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
   if (!Classified)
     return Classified.takeError();
 
-  // A rules file that cannot be used stops links only (Config.h), in the run
-  // and in explain alike.
-  if (llvm::Error E = config::rulesFileErrorFor(Cfg, Classified->Ph))
+  // A rules file that cannot be used stops links only (config/Rules.h), in
+  // the run and in explain alike.
+  config::Rules Rules = config::loadRules(Cfg);
+  if (llvm::Error E = Rules.errorForPhase(Classified->Ph))
     return std::move(E);
   Plan P;
+  P.Rules = std::move(Rules);
   // Moved, not copied: a 100,000-argument command makes a large Classification.
   P.Cls = std::move(*Classified);
   config::Config Effective = Cfg;
@@ -200,13 +203,13 @@ llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
   const flags::Classification &Cls = P.Cls;
   P.CompilerArgs = J.Args;
 
-  flags::RuleContext Builtin = ruleContextFrom(Effective);
+  flags::RuleContext Builtin = ruleContextFrom(Effective, P.Rules);
   Builtin.FileExists = fileProbe(Cls);
   for (const flags::RuleSpec &S : flags::builtinRules())
     P.Decisions.push_back(flags::evaluateRule(S, Cls, Builtin));
-  flags::RuleContext FromFile = fileRuleContext(Effective);
+  flags::RuleContext FromFile = fileRuleContext(Effective, P.Rules);
   FromFile.FileExists = Builtin.FileExists;
-  for (const flags::RuleSpec &S : Effective.FileRules)
+  for (const flags::RuleSpec &S : P.Rules.FileRules)
     P.Decisions.push_back(flags::evaluateRule(S, Cls, FromFile));
 
   bool Matched = false;

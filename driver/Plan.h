@@ -12,6 +12,7 @@
 
 #include "contract/Contract.h"
 #include "config/Config.h"
+#include "config/Rules.h"
 #include "driver/Job.h"
 #include "flags/Classification.h"
 #include "flags/Rule.h"
@@ -29,6 +30,8 @@ enum class Action {
 };
 
 struct Plan {
+  /// The rules file in force (or ignored, or unusable) for this step.
+  config::Rules Rules;
   flags::Classification Cls;
   std::vector<flags::RuleDecision> Decisions;
   std::vector<std::string> Appended; // flags added at the end of argv
@@ -57,7 +60,7 @@ struct Plan {
 
 /// The context of the built-in MPS rule (LINKGUARD_RULES,
 /// LINKGUARD_RULE_MPS_AOT, [builtin] mps-aot, LINKGUARD_AOT).
-flags::RuleContext ruleContextFrom(const config::Config &Cfg);
+flags::RuleContext ruleContextFrom(const config::Config &Cfg, const config::Rules &Rules);
 
 /// Whether the plan changes the command at all.
 bool injects(const Plan &P);

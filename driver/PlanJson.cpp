@@ -109,7 +109,7 @@ json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   O["not_verified"] = nullable(P.NotVerified);
   O["contract"] = nullable(P.ContractSummary);
   O["warning"] = nullable(P.UnknownArgsWarning);
-  addRulesFileJson(O, Cfg);
+  addRulesFileJson(O, Cfg, P.Rules);
   return O;
 }
 

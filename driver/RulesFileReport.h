@@ -8,6 +8,7 @@
 #pragma once
 
 #include "config/Config.h"
+#include "config/Rules.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,10 +17,12 @@ namespace linkguard::driver {
 
 /// "rules file: /p/linkguard.toml (project, in /p)" and one "ignored:"
 /// line per file passed over.
-void printRulesFileLines(llvm::raw_ostream &OS, const config::Config &C);
+void printRulesFileLines(llvm::raw_ostream &OS, const config::Config &C,
+                         const config::Rules &R);
 
 /// "rules_file": {path, directory, origin, error} or null, and
 /// "rules_files_ignored": [{path, reason}].
-void addRulesFileJson(llvm::json::Object &O, const config::Config &C);
+void addRulesFileJson(llvm::json::Object &O, const config::Config &C,
+                         const config::Rules &R);
 
 } // namespace linkguard::driver

@@ -20,8 +20,7 @@ TEST_CASE("the compiler word comes after compiler launchers", "[job]") {
 TEST_CASE("a Job: CXX words after the compiler word are the compiler's arguments",
           "[job]") {
   auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"},
-                            {"LINKGUARD_CXX", "/bin/sh -target arm64-apple-macos11 -isysroot /sdk"}},
-                           "/");
+                            {"LINKGUARD_CXX", "/bin/sh -target arm64-apple-macos11 -isysroot /sdk"}});
   REQUIRE(static_cast<bool>(Cfg));
   Invocation Inv = parseInvocation("linkguard-clang++", {"-shared", "a.o"});
   auto J = makeJob(Inv, *Cfg, "");
@@ -35,7 +34,7 @@ TEST_CASE("a Job: CXX words after the compiler word are the compiler's arguments
 }
 
 TEST_CASE("explain reads a command as linkguard would be invoked with it", "[job]") {
-  auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"}}, "/");
+  auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"}});
   REQUIRE(static_cast<bool>(Cfg));
   Invocation L = invocationForCommand(
       {"linkguard", "--assume-define=USE_MPS", "--", "/bin/sh", "-shared"}, *Cfg, "");

@@ -49,7 +49,7 @@ TEST_CASE("bad launcher options are usage errors that say what was expected",
 
 TEST_CASE("assumptions add to what the command defines, never replace it",
           "[invocation][launcher]") {
-  auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"}}, "/");
+  auto Cfg = config::configFromMap({{"PATH", "/usr/bin:/bin"}});
   REQUIRE(static_cast<bool>(Cfg));
   Invocation I = parseInvocation("linkguard", {"--assume-define=USE_MPS", "--assume-define=A=1",
                                                "--assume-aot", "/bin/sh", "-DA=7", "a.o"});

@@ -2,6 +2,8 @@
 // every fault is one message naming the file, the line and the key (exit 78
 // through Config), and the file is found as documented: LINKGUARD_CONFIG,
 // the project (cwd and parents), then $XDG_CONFIG_HOME or ~/.config.
+#include "config/ConfigError.h"
+#include "config/Rules.h"
 #include "config/RulesFile.h"
 
 #include "config/Config.h"
@@ -136,57 +138,50 @@ TEST_CASE("every fault names the file, the line and the key", "[rulesfile]") {
   CHECK(errorOf(MinimalRule) == "(parsed)"); // control
 }
 
-TEST_CASE("Config loads the rules file; a bad one stops links only (78)",
-          "[rulesfile][config]") {
+TEST_CASE("the rules in force: a bad file stops links only (78)", "[rulesfile][config]") {
   TempTree T;
+  auto rulesFor = [&](std::map<std::string, std::string> Env) {
+    auto C = config::configFromMap(std::move(Env));
+    REQUIRE(bool(C));
+    return config::loadRules(*C, T.dir("cwd"));
+  };
   std::string Good = T.file("good.toml", std::string("[builtin]\nmps-aot = false\n") + MinimalRule);
-  auto C = config::configFromMap({{"LINKGUARD_CONFIG", Good}}, T.dir("cwd"));
-  REQUIRE(bool(C));
-  CHECK(C->RulesFile == Good);
-  CHECK(C->RulesFileDir == T.Root);
-  CHECK(C->RulesFileOrigin == "LINKGUARD_CONFIG");
-  CHECK_FALSE(C->RulesFileError);
-  CHECK_FALSE(C->BuiltinMpsAot);
-  REQUIRE(C->FileRules.size() == 1);
-  CHECK_FALSE(llvm::errorToBool(config::rulesFileErrorFor(*C, Phase::Link)));
+  config::Rules R = rulesFor({{"LINKGUARD_CONFIG", Good}});
+  CHECK(R.File == Good);
+  CHECK(R.Directory == T.Root);
+  CHECK(R.Origin == "LINKGUARD_CONFIG");
+  CHECK_FALSE(R.Error);
+  CHECK_FALSE(R.BuiltinMpsAot);
+  REQUIRE(R.FileRules.size() == 1);
+  CHECK_FALSE(llvm::errorToBool(R.errorForPhase(Phase::Link)));
 
   // A fault in the file is kept, not raised: probes, preprocessing and
   // compiles run unchanged, a link stops with 78 naming file, line and key.
   std::string Bad = T.file("bad.toml", "[[rule]]\nname = \"r\"\nbogus = 1\n");
-  auto E = config::configFromMap({{"LINKGUARD_CONFIG", Bad}}, T.dir("cwd"));
-  REQUIRE(bool(E));
-  CHECK(E->RulesFile == Bad);
-  CHECK(E->FileRules.empty());
-  CHECK(E->BuiltinMpsAot); // nothing of the file is used
+  config::Rules E = rulesFor({{"LINKGUARD_CONFIG", Bad}});
+  CHECK(E.File == Bad);
+  CHECK(E.FileRules.empty());
+  CHECK(E.BuiltinMpsAot); // nothing of the file is used
   for (Phase Ph : {Phase::Probe, Phase::Preprocess, Phase::Pch, Phase::Compile})
-    CHECK_FALSE(llvm::errorToBool(config::rulesFileErrorFor(*E, Ph)));
-  std::string Msg;
-  int Code = 0;
-  llvm::handleAllErrors(config::rulesFileErrorFor(*E, Phase::Link),
-                        [&](const driver::DriverError &D) {
-                          Code = static_cast<int>(D.code());
-                          llvm::raw_string_ostream OS(Msg);
-                          D.log(OS);
-                        });
-  CHECK(Code == 78);
+    CHECK_FALSE(llvm::errorToBool(E.errorForPhase(Ph)));
+  llvm::Error LinkError = E.errorForPhase(Phase::Link);
+  REQUIRE(bool(LinkError));
+  std::string Msg = llvm::toString(std::move(LinkError));
   CHECK(Msg == Bad + ":3: unknown key 'rule[0].bogus' (expected one of: name, description, "
                "enabled, match, add, contract) (rule 'r')");
+  CHECK(driver::reportError(config::makeConfigError(Msg)) == 78);
 
   // LINKGUARD_CONFIG naming nothing is the same kind of fault.
-  auto Missing = config::configFromMap({{"LINKGUARD_CONFIG", T.Root + "/none.toml"}},
-                                       T.dir("cwd"));
-  REQUIRE(bool(Missing));
-  REQUIRE(Missing->RulesFileError);
-  CHECK(*Missing->RulesFileError == "LINKGUARD_CONFIG=" + T.Root + "/none.toml: no such file");
+  config::Rules Missing = rulesFor({{"LINKGUARD_CONFIG", T.Root + "/none.toml"}});
+  REQUIRE(Missing.Error);
+  CHECK(*Missing.Error == "LINKGUARD_CONFIG=" + T.Root + "/none.toml: no such file");
 
   // Nothing is looked for when rules are off or linkguard is a passthrough.
   for (auto [Var, Value] : std::vector<std::pair<std::string, std::string>>{
            {"LINKGUARD_RULES", "off"}, {"LINKGUARD_MODE", "off"}}) {
-    auto Off = config::configFromMap({{"LINKGUARD_CONFIG", Bad}, {Var, Value}},
-                                     T.dir("cwd"));
-    REQUIRE(bool(Off));
-    CHECK_FALSE(Off->RulesFile.has_value());
-    CHECK_FALSE(Off->RulesFileError.has_value());
+    config::Rules Off = rulesFor({{"LINKGUARD_CONFIG", Bad}, {Var, Value}});
+    CHECK_FALSE(Off.File.has_value());
+    CHECK_FALSE(Off.Error.has_value());
   }
 }
 
@@ -199,7 +194,7 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
                                       "[rule.add]\nflags = \"-Wl,-x\"\n"
                                       "position = \"before-libraries\"\n"
                                       "[rule.contract]\nforbid = [\"libbad*\"]\n");
-  auto Cfg = config::configFromMap({{"LINKGUARD_CONFIG", File}}, T.dir("cwd"));
+  auto Cfg = config::configFromMap({{"LINKGUARD_CONFIG", File}});
   REQUIRE(bool(Cfg));
   std::vector<std::string> Args = {"-target", "arm64-apple-macos11", "w.o", "-D", "USE_MPS",
                                    "-shared", "-o", "m.so", "-lomp"};
@@ -230,7 +225,7 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
   CHECK(P.EffectiveMode == config::Mode::Enforce);
 
   // Control: without the file the built-in applies and appends at the end.
-  auto Plain = config::configFromMap({}, T.dir("cwd"));
+  auto Plain = config::configFromMap({});
   REQUIRE(bool(Plain));
   auto PlannedQ = driver::planJob(*J, *Plain);
   REQUIRE(bool(PlannedQ));
