@@ -13,7 +13,7 @@
 #include <toml++/toml.h>
 
 #include "flags/BoundedRead.h"
-#include "flags/MpsAotRule.h"
+#include "flags/BuiltinRules.h"
 #include "config/RefusedFlags.h"
 #include "config/TomlGuard.h"
 

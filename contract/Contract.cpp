@@ -10,16 +10,6 @@ using objlib::Dependency;
 using objlib::Referenced;
 using objlib::Slice;
 
-ContractSpec openMPDroppedContract() {
-  ContractSpec Spec;
-  Spec.ForbidUnreferenced = {{"openmp"}};
-  // ld64 keeps libSystem under -dead_strip_dylibs; losing it would mean the
-  // linker dropped more than it should have.
-  Spec.Require = {{"libsystem"}};
-  Spec.RequireOnlyForMachO = true;
-  return Spec;
-}
-
 bool Verdict::ok() const { return violations() == 0; }
 
 size_t Verdict::violations() const {

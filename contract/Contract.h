@@ -31,9 +31,6 @@ struct ContractSpec {
   std::optional<PortabilityOptions> Portable;
 };
 
-/// The contract the MPS AOT rule verifies after its link.
-ContractSpec openMPDroppedContract();
-
 enum class FindingKind {
   Violation, // breaks the contract
   Kept,      // an OpenMP (or other watched) dependency kept because it is used

@@ -15,6 +15,7 @@
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
 #include "driver/Inputs.h"
+#include "driver/Plan.h"
 #include "objlib/Reader.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -167,7 +168,7 @@ Parse parseArgs(const std::vector<std::string> &Args, CheckOptions &O,
     } else if (Name == "--portable") {
       O.Portable = O.AnyContract = true;
     } else if (Name == "--mps-aot") {
-      contract::ContractSpec Mps = contract::openMPDroppedContract();
+      contract::ContractSpec Mps = mpsAotContract();
       for (auto &P : Mps.ForbidUnreferenced)
         O.Spec.ForbidUnreferenced.push_back(P);
       for (auto &P : Mps.Require)

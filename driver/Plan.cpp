@@ -59,6 +59,10 @@ contract::ContractSpec toContractSpec(const flags::ContractRequest &R) {
   return S;
 }
 
+contract::ContractSpec mpsAotContract() {
+  return toContractSpec(flags::mpsAotRuleSpec().Contract);
+}
+
 static void appendUnique(std::vector<contract::Pattern> &To,
                          const std::vector<contract::Pattern> &From) {
   for (const contract::Pattern &P : From) {
@@ -279,7 +283,7 @@ llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
   P.UnknownArgsWarning = declinedForUnknownArgs(P);
 
   if (P.EffectiveMode == config::Mode::Verify || P.EffectiveMode == config::Mode::Enforce) {
-    P.Contract = HasContract ? Merged : contract::openMPDroppedContract();
+    P.Contract = HasContract ? Merged : mpsAotContract();
     P.ContractSummary = summarize(*P.Contract, P.ReportSearchPaths);
     planVerification(P);
   }

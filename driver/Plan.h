@@ -68,6 +68,11 @@ bool injects(const Plan &P);
 /// A contract request from a rule, as contract/ understands it.
 contract::ContractSpec toContractSpec(const flags::ContractRequest &R);
 
+/// The contract of the built-in MPS AOT rule (flags/BuiltinRules.cpp, its one
+/// definition): verify uses it for other Mach-O shared links, and
+/// `linkguard check --mps-aot` checks a file against it.
+contract::ContractSpec mpsAotContract();
+
 /// Classifies the Job's words and plans the step. Fails only where the run
 /// would fail before starting anything (an @file that cannot be read, 67).
 llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg);

@@ -4,7 +4,7 @@
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
 #include "driver/Logging.h"
-#include "flags/MpsAotRule.h"
+#include "flags/BuiltinRules.h"
 #include "objlib/Reader.h"
 
 #include "llvm/Support/raw_ostream.h"

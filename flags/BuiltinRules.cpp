@@ -1,7 +1,6 @@
 //===- BuiltinRules.cpp - the MPS AOT rule written as data ----------------===//
 #include "flags/BuiltinRules.h"
 
-#include "flags/MpsAotRule.h"
 
 namespace linkguard::flags {
 

@@ -1,6 +1,7 @@
 // contract/Contract: judge() over hand-built BinaryInfo, the rules `check`
 // and the driver share. Real linked files are judged in tests/e2e/check.bash.
 #include "contract/Contract.h"
+#include "driver/Plan.h"
 
 #include "tests/unit/support/Catch.h"
 
@@ -55,7 +56,7 @@ TEST_CASE("patterns: groups, globs on the name and on the file name",
 
 TEST_CASE("the MPS contract: OpenMP dropped unless referenced, libSystem kept",
           "[contract]") {
-  ContractSpec Spec = openMPDroppedContract();
+  ContractSpec Spec = linkguard::driver::mpsAotContract();
   auto Unused =
       dylib({dep("/usr/lib/libSystem.B.dylib", Referenced::No),
              dep("/opt/llvm-openmp/lib/libomp.dylib", Referenced::No)});

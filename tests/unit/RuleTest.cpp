@@ -6,7 +6,6 @@
 #include "flags/BuiltinRules.h"
 #include "flags/Classify.h"
 #include "flags/LibraryNames.h"
-#include "flags/MpsAotRule.h"
 #include "flags/RuleEngine.h"
 #include "config/RulesFile.h"
 
@@ -122,7 +121,7 @@ TEST_CASE("the built-in rule decides every cpp_builder fixture as labelled",
   size_t Yes = 0;
   for (const FixtureRow &R : Rows) {
     INFO(R.Name << ": " << R.Command);
-    RuleDecision D = decideMpsAotRule(fixtureClassification(R), noFiles());
+    RuleDecision D = evaluateRule(mpsAotRuleSpec(), fixtureClassification(R), noFiles());
     CHECK(D.matches() == (R.Inject == "yes"));
     if (D.matches()) {
       ++Yes;
@@ -165,7 +164,7 @@ TEST_CASE("the MPS rule written in TOML (docs/rules.md) decides as the built-in"
 
 TEST_CASE("the built-in rule keeps its condition names, one per predicate",
           "[rules]") {
-  RuleDecision D = decideMpsAotRule(macho(AotLink), noFiles());
+  RuleDecision D = evaluateRule(mpsAotRuleSpec(), macho(AotLink), noFiles());
   CHECK(D.RuleName == "mps-aot-dead-strip-dylibs");
   CHECK(names(D) == Strings{"rule enabled", "link step", "every argument understood",
                             "Mach-O target", "shared library or bundle output",
@@ -198,7 +197,7 @@ TEST_CASE("each built-in condition can fail on its own, with its evidence",
            {"--no-such-flag", "every argument understood", "--no-such-flag"},
        }) {
     INFO(K.Line);
-    RuleDecision D = decideMpsAotRule(macho(Base + " " + K.Line), noFiles());
+    RuleDecision D = evaluateRule(mpsAotRuleSpec(), macho(Base + " " + K.Line), noFiles());
     REQUIRE_FALSE(D.matches());
     const Condition *F = D.firstFailure();
     REQUIRE(F);
@@ -206,7 +205,7 @@ TEST_CASE("each built-in condition can fail on its own, with its evidence",
     CHECK_THAT(F->Why, Catch::Contains(K.WhyContains));
   }
   // Control: the base line itself applies.
-  CHECK(decideMpsAotRule(macho(Base), noFiles()).matches());
+  CHECK(evaluateRule(mpsAotRuleSpec(), macho(Base), noFiles()).matches());
 }
 
 TEST_CASE("a -L directory holding libtorch counts as linking it (probe)",
@@ -216,28 +215,28 @@ TEST_CASE("a -L directory holding libtorch counts as linking it (probe)",
     return P == "/opt/torch-install/lib/libtorch_cpu.dylib";
   };
   RuleDecision D =
-      decideMpsAotRule(macho(std::string(AotLink) + " -L/opt/torch-install/lib/"), Ctx);
+      evaluateRule(mpsAotRuleSpec(), macho(std::string(AotLink) + " -L/opt/torch-install/lib/"), Ctx);
   REQUIRE_FALSE(D.matches());
   CHECK(D.firstFailure()->Name == "libtorch not linked");
-  CHECK(decideMpsAotRule(macho(std::string(AotLink) + " -L/opt/other/lib"), Ctx)
+  CHECK(evaluateRule(mpsAotRuleSpec(), macho(std::string(AotLink) + " -L/opt/other/lib"), Ctx)
             .matches());
 }
 
 TEST_CASE("LINKGUARD_AOT and the rule switch are honoured", "[rules]") {
   RuleContext Ctx = noFiles();
   Ctx.AotOverride = false;
-  RuleDecision D = decideMpsAotRule(macho(AotLink), Ctx);
+  RuleDecision D = evaluateRule(mpsAotRuleSpec(), macho(AotLink), Ctx);
   REQUIRE_FALSE(D.matches());
   CHECK(D.firstFailure()->Why == "LINKGUARD_AOT=0");
 
   Ctx = noFiles();
   Ctx.AotOverride = true; // a JIT-shaped command declared AOT
-  CHECK(decideMpsAotRule(macho(std::string(AotLink) + " extra.cpp"), Ctx).matches());
+  CHECK(evaluateRule(mpsAotRuleSpec(), macho(std::string(AotLink) + " extra.cpp"), Ctx).matches());
 
   Ctx = noFiles();
   Ctx.Enabled = false;
   Ctx.DisabledBy = "LINKGUARD_RULES=off";
-  D = decideMpsAotRule(macho(AotLink), Ctx);
+  D = evaluateRule(mpsAotRuleSpec(), macho(AotLink), Ctx);
   REQUIRE_FALSE(D.matches());
   CHECK(D.firstFailure()->Why == "disabled by LINKGUARD_RULES=off");
 }
@@ -251,7 +250,7 @@ TEST_CASE("the never-add-twice check sees the flag inside a response file",
     Out << "-Wl,-dead_strip_dylibs\n";
   }
   RuleDecision D =
-      decideMpsAotRule(macho(std::string(AotLink) + " @" + std::string(Rsp)), noFiles());
+      evaluateRule(mpsAotRuleSpec(), macho(std::string(AotLink) + " @" + std::string(Rsp)), noFiles());
   llvm::sys::fs::remove(Rsp);
   REQUIRE_FALSE(D.matches());
   CHECK(D.firstFailure()->Name == "flag not already present");
