@@ -1,7 +1,7 @@
 //===- Contract.cpp - judge a BinaryInfo against a ContractSpec -----------===//
 #include "contract/Contract.h"
 
-#include "contract/LibraryGroups.h"
+#include "libnames/LibraryNames.h"
 
 namespace linkguard::contract {
 
@@ -88,7 +88,7 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
     // -dead_strip_dylibs (its initializer sets up the C runtime), so an
     // image that binds nothing to it is normal, not an unused dependency.
     if (Spec.FailOnUnused && D.IsReferenced == Referenced::No &&
-        Fmt == objlib::Format::MachO && isLibSystem(D.Name))
+        Fmt == objlib::Format::MachO && libnames::inGroup("libsystem", D.Name))
       add(FindingKind::Kept, D.Name, "unused",
           D.Name + " binds no symbol but stays: ld64 always keeps libSystem");
     else if (Spec.FailOnUnused && D.IsReferenced == Referenced::No)

@@ -1,15 +1,13 @@
 //===- Pattern.cpp - match dependency names against groups and globs -----===//
 #include "contract/Pattern.h"
 
-#include "contract/LibraryGroups.h"
+#include "libnames/LibraryNames.h"
 
 #include "llvm/Support/GlobPattern.h"
 
 namespace linkguard::contract {
 
-static bool isGroup(const std::string &Text) {
-  return Text == "openmp" || Text == "libsystem";
-}
+static bool isGroup(const std::string &Text) { return libnames::isGroupName(Text); }
 
 static bool globMatch(const std::string &Text, const std::string &Name) {
   auto Glob = llvm::GlobPattern::create(Text);
@@ -21,12 +19,10 @@ static bool globMatch(const std::string &Text, const std::string &Name) {
 }
 
 bool Pattern::matches(const std::string &InstallName) const {
-  if (Text == "openmp")
-    return isOpenMPLibrary(InstallName);
-  if (Text == "libsystem")
-    return isLibSystem(InstallName);
+  if (isGroup(Text))
+    return libnames::inGroup(Text, InstallName);
   return globMatch(Text, InstallName) ||
-         globMatch(Text, fileNameOf(InstallName));
+         globMatch(Text, libnames::fileNameOf(InstallName));
 }
 
 bool Pattern::matchesWholeName(const std::string &InstallName) const {

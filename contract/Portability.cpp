@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "contract/Portability.h"
 
-#include "contract/LibraryGroups.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

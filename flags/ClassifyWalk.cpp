@@ -9,7 +9,7 @@
 #include "flags/ClassifyState.h"
 
 #include "flags/ClangOptionTable.h"
-#include "flags/LibraryNames.h"
+#include "libnames/LibraryNames.h"
 #include "flags/LinkerArgs.h"
 
 #include "clang/Driver/Options.h"
@@ -74,7 +74,7 @@ void addInput(State &S, const ArgList &List, StringRef Path) {
     In.ExplicitType = S.Language->getValue();
     In.LanguageArg = S.Language->getAsString(List);
   }
-  S.BringsLibrary |= Path.starts_with("@") || isLibraryFileName(Path);
+  S.BringsLibrary |= Path.starts_with("@") || libnames::isLibraryFileName(Path);
   S.Inputs.push_back(std::move(In));
 }
 
@@ -207,7 +207,7 @@ void checkPerArchArg(const Arg &A, const ArgList &List, Classification &C) {
 void addLibrary(Classification &C, StringRef NameOrPath) {
   if (NameOrPath.empty())
     return;
-  std::string FromFile = NameOrPath.contains('/') ? sharedLibraryName(NameOrPath) : "";
+  std::string FromFile = NameOrPath.contains('/') ? libnames::sharedLibraryName(NameOrPath) : "";
   C.Libraries.push_back(FromFile.empty() ? NameOrPath.str() : FromFile);
 }
 

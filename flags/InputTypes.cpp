@@ -1,7 +1,7 @@
 //===- InputTypes.cpp - Types.def rows as phase masks ----------------------===//
 #include "flags/InputTypes.h"
 
-#include "flags/LibraryNames.h"
+#include "libnames/LibraryNames.h"
 
 #include "clang/Driver/Phases.h"
 
@@ -62,7 +62,7 @@ bool isKnownType(llvm::StringRef Type) { return find(Type) != nullptr; }
 
 std::string typeForExtension(llvm::StringRef Path, bool DarwinTarget) {
   llvm::StringRef File = llvm::sys::path::filename(Path);
-  if (isLibraryFileName(File))
+  if (libnames::isLibraryFileName(File))
     return File.ends_with(".a") ? "archive"
            : File.ends_with(".tbd") ? "tbd"
                                     : "shared";

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "flags/LinkerArgs.h"
 
-#include "flags/LibraryNames.h"
+#include "libnames/LibraryNames.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -156,7 +156,7 @@ bool linkerArgNamesLibrary(llvm::StringRef Arg) {
   llvm::StringRef Value;
   if (const LinkerSpelling *S = match(Arg, ObjectFormat::Unknown, Value))
     return isLibraryMeaning(S->Meaning);
-  return isLibraryFileName(Arg);
+  return libnames::isLibraryFileName(Arg);
 }
 
 } // namespace linkguard::flags

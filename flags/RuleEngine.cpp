@@ -16,7 +16,7 @@
 #include "flags/RuleEngine.h"
 
 #include "flags/InputTypes.h"
-#include "flags/LibraryNames.h"
+#include "libnames/LibraryNames.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/GlobPattern.h"
@@ -152,7 +152,7 @@ std::optional<std::string> linkedMatch(const std::vector<std::string> &Patterns,
     if (firstGlobMatch(Patterns, L))
       return "-l" + L;
   for (const Input &I : C.Inputs) {
-    std::string Name = sharedLibraryName(I.Path);
+    std::string Name = libnames::sharedLibraryName(I.Path);
     if (!Name.empty() && firstGlobMatch(Patterns, Name))
       return I.Path;
   }
@@ -221,7 +221,7 @@ Condition notLinked(const RuleMatch &M, const Classification &C,
     if (const std::string *P = firstGlobMatch(M.NotLinked, L))
       return {Name, false, "-l" + L + " matches " + *P};
   for (const Input &I : C.Inputs) {
-    std::string Lib = sharedLibraryName(I.Path);
+    std::string Lib = libnames::sharedLibraryName(I.Path);
     if (Lib.empty())
       continue;
     if (const std::string *P = firstGlobMatch(M.NotLinked, Lib))

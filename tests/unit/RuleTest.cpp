@@ -5,7 +5,7 @@
 // placed before-libraries land before the first library and nowhere else.
 #include "flags/BuiltinRules.h"
 #include "flags/Classify.h"
-#include "flags/LibraryNames.h"
+#include "libnames/LibraryNames.h"
 #include "flags/RuleEngine.h"
 #include "config/RulesFile.h"
 
@@ -366,11 +366,11 @@ TEST_CASE("nothing is added after \"--\": every word there is an input",
 }
 
 TEST_CASE("library names from file names", "[rules][names]") {
-  CHECK(sharedLibraryName("/usr/lib/llvm-14/lib/libomp.so.5") == "omp");
-  CHECK(sharedLibraryName("libgomp.so") == "gomp");
-  CHECK(sharedLibraryName("/t/lib/libtorch_cpu.dylib") == "torch_cpu");
-  CHECK(sharedLibraryName("sdk/libomp.tbd") == "omp");
-  CHECK(sharedLibraryName("libfoo.a") == "");
-  CHECK(sharedLibraryName("m.o") == "");
-  CHECK(sharedLibraryName("libsomething.sol") == "");
+  CHECK(linkguard::libnames::sharedLibraryName("/usr/lib/llvm-14/lib/libomp.so.5") == "omp");
+  CHECK(linkguard::libnames::sharedLibraryName("libgomp.so") == "gomp");
+  CHECK(linkguard::libnames::sharedLibraryName("/t/lib/libtorch_cpu.dylib") == "torch_cpu");
+  CHECK(linkguard::libnames::sharedLibraryName("sdk/libomp.tbd") == "omp");
+  CHECK(linkguard::libnames::sharedLibraryName("libfoo.a") == "");
+  CHECK(linkguard::libnames::sharedLibraryName("m.o") == "");
+  CHECK(linkguard::libnames::sharedLibraryName("libsomething.sol") == "");
 }

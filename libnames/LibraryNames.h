@@ -1,0 +1,45 @@
+//===- LibraryNames.h - what a library's name says -----------------*- C++ -*-===//
+//
+// The one place for the name rules of libraries, used by classification and
+// the rules (a library input, -lfoo), by contracts (an install name or
+// DT_NEEDED string) and by inspect/check: the "lib" prefix; the suffixes of
+// shared objects (.so, versioned .so.N.M, .dylib, versioned .N.dylib, .tbd
+// text stubs) and archives (.a); and the named families of libraries a
+// contract can name as a group (openmp, libsystem).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace linkguard::libnames {
+
+/// The file name part of an install name, DT_NEEDED string or path
+/// ("@rpath/libomp.dylib" -> "libomp.dylib").
+std::string fileNameOf(llvm::StringRef Name);
+
+/// A shared-library file name: ".dylib", ".so", ".so.<version>", ".tbd".
+bool hasSharedSuffix(llvm::StringRef FileName);
+
+/// "libomp.so.5" -> "omp", "/x/libtorch_cpu.dylib" -> "torch_cpu",
+/// "libomp.5.dylib" -> "omp.5" (the name a -l would use), "libSystem.tbd"
+/// -> "System"; "" when the file is not a shared library by name.
+std::string sharedLibraryName(llvm::StringRef Path);
+
+/// A shared library or an archive (libfoo.a), by name.
+bool isLibraryFileName(llvm::StringRef Path);
+
+/// The named families of libraries ("openmp", "libsystem"): true when Name is
+/// one of them.
+bool isGroupName(llvm::StringRef Name);
+
+/// Whether an install name or DT_NEEDED string belongs to the family Group,
+/// under any path and spelling. openmp: libomp*, libiomp5*, libgomp* with a
+/// shared suffix ("libomp.dylib", "libomp.so.5", "libgomp.so.1",
+/// "libiomp5.dylib"). libsystem: libSystem.B.dylib, which ld64 keeps under
+/// -dead_strip_dylibs. False for a Group that is not a family.
+bool inGroup(llvm::StringRef Group, llvm::StringRef InstallName);
+
+} // namespace linkguard::libnames
