@@ -71,8 +71,9 @@ SUITE_noshell() {
         '-DQ=$(touch pwned)' '-DB=`touch pwned-b`' "-DNL=$(printf 'a\nb')"
         "-DU=$(printf '\xff\xfe')" '-I dir with spaces' '-Wl,;touch pwned-wl'
         -o cabx.so -lomp)
-  explain=$(LINKGUARD_CXX=$REC "$LINKGUARD_BIN" explain clang++ "${args[@]}")
-  expect_contains "$explain" "appends:   -Wl,-dead_strip_dylibs" "explain (control: the rule applies)"
+  explain=$(LINKGUARD_CXX=$REC "$LINKGUARD_BIN" explain --json clang++ "${args[@]}")
+  expect_equal "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["appended"])' <<<"$explain")" \
+    "['-Wl,-dead_strip_dylibs']" "explain (control: the rule applies)"
   LINKGUARD_MODE=inject LINKGUARD_CXX=$REC "$LGXX" "${args[@]}"
   expect_equal $? 0 "status"
   expect_record "${args[@]}" -Wl,-dead_strip_dylibs

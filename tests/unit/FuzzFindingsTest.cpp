@@ -12,7 +12,6 @@
 
 #include "tests/unit/support/Catch.h"
 
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -79,11 +78,10 @@ TEST_CASE("classify: 200k -D arguments are linear, and -U still removes",
   for (int I = 0; I < 200000; ++I)
     Args.push_back("-DM" + std::to_string(I));
   Args.insert(Args.end(), {"-DA=1", "-DB", "-UA", "-DA=2", "-UM5", "-c", "x.cpp"});
-  auto Start = std::chrono::steady_clock::now();
+  // (What this costs is measured by scripts/bench, 100,000-argument @file,
+  // not asserted here: no clocks in unit tests.)
   auto C = flags::classify(Args, flags::ClassifyOptions());
-  auto Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   REQUIRE(static_cast<bool>(C));
-  CHECK(Seconds < 20); // was ~100 s before the fix; ~0.5 s after
   REQUIRE(C->Defines.size() == 200000 - 1 + 2);
   CHECK(C->Defines[4].first == "M4");
   CHECK(C->Defines[5].first == "M6"); // M5 removed, order kept
