@@ -1,0 +1,100 @@
+//===- MachOImports.h - where a Mach-O image's imports go -------*- C++ -*-===//
+//
+// Private to objlib's Mach-O reader, which is split by table:
+// MachOReader.cpp (load commands, and the order everything runs in),
+// BindOpcodes.cpp (dyld opcode tables), ChainedFixups.cpp
+// (LC_DYLD_CHAINED_FIXUPS imports) and SymbolTable.cpp (the nlist
+// cross-check). They share the sink every import is filed through and the
+// budget every name is read under.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "objlib/BinaryInfo.h"
+#include "objlib/Image.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+
+namespace llvm::object {
+class MachOObjectFile;
+} // namespace llvm::object
+
+namespace linkguard::objlib {
+
+/// Files every import into the list its ordinal names, once per
+/// (list, symbol, source), remembering what it could not place.
+class ImportSink {
+public:
+  explicit ImportSink(Slice &S) : S(S), WeakSupplier(S.Dependencies.size()) {}
+
+  void add(int Ordinal, llvm::StringRef Symbol, BindSource Source, bool Weak);
+  void addWeakLookup(llvm::StringRef Symbol, BindSource Source);
+  /// The symbol table says library Ordinal is where the static linker found
+  /// the definition of a symbol the tables bind by weak lookup: dyld may
+  /// take it from there, so the library counts as referenced.
+  void noteWeakSupplier(int Ordinal);
+  bool suppliesWeak(size_t DependencyIndex) const {
+    return WeakSupplier[DependencyIndex];
+  }
+
+  /// Something went wrong: an absent import no longer proves anything.
+  bool Incomplete = false;
+
+private:
+  std::vector<Import> *listFor(int Ordinal, llvm::StringRef Symbol);
+
+  Slice &S;
+  llvm::StringSet<> Seen;
+  std::vector<bool> WeakSupplier;
+};
+
+/// The first table ordinal seen for each symbol, for the nlist cross-check;
+/// weak-lookup bindings are recorded as BIND_SPECIAL_DYLIB_WEAK_LOOKUP.
+using OrdinalMap = llvm::StringMap<int>;
+
+/// Reads NUL-terminated names out of link-edit tables, loading their pages
+/// as it goes, under one budget for the whole image: damaged tables can
+/// point every entry at a long string, or into the middle of one, and make
+/// the bytes scanned grow with the square of the table.
+class NameReader {
+public:
+  explicit NameReader(const SliceBytes &B)
+      : B(B), Budget(16 * B.Size + (uint64_t(16) << 20)) {}
+
+  /// The string at Offset, ending at its NUL or at End (both relative to
+  /// the slice). std::nullopt once the budget is spent. Errors only when the
+  /// file cannot be read.
+  llvm::Expected<std::optional<std::string>> read(uint64_t Offset,
+                                                  uint64_t End);
+
+private:
+  const SliceBytes &B;
+  uint64_t Budget;
+};
+
+/// BindOpcodes.cpp: the bind, lazy-bind and weak-bind tables of
+/// LC_DYLD_INFO[_ONLY], checked for bounds and cost before libObject decodes
+/// them.
+llvm::Error readOpcodeTables(llvm::object::MachOObjectFile &Obj,
+                             const SliceBytes &Bytes, ImportSink &Sink,
+                             OrdinalMap &TableOrdinals, Slice &S);
+
+/// ChainedFixups.cpp: the import table of LC_DYLD_CHAINED_FIXUPS. Sets
+/// Chained when the image has one.
+llvm::Error readChainedFixups(const llvm::object::MachOObjectFile &Obj,
+                              const SliceBytes &Bytes, NameReader &Names,
+                              ImportSink &Sink, OrdinalMap &TableOrdinals,
+                              Slice &S, bool &Chained);
+
+/// SymbolTable.cpp: the undefined nlist entries, against the tables.
+llvm::Error crossCheckSymbolTable(const llvm::object::MachOObjectFile &Obj,
+                                  const SliceBytes &Bytes, NameReader &Names,
+                                  ImportSink &Sink,
+                                  const OrdinalMap &TableOrdinals, bool Chained,
+                                  Slice &S);
+
+} // namespace linkguard::objlib
