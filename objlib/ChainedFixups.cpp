@@ -138,7 +138,7 @@ Error ChainedImports::readImports(const MachO::dyld_chained_fixups_header &H,
   const uint64_t Count = H.imports_count, First = Off + H.imports_offset;
   const uint64_t Pool = Off + H.symbols_offset, PoolEnd = Off + Size;
   bool HaveLast = false;
-  uint64_t LastRaw = 0;
+  uint64_t LastRaw = 0, ReleaseFrom = First;
   unsigned BadNames = 0;
   for (uint64_t WindowStart = 0; WindowStart < Count;) {
     uint64_t N = std::min(Count - WindowStart, Window / ImportSize);
@@ -180,7 +180,7 @@ Error ChainedImports::readImports(const MachO::dyld_chained_fixups_header &H,
       Sink.add(Imp.Ordinal, **Name, BindSource::ChainedFixup, Imp.Weak);
       TableOrdinals.try_emplace(**Name, Imp.Ordinal);
     }
-    B.release(At, N * ImportSize);
+    B.releaseRead(ReleaseFrom, At + N * ImportSize);
     WindowStart += N;
   }
   if (BadNames > 1)

@@ -94,6 +94,13 @@ struct SliceBytes {
       Img->release(Base + Offset, std::min(Length, Size - Offset));
   }
   const uint8_t *data() const { return Img->data() + Base; }
+  /// For a table read front to back in windows, from From: gives back the
+  /// pages read so far up to End, and moves From so that the page End falls
+  /// in, shared with the next window, is given back with that window.
+  void releaseRead(uint64_t &From, uint64_t End) const {
+    release(From, End - From);
+    From = std::max(From, End > 4096 ? End - 4096 : 0);
+  }
 };
 
 } // namespace linkguard::objlib

@@ -149,6 +149,7 @@ Error UndefinedSymbols::read() {
     Sink.Incomplete = true;
     return Error::success();
   }
+  uint64_t ReleaseFrom = Symtab.symoff + First * Size;
   for (uint64_t I = 0; I < Count; I += WindowEntries) {
     uint64_t N = std::min(WindowEntries, Count - I);
     uint64_t At = Symtab.symoff + (First + I) * Size;
@@ -165,7 +166,7 @@ Error UndefinedSymbols::read() {
         return Error::success();
       }
     }
-    B.release(At, N * Size);
+    B.releaseRead(ReleaseFrom, At + N * Size);
   }
   if (Mismatches)
     Sink.Incomplete = true;

@@ -2,7 +2,8 @@
 # and so `linkguard inspect` / `check` / the verify step, hang, exhaust
 # memory or lie. Each case runs under a clock and, except in ASan builds
 # (whose shadow memory needs terabytes of address space), a 4 GiB
-# address-space limit, and reports the child's peak RSS. The files are made
+# address-space limit, and reports the command's peak RSS (GNU time, the
+# Debian package "time"). The files are made
 # by tests/e2e/crafted_macho.py from real cross-links, or by yaml2obj from
 # tests/yaml. Label "sanitize" (the name contains "malformed"): scripts/test
 # reruns the suite under ASan + UBSan.
@@ -10,7 +11,7 @@
 SUITE_inspect_crafted_malformed_PROBE() {
   local need
   for need in "${LINKGUARD_BIN:-linkguard (LINKGUARD_BIN)}" python3 "$LLVM_BIN/yaml2obj" \
-      "$LLVM_BIN/llvm-objdump"; do
+      "$LLVM_BIN/llvm-objdump" /usr/bin/time; do
     command -v "$need" >/dev/null || { echo "$need not found"; return; }
   done
   probe_chained_fixups
@@ -37,23 +38,32 @@ small_dylib() {
 
 # limited SECONDS CMD...: runs CMD (stdout to out.txt, stderr to err.txt)
 # with a time limit and the address-space limit; sets STATUS (the exit
-# status, -N for signal N, "timeout") and RSS_KB (the child's peak RSS).
+# status, -N for signal N, "timeout") and RSS_KB (CMD's peak RSS, measured
+# by GNU time: a Python child's own figure would include the interpreter
+# it was forked from).
 limited() {
   local result
   result=$(python3 - "$SANITIZED" "$@" <<'PY'
-import resource, subprocess, sys
+import os, resource, signal, subprocess, sys
 sanitized, seconds, cmd = sys.argv[1] == "1", float(sys.argv[2]), sys.argv[3:]
 def limit():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if not sanitized:
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-try:
-    with open("out.txt", "wb") as out, open("err.txt", "wb") as err:
-        code = subprocess.run(cmd, stdout=out, stderr=err, timeout=seconds,
-                              preexec_fn=limit).returncode
-except subprocess.TimeoutExpired:
-    code = "timeout"
-print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+with open("out.txt", "wb") as out, open("err.txt", "wb") as err:
+    p = subprocess.Popen(["/usr/bin/time", "-f", "%x %M", "-o", "rss.txt"] + cmd,
+                         stdout=out, stderr=err, preexec_fn=limit, start_new_session=True)
+    try:
+        p.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        print("timeout 0")
+        sys.exit()
+lines = open("rss.txt").read().split("\n")
+code, rss = [l for l in lines if l][-1].split()
+signaled = [l for l in lines if l.startswith("Command terminated by signal")]
+print(-int(signaled[0].split()[-1]) if signaled else code, rss)
 PY
 )
   STATUS=${result% *} RSS_KB=${result#* }
