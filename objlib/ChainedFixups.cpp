@@ -35,7 +35,7 @@ namespace linkguard::objlib {
 namespace {
 
 /// Imports are read this many bytes at a time, then released.
-constexpr uint64_t Window = 256 * 1024;
+constexpr uint64_t Window = uint64_t(256) << 10;
 
 struct RawImport {
   int Ordinal;
@@ -161,24 +161,22 @@ Error ChainedImports::readImports(const MachO::dyld_chained_fixups_header &H,
                   Twine(Imp.NameOffset) + " is past the symbol pool");
         continue;
       }
-      Expected<std::optional<std::string>> Name =
-          Names.read(Pool + Imp.NameOffset, PoolEnd);
+      Expected<std::string> Name = Names.read(Pool + Imp.NameOffset, PoolEnd);
       if (!Name)
         return Name.takeError();
-      if (!*Name) {
+      if (Names.spent()) {
         damaged("the import names are more than the file can hold; "
                 "stopped at import " +
                 Twine(WindowStart + I));
         return Error::success();
       }
       if (Imp.Ordinal == MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP) {
-        Sink.addWeakLookup(**Name, BindSource::ChainedFixup);
-        TableOrdinals.try_emplace(**Name,
-                                  MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP);
+        Sink.addWeakLookup(*Name, BindSource::ChainedFixup);
+        TableOrdinals.try_emplace(*Name, MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP);
         continue;
       }
-      Sink.add(Imp.Ordinal, **Name, BindSource::ChainedFixup, Imp.Weak);
-      TableOrdinals.try_emplace(**Name, Imp.Ordinal);
+      Sink.add(Imp.Ordinal, *Name, BindSource::ChainedFixup, Imp.Weak);
+      TableOrdinals.try_emplace(*Name, Imp.Ordinal);
     }
     B.releaseRead(ReleaseFrom, At + N * ImportSize);
     WindowStart += N;
@@ -248,11 +246,12 @@ Error readChainedFixups(const MachOObjectFile &Obj, const SliceBytes &Bytes,
     Chained = true;
     return Error::success();
   }
-  if (!*Cmd)
+  std::optional<MachO::linkedit_data_command> LC = *Cmd;
+  if (!LC)
     return Error::success();
   Chained = true;
   // MachOObjectFile::create checked dataoff + datasize against the file.
-  uint64_t DataOff = (*Cmd)->dataoff, DataSize = (*Cmd)->datasize;
+  uint64_t DataOff = LC->dataoff, DataSize = LC->datasize;
   if (DataOff > Bytes.Size || DataSize > Bytes.Size - DataOff) {
     S.Warnings.push_back("LC_DYLD_CHAINED_FIXUPS: data extends past the file");
     Sink.Incomplete = true;

@@ -77,9 +77,7 @@ Image::~Image() {
   ::close(FD);
 }
 
-MemoryBufferRef Image::buffer() const {
-  return MemoryBufferRef(StringRef(Base, Size), Name);
-}
+MemoryBufferRef Image::buffer() const { return {StringRef(Base, Size), Name}; }
 
 Error Image::readPages(uint64_t Begin, uint64_t End) {
   uint64_t At = Begin;

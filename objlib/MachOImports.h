@@ -17,7 +17,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
-#include <optional>
 
 namespace llvm::object {
 class MachOObjectFile;
@@ -66,14 +65,15 @@ public:
       : B(B), Budget(16 * B.Size + (uint64_t(16) << 20)) {}
 
   /// The string at Offset, ending at its NUL or at End (both relative to
-  /// the slice). std::nullopt once the budget is spent. Errors only when the
-  /// file cannot be read.
-  llvm::Expected<std::optional<std::string>> read(uint64_t Offset,
-                                                  uint64_t End);
+  /// the slice); "" once the budget is spent (then spent() says so). Errors
+  /// only when the file cannot be read.
+  llvm::Expected<std::string> read(uint64_t Offset, uint64_t End);
+  bool spent() const { return Spent; }
 
 private:
   const SliceBytes &B;
   uint64_t Budget;
+  bool Spent = false;
 };
 
 /// BindOpcodes.cpp: the bind, lazy-bind and weak-bind tables of

@@ -194,15 +194,16 @@ std::vector<Import> *ImportSink::listFor(int Ordinal, StringRef Symbol) {
   return &S.UnattributedImports;
 }
 
-Expected<std::optional<std::string>> NameReader::read(uint64_t Offset,
-                                                      uint64_t End) {
+Expected<std::string> NameReader::read(uint64_t Offset, uint64_t End) {
   End = std::min(End, B.Size);
   std::string Name;
   constexpr uint64_t Chunk = 256;
   for (uint64_t At = Offset; At < End;) {
     uint64_t N = std::min(Chunk, End - At);
-    if (N > Budget)
-      return std::nullopt;
+    if (N > Budget) {
+      Spent = true;
+      return std::string();
+    }
     Budget -= N;
     if (Error E = B.load(At, N))
       return std::move(E);

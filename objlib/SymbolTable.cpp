@@ -97,23 +97,23 @@ Expected<bool> UndefinedSymbols::check(const Entry &E,
     return true;
   }
   uint64_t StrTab = Symtab.stroff;
-  Expected<std::optional<std::string>> Name =
+  Expected<std::string> Name =
       Names.read(StrTab + E.StrX, StrTab + Symtab.strsize);
   if (!Name)
     return Name.takeError();
-  if (!*Name)
+  if (Names.spent())
     return false;
   int Ordinal = nlistOrdinal(E.Desc);
-  auto It = TableOrdinals.find(**Name);
+  auto It = TableOrdinals.find(*Name);
   if (It == TableOrdinals.end()) {
     // lld keeps dyld_stub_binder undefined in the symbol table of
     // -fixup_chains images, where nothing binds it (there are no lazy
     // stubs): not an import.
-    if (Chained && **Name == "dyld_stub_binder")
+    if (Chained && *Name == "dyld_stub_binder")
       return true;
     // Otherwise the linker recorded a binding the tables do not show:
     // trust it rather than claim the library is unused.
-    Sink.add(Ordinal, **Name, BindSource::Nlist, E.Desc & MachO::N_WEAK_REF);
+    Sink.add(Ordinal, *Name, BindSource::Nlist, E.Desc & MachO::N_WEAK_REF);
     return true;
   }
   if (It->second == MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP) {
@@ -121,7 +121,7 @@ Expected<bool> UndefinedSymbols::check(const Entry &E,
     return true;
   }
   if (It->second != Ordinal && ++Mismatches <= 16)
-    S.Warnings.push_back("symbol " + **Name +
+    S.Warnings.push_back("symbol " + *Name +
                          ": symbol table gives library ordinal " +
                          std::to_string(Ordinal) + ", bind tables give " +
                          std::to_string(It->second));
