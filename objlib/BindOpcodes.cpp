@@ -37,7 +37,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/MachO.h"
 #include "llvm/Object/MachO.h"
-#include "llvm/Support/LEB128.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
@@ -72,19 +71,39 @@ public:
   std::string check(Checked &Out);
 
 private:
+  // ULEB128 and SLEB128 exactly as LLVM 19's decodeULEB128 and
+  // decodeSLEB128 accept them (libObject decodes the same bytes with those),
+  // without their shift of a zero slice by 64 or more, which is undefined
+  // (found by fuzz_objlib under UBSan in a run of 0x80 bytes).
   bool uleb(uint64_t &V) {
-    const char *Err = nullptr;
-    unsigned N = 0;
-    V = decodeULEB128(P, &N, Stream.end(), &Err);
-    P += N;
-    return !Err;
+    V = 0;
+    for (uint64_t Shift = 0;; Shift += 7) {
+      if (P == Stream.end())
+        return false;
+      uint64_t Slice = *P & 0x7f;
+      if ((Shift == 63 && Slice > 1) || (Shift > 63 && Slice != 0))
+        return false; // "uleb128 too big for uint64"
+      if (Shift < 64)
+        V += Slice << Shift;
+      if (*P++ < 0x80)
+        return true;
+    }
   }
   bool sleb() {
-    const char *Err = nullptr;
-    unsigned N = 0;
-    decodeSLEB128(P, &N, Stream.end(), &Err);
-    P += N;
-    return !Err;
+    uint64_t V = 0;
+    for (uint64_t Shift = 0;; Shift += 7) {
+      if (P == Stream.end())
+        return false;
+      uint64_t Slice = *P & 0x7f;
+      bool Negative = V >> 63;
+      if ((Shift == 63 && Slice != 0 && Slice != 0x7f) ||
+          (Shift > 63 && Slice != (Negative ? 0x7f : 0)))
+        return false; // "sleb128 too big for int64"
+      if (Shift < 64)
+        V |= Slice << Shift;
+      if (*P++ < 0x80)
+        return true;
+    }
   }
   /// The decoder checks Count addresses against every section.
   bool spend(uint64_t Count) {
