@@ -261,7 +261,7 @@ struct Table {
 };
 
 void decodeTable(MachOObjectFile &Obj, const Table &T, const Checked &In,
-                 ImportSink &Sink, OrdinalMap &TableOrdinals, Slice &S) {
+                 ImportSink &Sink, Slice &S) {
   // A TIMES_SKIPPING loop yields the same binding many times: file it once.
   int LastOrdinal = 0;
   uint32_t LastFlags = 0;
@@ -284,13 +284,10 @@ void decodeTable(MachOObjectFile &Obj, const Table &T, const Checked &In,
         if (E.flags() & MachO::BIND_SYMBOL_FLAGS_NON_WEAK_DEFINITION)
           continue;
         Sink.addWeakLookup(E.symbolName(), T.Source);
-        TableOrdinals.try_emplace(E.symbolName(),
-                                  MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP);
         continue;
       }
       bool WeakImport = E.flags() & MachO::BIND_SYMBOL_FLAGS_WEAK_IMPORT;
-      Sink.add(E.ordinal(), E.symbolName(), T.Source, WeakImport);
-      TableOrdinals.try_emplace(E.symbolName(), E.ordinal());
+      Sink.addBound(E.ordinal(), E.symbolName(), T.Source, WeakImport);
     }
     if (Err) {
       S.Warnings.push_back(std::string(T.Name) +
@@ -304,7 +301,7 @@ void decodeTable(MachOObjectFile &Obj, const Table &T, const Checked &In,
 } // namespace
 
 Error readOpcodeTables(MachOObjectFile &Obj, const SliceBytes &Bytes,
-                       ImportSink &Sink, OrdinalMap &TableOrdinals, Slice &S) {
+                       ImportSink &Sink, Slice &S) {
   std::optional<MachO::dyld_info_command> Info;
   StreamLimits L;
   for (const MachOObjectFile::LoadCommandInfo &Load : Obj.load_commands()) {
@@ -345,7 +342,7 @@ Error readOpcodeTables(MachOObjectFile &Obj, const SliceBytes &Bytes,
       Sink.Incomplete = true;
       continue;
     }
-    decodeTable(Obj, T, In, Sink, TableOrdinals, S);
+    decodeTable(Obj, T, In, Sink, S);
   }
   return Error::success();
 }

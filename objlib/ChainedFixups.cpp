@@ -63,8 +63,8 @@ RawImport decodeImport(const uint8_t *P, uint32_t Format) {
 class ChainedImports {
 public:
   ChainedImports(const SliceBytes &B, NameReader &Names, ImportSink &Sink,
-                 OrdinalMap &TableOrdinals, Slice &S)
-      : B(B), Names(Names), Sink(Sink), TableOrdinals(TableOrdinals), S(S) {}
+                 Slice &S)
+      : B(B), Names(Names), Sink(Sink), S(S) {}
 
   Error read(uint64_t DataOff, uint64_t DataSize, uint64_t Segments);
 
@@ -81,7 +81,6 @@ private:
   const SliceBytes &B;
   NameReader &Names;
   ImportSink &Sink;
-  OrdinalMap &TableOrdinals;
   Slice &S;
   uint64_t Off = 0, Size = 0; // the blob, relative to the slice
 };
@@ -161,7 +160,7 @@ Error ChainedImports::readImports(const MachO::dyld_chained_fixups_header &H,
                   Twine(Imp.NameOffset) + " is past the symbol pool");
         continue;
       }
-      Expected<std::string> Name = Names.read(Pool + Imp.NameOffset, PoolEnd);
+      Expected<StringRef> Name = Names.read(Pool + Imp.NameOffset, PoolEnd);
       if (!Name)
         return Name.takeError();
       if (Names.spent()) {
@@ -172,11 +171,9 @@ Error ChainedImports::readImports(const MachO::dyld_chained_fixups_header &H,
       }
       if (Imp.Ordinal == MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP) {
         Sink.addWeakLookup(*Name, BindSource::ChainedFixup);
-        TableOrdinals.try_emplace(*Name, MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP);
         continue;
       }
-      Sink.add(Imp.Ordinal, *Name, BindSource::ChainedFixup, Imp.Weak);
-      TableOrdinals.try_emplace(*Name, Imp.Ordinal);
+      Sink.addBound(Imp.Ordinal, *Name, BindSource::ChainedFixup, Imp.Weak);
     }
     B.releaseRead(ReleaseFrom, At + N * ImportSize);
     WindowStart += N;
@@ -235,8 +232,8 @@ Error ChainedImports::read(uint64_t DataOff, uint64_t DataSize,
 } // namespace
 
 Error readChainedFixups(const MachOObjectFile &Obj, const SliceBytes &Bytes,
-                        NameReader &Names, ImportSink &Sink,
-                        OrdinalMap &TableOrdinals, Slice &S, bool &Chained) {
+                        NameReader &Names, ImportSink &Sink, Slice &S,
+                        bool &Chained) {
   Expected<std::optional<MachO::linkedit_data_command>> Cmd =
       Obj.getChainedFixupsLoadCommand();
   if (!Cmd) {
@@ -261,7 +258,7 @@ Error readChainedFixups(const MachOObjectFile &Obj, const SliceBytes &Bytes,
   for (const MachOObjectFile::LoadCommandInfo &Load : Obj.load_commands())
     Segments +=
         Load.C.cmd == MachO::LC_SEGMENT || Load.C.cmd == MachO::LC_SEGMENT_64;
-  return ChainedImports(Bytes, Names, Sink, TableOrdinals, S)
+  return ChainedImports(Bytes, Names, Sink, S)
       .read(DataOff, DataSize, Segments);
 }
 

@@ -101,13 +101,20 @@ Error Image::load(uint64_t Offset, uint64_t Length) {
   if (FD < 0 || Offset >= Size || Length == 0)
     return Error::success();
   uint64_t End = Offset + std::min(Length, Size - Offset);
+  if (Offset >= HitBegin && End <= HitEnd)
+    return Error::success(); // names read one after the other
   uint64_t Begin = alignDown(Offset, PageSize);
   End = std::min(alignTo(End, PageSize), Size);
   // Read the gaps between the runs already loaded, then merge [Begin, End)
   // and every run it touches into one.
   auto It = Loaded.upper_bound(Begin);
-  if (It != Loaded.begin() && std::prev(It)->second >= Begin)
+  if (It != Loaded.begin() && std::prev(It)->second >= Begin) {
     --It;
+    if (It->second >= End) {
+      HitBegin = It->first, HitEnd = It->second;
+      return Error::success();
+    }
+  }
   uint64_t At = Begin, NewBegin = Begin, NewEnd = End;
   while (It != Loaded.end() && It->first <= End) {
     if (It->first > At)
@@ -124,6 +131,7 @@ Error Image::load(uint64_t Offset, uint64_t Length) {
       return E;
     }
   Loaded.emplace(NewBegin, NewEnd);
+  HitBegin = NewBegin, HitEnd = NewEnd;
   return Error::success();
 }
 
@@ -137,6 +145,7 @@ void Image::release(uint64_t Offset, uint64_t Length) {
   // MADV_DONTNEED on a private anonymous mapping: the pages are freed and
   // read as zero afterwards.
   ::madvise(Base + Begin, End - Begin, MADV_DONTNEED);
+  HitBegin = HitEnd = 0;
   auto It = Loaded.upper_bound(Begin);
   if (It != Loaded.begin())
     --It;

@@ -75,6 +75,7 @@ private:
   uint64_t Size = 0;
   std::string Name;
   std::map<uint64_t, uint64_t> Loaded; // loaded page runs: begin -> end
+  uint64_t HitBegin = 0, HitEnd = 0;   // the run the last load() ended in
 };
 
 /// One object inside an Image: the whole file, or one universal slice at

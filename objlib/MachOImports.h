@@ -13,10 +13,12 @@
 #include "objlib/BinaryInfo.h"
 #include "objlib/Image.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
+#include <climits>
+#include <optional>
 
 namespace llvm::object {
 class MachOObjectFile;
@@ -25,13 +27,23 @@ class MachOObjectFile;
 namespace linkguard::objlib {
 
 /// Files every import into the list its ordinal names, once per
-/// (list, symbol, source), remembering what it could not place.
+/// (list, symbol, source), remembering what it could not place, and, per
+/// symbol, the first ordinal a table bound it with (for the nlist
+/// cross-check; weak lookup is BIND_SPECIAL_DYLIB_WEAK_LOOKUP). One map
+/// lookup per import.
 class ImportSink {
 public:
   explicit ImportSink(Slice &S) : S(S), WeakSupplier(S.Dependencies.size()) {}
 
-  void add(int Ordinal, llvm::StringRef Symbol, BindSource Source, bool Weak);
+  /// A binding from a table (bind, lazy-bind, chained fixups).
+  void addBound(int Ordinal, llvm::StringRef Symbol, BindSource Source,
+                bool Weak);
+  /// A weak-lookup binding (weak-bind, chained ordinal -3).
   void addWeakLookup(llvm::StringRef Symbol, BindSource Source);
+  /// A binding only the symbol table shows.
+  void addFromSymbolTable(int Ordinal, llvm::StringRef Symbol, bool Weak);
+  /// The ordinal a table bound Symbol with, if one did.
+  std::optional<int> tableOrdinal(llvm::StringRef Symbol) const;
   /// The symbol table says library Ordinal is where the static linker found
   /// the definition of a symbol the tables bind by weak lookup: dyld may
   /// take it from there, so the library counts as referenced.
@@ -44,16 +56,21 @@ public:
   bool Incomplete = false;
 
 private:
+  struct SymbolState {
+    std::optional<int> TableOrdinal;
+    /// (ordinal, source) pairs filed; WeakList for addWeakLookup.
+    llvm::SmallVector<std::pair<int, BindSource>, 2> Filed;
+  };
+  static constexpr int WeakList = INT32_MIN;
+
+  void file(int Ordinal, llvm::StringMapEntry<SymbolState> &Entry,
+            BindSource Source, bool Weak);
   std::vector<Import> *listFor(int Ordinal, llvm::StringRef Symbol);
 
   Slice &S;
-  llvm::StringSet<> Seen;
+  llvm::StringMap<SymbolState> Symbols;
   std::vector<bool> WeakSupplier;
 };
-
-/// The first table ordinal seen for each symbol, for the nlist cross-check;
-/// weak-lookup bindings are recorded as BIND_SPECIAL_DYLIB_WEAK_LOOKUP.
-using OrdinalMap = llvm::StringMap<int>;
 
 /// Reads NUL-terminated names out of link-edit tables, loading their pages
 /// as it goes, under one budget for the whole image: damaged tables can
@@ -65,15 +82,16 @@ public:
       : B(B), Budget(16 * B.Size + (uint64_t(16) << 20)) {}
 
   /// The string at Offset, ending at its NUL or at End (both relative to
-  /// the slice); "" once the budget is spent (then spent() says so). Errors
-  /// only when the file cannot be read.
-  llvm::Expected<std::string> read(uint64_t Offset, uint64_t End);
+  /// the slice), valid until the next read; "" once the budget is spent
+  /// (then spent() says so). Errors only when the file cannot be read.
+  llvm::Expected<llvm::StringRef> read(uint64_t Offset, uint64_t End);
   bool spent() const { return Spent; }
 
 private:
   const SliceBytes &B;
   uint64_t Budget;
   bool Spent = false;
+  std::string Long; // a name longer than one chunk
 };
 
 /// BindOpcodes.cpp: the bind, lazy-bind and weak-bind tables of
@@ -81,20 +99,17 @@ private:
 /// them.
 llvm::Error readOpcodeTables(llvm::object::MachOObjectFile &Obj,
                              const SliceBytes &Bytes, ImportSink &Sink,
-                             OrdinalMap &TableOrdinals, Slice &S);
+                             Slice &S);
 
 /// ChainedFixups.cpp: the import table of LC_DYLD_CHAINED_FIXUPS. Sets
 /// Chained when the image has one.
 llvm::Error readChainedFixups(const llvm::object::MachOObjectFile &Obj,
                               const SliceBytes &Bytes, NameReader &Names,
-                              ImportSink &Sink, OrdinalMap &TableOrdinals,
-                              Slice &S, bool &Chained);
+                              ImportSink &Sink, Slice &S, bool &Chained);
 
 /// SymbolTable.cpp: the undefined nlist entries, against the tables.
 llvm::Error crossCheckSymbolTable(const llvm::object::MachOObjectFile &Obj,
                                   const SliceBytes &Bytes, NameReader &Names,
-                                  ImportSink &Sink,
-                                  const OrdinalMap &TableOrdinals, bool Chained,
-                                  Slice &S);
+                                  ImportSink &Sink, bool Chained, Slice &S);
 
 } // namespace linkguard::objlib

@@ -153,21 +153,42 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
 
 } // namespace
 
-void ImportSink::add(int Ordinal, StringRef Symbol, BindSource Source,
-                     bool Weak) {
-  std::vector<Import> *List = listFor(Ordinal, Symbol);
-  std::string Key = std::to_string(Ordinal) + "\1" + bindSourceName(Source) +
-                    "\1" + Symbol.str();
-  if (!Seen.insert(Key).second)
+void ImportSink::file(int Ordinal, StringMapEntry<SymbolState> &Entry,
+                      BindSource Source, bool Weak) {
+  auto &Filed = Entry.getValue().Filed;
+  if (llvm::is_contained(Filed, std::make_pair(Ordinal, Source)))
     return;
-  List->push_back(Import{Symbol.str(), Source, Weak});
+  Filed.emplace_back(Ordinal, Source);
+  std::vector<Import> *List = Ordinal == WeakList
+                                  ? &S.WeakLookupImports
+                                  : listFor(Ordinal, Entry.getKey());
+  List->push_back(Import{Entry.getKey().str(), Source, Weak});
+}
+
+void ImportSink::addBound(int Ordinal, StringRef Symbol, BindSource Source,
+                          bool Weak) {
+  StringMapEntry<SymbolState> &Entry = *Symbols.try_emplace(Symbol).first;
+  if (!Entry.getValue().TableOrdinal)
+    Entry.getValue().TableOrdinal = Ordinal;
+  file(Ordinal, Entry, Source, Weak);
 }
 
 void ImportSink::addWeakLookup(StringRef Symbol, BindSource Source) {
-  std::string Key =
-      "weak\1" + std::string(bindSourceName(Source)) + "\1" + Symbol.str();
-  if (Seen.insert(Key).second)
-    S.WeakLookupImports.push_back(Import{Symbol.str(), Source, false});
+  StringMapEntry<SymbolState> &Entry = *Symbols.try_emplace(Symbol).first;
+  if (!Entry.getValue().TableOrdinal)
+    Entry.getValue().TableOrdinal = MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP;
+  file(WeakList, Entry, Source, false);
+}
+
+void ImportSink::addFromSymbolTable(int Ordinal, StringRef Symbol, bool Weak) {
+  file(Ordinal, *Symbols.try_emplace(Symbol).first, BindSource::Nlist, Weak);
+}
+
+std::optional<int> ImportSink::tableOrdinal(StringRef Symbol) const {
+  auto It = Symbols.find(Symbol);
+  if (It == Symbols.end())
+    return std::nullopt;
+  return It->getValue().TableOrdinal;
 }
 
 void ImportSink::noteWeakSupplier(int Ordinal) {
@@ -194,27 +215,29 @@ std::vector<Import> *ImportSink::listFor(int Ordinal, StringRef Symbol) {
   return &S.UnattributedImports;
 }
 
-Expected<std::string> NameReader::read(uint64_t Offset, uint64_t End) {
+Expected<StringRef> NameReader::read(uint64_t Offset, uint64_t End) {
   End = std::min(End, B.Size);
-  std::string Name;
+  Long.clear();
   constexpr uint64_t Chunk = 256;
   for (uint64_t At = Offset; At < End;) {
     uint64_t N = std::min(Chunk, End - At);
     if (N > Budget) {
       Spent = true;
-      return std::string();
+      return StringRef();
     }
     Budget -= N;
     if (Error E = B.load(At, N))
       return std::move(E);
     StringRef Part(reinterpret_cast<const char *>(B.data() + At), N);
     size_t Nul = Part.find('\0');
-    Name += Part.substr(0, Nul);
+    if (At == Offset && Nul != StringRef::npos)
+      return Part.take_front(Nul); // the usual short name: no copy
+    Long += Part.substr(0, Nul);
     if (Nul != StringRef::npos)
       break;
     At += N;
   }
-  return Name;
+  return StringRef(Long);
 }
 
 Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
@@ -242,21 +265,18 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   // Errors from here on mean the file could not be read (it shrank);
   // damage is a warning.
   ImportSink Sink(S);
-  OrdinalMap TableOrdinals;
   NameReader Names(Bytes);
-  if (Error E = readOpcodeTables(Obj, Bytes, Sink, TableOrdinals, S))
+  if (Error E = readOpcodeTables(Obj, Bytes, Sink, S))
     return std::move(E);
   bool Chained = false;
-  if (Error E =
-          readChainedFixups(Obj, Bytes, Names, Sink, TableOrdinals, S, Chained))
+  if (Error E = readChainedFixups(Obj, Bytes, Names, Sink, S, Chained))
     return std::move(E);
 
   // Only linked images have meaningful ordinals in n_desc; a relocatable
   // object's undefined symbols are resolved by the static linker instead.
   bool TwoLevel = Flags & MachO::MH_TWOLEVEL;
   if (FileType != MachO::MH_OBJECT && TwoLevel)
-    if (Error E = crossCheckSymbolTable(Obj, Bytes, Names, Sink, TableOrdinals,
-                                        Chained, S))
+    if (Error E = crossCheckSymbolTable(Obj, Bytes, Names, Sink, Chained, S))
       return std::move(E);
   // In a flat-namespace image every import is looked up by name in every
   // library, so no library can be proven unused.

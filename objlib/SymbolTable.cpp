@@ -53,10 +53,8 @@ struct Entry {
 class UndefinedSymbols {
 public:
   UndefinedSymbols(const MachOObjectFile &Obj, const SliceBytes &B,
-                   NameReader &Names, ImportSink &Sink,
-                   const OrdinalMap &TableOrdinals, bool Chained, Slice &S)
-      : Obj(Obj), B(B), Names(Names), Sink(Sink), TableOrdinals(TableOrdinals),
-        Chained(Chained), S(S) {}
+                   NameReader &Names, ImportSink &Sink, bool Chained, Slice &S)
+      : Obj(Obj), B(B), Names(Names), Sink(Sink), Chained(Chained), S(S) {}
 
   Error read();
 
@@ -78,7 +76,6 @@ private:
   const SliceBytes &B;
   NameReader &Names;
   ImportSink &Sink;
-  const OrdinalMap &TableOrdinals;
   bool Chained;
   Slice &S;
   unsigned Mismatches = 0;
@@ -97,15 +94,15 @@ Expected<bool> UndefinedSymbols::check(const Entry &E,
     return true;
   }
   uint64_t StrTab = Symtab.stroff;
-  Expected<std::string> Name =
+  Expected<StringRef> Name =
       Names.read(StrTab + E.StrX, StrTab + Symtab.strsize);
   if (!Name)
     return Name.takeError();
   if (Names.spent())
     return false;
   int Ordinal = nlistOrdinal(E.Desc);
-  auto It = TableOrdinals.find(*Name);
-  if (It == TableOrdinals.end()) {
+  std::optional<int> TableOrdinal = Sink.tableOrdinal(*Name);
+  if (!TableOrdinal) {
     // lld keeps dyld_stub_binder undefined in the symbol table of
     // -fixup_chains images, where nothing binds it (there are no lazy
     // stubs): not an import.
@@ -113,18 +110,18 @@ Expected<bool> UndefinedSymbols::check(const Entry &E,
       return true;
     // Otherwise the linker recorded a binding the tables do not show:
     // trust it rather than claim the library is unused.
-    Sink.add(Ordinal, *Name, BindSource::Nlist, E.Desc & MachO::N_WEAK_REF);
+    Sink.addFromSymbolTable(Ordinal, *Name, E.Desc & MachO::N_WEAK_REF);
     return true;
   }
-  if (It->second == MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP) {
+  if (*TableOrdinal == MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP) {
     Sink.noteWeakSupplier(Ordinal);
     return true;
   }
-  if (It->second != Ordinal && ++Mismatches <= 16)
-    S.Warnings.push_back("symbol " + *Name +
+  if (*TableOrdinal != Ordinal && ++Mismatches <= 16)
+    S.Warnings.push_back("symbol " + Name->str() +
                          ": symbol table gives library ordinal " +
                          std::to_string(Ordinal) + ", bind tables give " +
-                         std::to_string(It->second));
+                         std::to_string(*TableOrdinal));
   return true;
 }
 
@@ -176,11 +173,9 @@ Error UndefinedSymbols::read() {
 } // namespace
 
 Error crossCheckSymbolTable(const MachOObjectFile &Obj, const SliceBytes &Bytes,
-                            NameReader &Names, ImportSink &Sink,
-                            const OrdinalMap &TableOrdinals, bool Chained,
+                            NameReader &Names, ImportSink &Sink, bool Chained,
                             Slice &S) {
-  return UndefinedSymbols(Obj, Bytes, Names, Sink, TableOrdinals, Chained, S)
-      .read();
+  return UndefinedSymbols(Obj, Bytes, Names, Sink, Chained, S).read();
 }
 
 } // namespace linkguard::objlib
