@@ -52,6 +52,9 @@ public:
     return WeakSupplier[DependencyIndex];
   }
 
+  /// Adds the warnings that summarise (call once, at the end).
+  void finish();
+
   /// Something went wrong: an absent import no longer proves anything.
   bool Incomplete = false;
 
@@ -70,6 +73,7 @@ private:
   Slice &S;
   llvm::StringMap<SymbolState> Symbols;
   std::vector<bool> WeakSupplier;
+  uint64_t BadOrdinals = 0;
 };
 
 /// Reads NUL-terminated names out of link-edit tables, loading their pages

@@ -208,11 +208,20 @@ std::vector<Import> *ImportSink::listFor(int Ordinal, StringRef Symbol) {
   case MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP:
     return &S.WeakLookupImports;
   }
-  S.Warnings.push_back("symbol " + Symbol.str() + " has library ordinal " +
-                       std::to_string(Ordinal) + " but the image loads " +
-                       std::to_string(S.Dependencies.size()) + " libraries");
+  // A damaged table can do this for every symbol: the first few are named.
+  if (++BadOrdinals <= 16)
+    S.Warnings.push_back("symbol " + Symbol.str() + " has library ordinal " +
+                         std::to_string(Ordinal) + " but the image loads " +
+                         std::to_string(S.Dependencies.size()) + " libraries");
   Incomplete = true;
   return &S.UnattributedImports;
+}
+
+void ImportSink::finish() {
+  if (BadOrdinals > 16)
+    S.Warnings.push_back(std::to_string(BadOrdinals) +
+                         " symbols have a library ordinal past the last "
+                         "library (16 named above)");
 }
 
 Expected<StringRef> NameReader::read(uint64_t Offset, uint64_t End) {
@@ -286,6 +295,7 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
     Sink.Incomplete = true;
   }
 
+  Sink.finish();
   for (size_t I = 0; I < S.Dependencies.size(); ++I) {
     Dependency &D = S.Dependencies[I];
     D.IsReferenced = !D.Imports.empty() || Sink.suppliesWeak(I)
