@@ -1,10 +1,10 @@
-//===- ObjlibFixtures.h - cross-linked fixtures for objlib tests -*- C++
-//-*-===//
+//===- ObjlibFixtures.h - cross-linked fixtures for objlib tests -*- C++ -*-===//
 //
 // Fixtures are linked during the test run with clang++-19 + ld64.lld against
 // TAPI stubs written here (../shared/README.md recipe), in one temporary
-// directory per test process; with no LLVM 19 toolchain the cases WARN and
-// return. Used by ObjlibTest.cpp and ObjlibHostileTest.cpp.
+// directory per test process; with no LLVM 19 toolchain each case is
+// reported to ctest as skipped (exit 125). Used by ObjlibTest.cpp and
+// ObjlibHostileTest.cpp.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -19,6 +19,8 @@
 
 #include "tests/unit/support/Catch.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 namespace linkguard::testsupport {
@@ -116,12 +118,16 @@ inline FixtureDir &fixtures() {
   return F;
 }
 
+/// Without the toolchain a case cannot run: it says why and exits 125,
+/// which ctest (one process per case, SKIP_RETURN_CODE 125) reports as
+/// skipped rather than passed.
 #define REQUIRE_TOOLCHAIN()                                                    \
   do {                                                                         \
     std::string Why = fixtures().unusable();                                   \
     if (!Why.empty()) {                                                        \
-      WARN("skipped: " << Why);                                                \
-      return;                                                                  \
+      std::printf("SKIP: %s\n", Why.c_str());                                  \
+      std::fflush(stdout);                                                     \
+      std::_Exit(125);                                                         \
     }                                                                          \
   } while (0)
 
