@@ -1,4 +1,4 @@
-//===- ObjlibFixtures.h - cross-linked fixtures for objlib tests -*- C++ -*-===//
+//===- ObjlibFixtures.h - cross-linked objlib test fixtures -----*- C++ -*-===//
 //
 // Fixtures are linked during the test run with clang++-19 + ld64.lld against
 // TAPI stubs written here (../shared/README.md recipe), in one temporary
