@@ -6,14 +6,60 @@
 // before the closing parenthesis. Extras (--symbols, --rpaths) only add
 // lines, so the default output stays diffable against otool.
 //
+// Every name comes from the file (or the command line) and goes through
+// printable(): a newline in an install name must not forge a dependency
+// line, nor an escape sequence recolour or retitle the terminal.
+//
 //===----------------------------------------------------------------------===//
 #include "driver/InspectPrinter.h"
+
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/Format.h"
 
 using namespace llvm;
 using namespace linkguard::objlib;
 
 namespace linkguard::driver {
 namespace {
+
+/// Name as text that cannot break a line or reach the terminal: C0 controls,
+/// DEL, C1 controls (U+0080-U+009F) and bytes that are not UTF-8 become \n,
+/// \t, \r or \xHH, and a backslash is doubled so the escaping can be undone.
+/// Ordinary names, UTF-8 ones included, print as stored (otool's bytes).
+std::string printable(StringRef Name) {
+  std::string Out;
+  Out.reserve(Name.size());
+  raw_string_ostream OS(Out);
+  const auto *P = reinterpret_cast<const UTF8 *>(Name.begin());
+  const auto *End = reinterpret_cast<const UTF8 *>(Name.end());
+  while (P < End) {
+    UTF8 C = *P;
+    if (C >= 0x80) {
+      unsigned N = getNumBytesForUTF8(C);
+      bool C1 = C == 0xC2 && End - P >= 2 && P[1] < 0xA0;
+      if (N <= static_cast<size_t>(End - P) && isLegalUTF8Sequence(P, P + N) &&
+          !C1) {
+        OS << StringRef(reinterpret_cast<const char *>(P), N);
+        P += N;
+        continue;
+      }
+    }
+    ++P;
+    if (C == '\\')
+      OS << "\\\\";
+    else if (C == '\n')
+      OS << "\\n";
+    else if (C == '\t')
+      OS << "\\t";
+    else if (C == '\r')
+      OS << "\\r";
+    else if (C < 0x20 || C >= 0x7F)
+      OS << "\\x" << format_hex_no_prefix(C, 2);
+    else
+      OS << char(C);
+  }
+  return Out;
+}
 
 const char *kindSuffix(DependencyKind K) {
   switch (K) {
@@ -40,7 +86,7 @@ const char *searchPathKindName(Format F, SearchPathKind K) {
 
 void printImports(raw_ostream &OS, const std::vector<Import> &Imports) {
   for (const Import &I : Imports) {
-    OS << "\t\t" << I.Symbol << " (" << bindSourceName(I.Source);
+    OS << "\t\t" << printable(I.Symbol) << " (" << bindSourceName(I.Source);
     if (I.Weak)
       OS << ", weak import";
     OS << ")\n";
@@ -74,8 +120,8 @@ json::Value optionalString(const std::string &S) {
 
 std::string sliceTitle(const BinaryInfo &Info, const Slice &S) {
   if (Info.Universal)
-    return Info.Path + " (architecture " + S.Arch + ")";
-  return Info.Path;
+    return printable(Info.Path) + " (architecture " + printable(S.Arch) + ")";
+  return printable(Info.Path);
 }
 
 void printInspectText(raw_ostream &OS, const BinaryInfo &Info,
@@ -85,11 +131,11 @@ void printInspectText(raw_ostream &OS, const BinaryInfo &Info,
     // otool -L lists LC_ID_DYLIB among the dependencies; ELF's DT_SONAME
     // is not a dependency and is not printed.
     if (Info.Fmt == Format::MachO && S.InstallName)
-      OS << "\t" << *S.InstallName << " (compatibility version "
+      OS << "\t" << printable(*S.InstallName) << " (compatibility version "
          << S.CompatibilityVersion << ", current version " << S.CurrentVersion
          << ")\n";
     for (const Dependency &D : S.Dependencies) {
-      OS << "\t" << D.Name;
+      OS << "\t" << printable(D.Name);
       if (Info.Fmt == Format::MachO)
         OS << " (compatibility version " << D.CompatibilityVersion
            << ", current version " << D.CurrentVersion << kindSuffix(D.Kind)
@@ -108,8 +154,8 @@ void printInspectText(raw_ostream &OS, const BinaryInfo &Info,
     }
     if (Opts.RPaths)
       for (const SearchPath &P : S.SearchPaths)
-        OS << "\t" << searchPathKindName(Info.Fmt, P.Kind) << " " << P.Path
-           << "\n";
+        OS << "\t" << searchPathKindName(Info.Fmt, P.Kind) << " "
+           << printable(P.Path) << "\n";
   }
 }
 

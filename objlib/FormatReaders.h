@@ -1,5 +1,4 @@
-//===- FormatReaders.h - one reader per object format ------------*- C++
-//-*-===//
+//===- FormatReaders.h - one reader per object format -----------*- C++ -*-===//
 //
 // Private to objlib: Reader.cpp opens the file and picks the format, then
 // hands each Mach-O slice or the ELF file to the reader in its own file, the
@@ -9,6 +8,7 @@
 #pragma once
 
 #include "objlib/BinaryInfo.h"
+#include "objlib/Image.h"
 #include "objlib/Reader.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -22,11 +22,23 @@ class ELFObjectFileBase;
 
 namespace linkguard::objlib {
 
-/// Decodes one thin Mach-O image (a whole file or one universal slice).
-/// FileName is used only in messages. Not const: libObject's bind tables are
-/// non-const members.
+/// Decodes one thin Mach-O image (a whole file or one universal slice), whose
+/// header and load commands Bytes already holds; it loads the link-edit
+/// tables it reads itself. FileName is used only in messages. Not const:
+/// libObject's bind tables are non-const members.
 llvm::Expected<Slice> readMachOSlice(llvm::object::MachOObjectFile &Obj,
+                                     const SliceBytes &Bytes,
                                      llvm::StringRef FileName);
+
+/// Loads what ELFObjectFile::create reads: the ELF header, program headers
+/// and section headers (ELFLoad.cpp).
+llvm::Error loadELFHeaders(Image &Img);
+
+/// Loads what readELFFile reads: the dynamic segment and section, the
+/// dynamic string table, .dynsym, .gnu.version, .gnu.version_r and the
+/// string tables they link to (ELFLoad.cpp).
+llvm::Error loadELFTables(Image &Img,
+                          const llvm::object::ELFObjectFileBase &Obj);
 
 /// Decodes an ELF file of any class and byte order.
 llvm::Expected<Slice> readELFFile(const llvm::object::ELFObjectFileBase &Obj,

@@ -13,6 +13,11 @@
 //    pages index into (Apple ld's default from macOS 12, lld -fixup_chains);
 //  - the symbol table: each undefined nlist has the ordinal in n_desc >> 8.
 //
+// Each table has its own file (objlib/MachOImports.h). Only the header,
+// the load commands and these tables are read from the file (objlib/Image.h):
+// never the contents of __TEXT or __DATA, so the chains themselves are not
+// walked (the import table alone decides attribution; dyld checks chains).
+//
 // Special ordinals: 0 is the image itself, -1 (nlist 0xff) the main
 // executable, -2 (nlist 0xfe) flat "dynamic lookup" as produced by
 // -undefined dynamic_lookup, and -3 weak-definition coalescing (tables only).
@@ -20,15 +25,16 @@
 // nlist ordinals only cross-check them, and supply symbols a damaged table
 // did not yield.
 //
-// A library with at least one import is referenced. "Not referenced" is
-// claimed only when every table decoded cleanly and the image uses the
-// two-level namespace; otherwise the answer is Unknown, so a verifier never
-// passes because a table could not be read.
+// A library with at least one import is referenced, and so is one the
+// symbol table names as where a weak-lookup symbol was found. "Not
+// referenced" is claimed only when every table decoded cleanly and the image
+// uses the two-level namespace; otherwise the answer is Unknown, so a verifier
+// never passes because a table could not be read.
 //
 //===----------------------------------------------------------------------===//
 #include "objlib/FormatReaders.h"
+#include "objlib/MachOImports.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/MachO.h"
 #include "llvm/Object/MachO.h"
 
@@ -110,58 +116,6 @@ std::string commandString(const MachOObjectFile::LoadCommandInfo &Load,
   return Raw.substr(0, Nul).str();
 }
 
-/// Files every import into the list its ordinal names, once per
-/// (list, symbol, source), remembering what it could not place.
-class ImportSink {
-public:
-  explicit ImportSink(Slice &S) : S(S) {}
-
-  void add(int Ordinal, StringRef Symbol, BindSource Source, bool Weak) {
-    std::vector<Import> *List = listFor(Ordinal, Symbol);
-    std::string Key = std::to_string(Ordinal) + "\1" + bindSourceName(Source) +
-                      "\1" + Symbol.str();
-    if (!Seen.insert(Key).second)
-      return;
-    List->push_back(Import{Symbol.str(), Source, Weak});
-  }
-
-  void addWeakLookup(StringRef Symbol, BindSource Source) {
-    std::string Key =
-        "weak\1" + std::string(bindSourceName(Source)) + "\1" + Symbol.str();
-    if (Seen.insert(Key).second)
-      S.WeakLookupImports.push_back(Import{Symbol.str(), Source, false});
-  }
-
-  /// Something went wrong: an absent import no longer proves anything.
-  bool Incomplete = false;
-
-private:
-  std::vector<Import> *listFor(int Ordinal, StringRef Symbol) {
-    if (Ordinal >= 1 && static_cast<size_t>(Ordinal) <= S.Dependencies.size())
-      return &S.Dependencies[Ordinal - 1].Imports;
-    switch (Ordinal) {
-    case MachO::BIND_SPECIAL_DYLIB_SELF:
-    case MachO::BIND_SPECIAL_DYLIB_MAIN_EXECUTABLE:
-      return &S.ExecutableImports;
-    case MachO::BIND_SPECIAL_DYLIB_FLAT_LOOKUP:
-      return &S.DynamicLookupImports;
-    case MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP:
-      return &S.WeakLookupImports;
-    }
-    S.Warnings.push_back("symbol " + Symbol.str() + " has library ordinal " +
-                         std::to_string(Ordinal) + " but the image loads " +
-                         std::to_string(S.Dependencies.size()) + " libraries");
-    Incomplete = true;
-    return &S.UnattributedImports;
-  }
-
-  Slice &S;
-  StringSet<> Seen;
-};
-
-/// The first table ordinal seen for each symbol, for the nlist cross-check.
-using OrdinalMap = StringMap<int>;
-
 void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
   unsigned Index = 0;
   for (const MachOObjectFile::LoadCommandInfo &Load : Obj.load_commands()) {
@@ -197,167 +151,107 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
   }
 }
 
-/// A bind table can encode a loop of any count in a few bytes; each real
-/// entry binds one pointer stored in the file, so more entries than the file
-/// has bytes means the table is damaged.
-uint64_t entryCap(const MachOObjectFile &Obj) {
-  return Obj.getData().size() + 1024;
-}
-
-void readOpcodeTable(MachOObjectFile &Obj, MachOBindEntry::Kind Kind,
-                     ImportSink &Sink, OrdinalMap &TableOrdinals, Slice &S) {
-  const char *Name = Kind == MachOBindEntry::Kind::Regular ? "bind"
-                     : Kind == MachOBindEntry::Kind::Lazy  ? "lazy-bind"
-                                                           : "weak-bind";
-  BindSource Source = Kind == MachOBindEntry::Kind::Regular ? BindSource::Bind
-                      : Kind == MachOBindEntry::Kind::Lazy
-                          ? BindSource::LazyBind
-                          : BindSource::WeakBind;
-  Error Err = Error::success();
-  auto Table = Kind == MachOBindEntry::Kind::Regular ? Obj.bindTable(Err)
-               : Kind == MachOBindEntry::Kind::Lazy  ? Obj.lazyBindTable(Err)
-                                                     : Obj.weakBindTable(Err);
-  uint64_t Count = 0, Cap = entryCap(Obj);
-  for (const MachOBindEntry &E : Table) {
-    if (++Count > Cap) {
-      S.Warnings.push_back(std::string(Name) + " table has more entries than "
-                                               "the file can hold; stopped");
-      Sink.Incomplete = true;
-      break;
-    }
-    if (Kind == MachOBindEntry::Kind::Weak) {
-      // A weak-bind entry flagged NON_WEAK_DEFINITION announces a strong
-      // definition in this image, not an import.
-      if (!(E.flags() & MachO::BIND_SYMBOL_FLAGS_NON_WEAK_DEFINITION))
-        Sink.addWeakLookup(E.symbolName(), Source);
-      continue;
-    }
-    bool Weak = E.flags() & MachO::BIND_SYMBOL_FLAGS_WEAK_IMPORT;
-    Sink.add(E.ordinal(), E.symbolName(), Source, Weak);
-    TableOrdinals.try_emplace(E.symbolName(), E.ordinal());
-  }
-  if (Err) {
-    S.Warnings.push_back(std::string(Name) +
-                         " table: " + toString(std::move(Err)));
-    Sink.Incomplete = true;
-  }
-}
-
-/// Returns whether the image has LC_DYLD_CHAINED_FIXUPS.
-bool readChainedFixups(MachOObjectFile &Obj, ImportSink &Sink,
-                       OrdinalMap &TableOrdinals, Slice &S) {
-  Expected<std::optional<MachO::dyld_chained_fixups_header>> Header =
-      Obj.getChainedFixupsHeader();
-  if (!Header) {
-    S.Warnings.push_back("LC_DYLD_CHAINED_FIXUPS: " +
-                         toString(Header.takeError()));
-    Sink.Incomplete = true;
-    return true;
-  }
-  if (!*Header)
-    return false;
-
-  // The import table is what dyld resolves at load time, every entry of it,
-  // whether or not a chain points at it: so it alone decides attribution.
-  Expected<std::vector<ChainedFixupTarget>> Targets =
-      Obj.getDyldChainedFixupTargets();
-  if (!Targets) {
-    S.Warnings.push_back("chained fixups imports: " +
-                         toString(Targets.takeError()));
-    Sink.Incomplete = true;
-    return true;
-  }
-  for (ChainedFixupTarget &T : *Targets) {
-    if (T.weakBind()) {
-      Sink.addWeakLookup(T.symbolName(), BindSource::ChainedFixup);
-      continue;
-    }
-    Sink.add(T.libOrdinal(), T.symbolName(), BindSource::ChainedFixup,
-             T.weakImport());
-    TableOrdinals.try_emplace(T.symbolName(), T.libOrdinal());
-  }
-
-  // Walk the chains too: a broken chain means dyld would refuse the image,
-  // which the caller should hear about even though imports are complete.
-  Error Err = Error::success();
-  uint64_t Count = 0, Cap = entryCap(Obj);
-  for (const MachOChainedFixupEntry &E : Obj.fixupTable(Err)) {
-    (void)E;
-    if (++Count > Cap) {
-      S.Warnings.push_back("chained fixups have more entries than the file "
-                           "can hold; stopped");
-      break;
-    }
-  }
-  if (Err)
-    S.Warnings.push_back("chained fixups: " + toString(std::move(Err)));
-  return true;
-}
-
-/// nlist n_desc ordinals use 8 bits: 0xfe and 0xff are the special values
-/// the tables spell -2 and -1.
-int nlistOrdinal(uint16_t Desc) {
-  uint8_t Ord = MachO::GET_LIBRARY_ORDINAL(Desc);
-  if (Ord == MachO::DYNAMIC_LOOKUP_ORDINAL)
-    return MachO::BIND_SPECIAL_DYLIB_FLAT_LOOKUP;
-  if (Ord == MachO::EXECUTABLE_ORDINAL)
-    return MachO::BIND_SPECIAL_DYLIB_MAIN_EXECUTABLE;
-  return Ord;
-}
-
-void crossCheckSymbolTable(const MachOObjectFile &Obj, ImportSink &Sink,
-                           const OrdinalMap &TableOrdinals, bool Chained,
-                           Slice &S) {
-  unsigned Mismatches = 0;
-  for (const SymbolRef &Sym : Obj.symbols()) {
-    DataRefImpl Ref = Sym.getRawDataRefImpl();
-    uint8_t Type;
-    uint16_t Desc;
-    if (Obj.is64Bit()) {
-      MachO::nlist_64 N = Obj.getSymbol64TableEntry(Ref);
-      Type = N.n_type;
-      Desc = N.n_desc;
-    } else {
-      MachO::nlist N = Obj.getSymbolTableEntry(Ref);
-      Type = N.n_type;
-      Desc = N.n_desc;
-    }
-    if ((Type & MachO::N_STAB) || (Type & MachO::N_TYPE) != MachO::N_UNDF ||
-        !(Type & MachO::N_EXT))
-      continue;
-    Expected<StringRef> Name = Sym.getName();
-    if (!Name) {
-      S.Warnings.push_back("symbol table: " + toString(Name.takeError()));
-      Sink.Incomplete = true;
-      continue;
-    }
-    int Ordinal = nlistOrdinal(Desc);
-    auto It = TableOrdinals.find(*Name);
-    if (It == TableOrdinals.end()) {
-      // lld keeps dyld_stub_binder undefined in the symbol table of
-      // -fixup_chains images, where nothing binds it (there are no lazy
-      // stubs): not an import.
-      if (Chained && *Name == "dyld_stub_binder")
-        continue;
-      // Otherwise the linker recorded a binding the tables do not show:
-      // trust it rather than claim the library is unused.
-      Sink.add(Ordinal, *Name, BindSource::Nlist, Desc & MachO::N_WEAK_REF);
-      continue;
-    }
-    if (It->second != Ordinal && ++Mismatches <= 16)
-      S.Warnings.push_back("symbol " + Name->str() +
-                           ": symbol table gives library ordinal " +
-                           std::to_string(Ordinal) + ", bind tables give " +
-                           std::to_string(It->second));
-  }
-  if (Mismatches)
-    Sink.Incomplete = true;
-}
-
 } // namespace
 
-Expected<Slice> readMachOSlice(MachOObjectFile &Obj, StringRef FileName) {
-  (void)FileName; // Errors below are recoverable and go to Warnings.
+void ImportSink::file(int Ordinal, StringMapEntry<SymbolState> &Entry,
+                      BindSource Source, bool Weak) {
+  auto &Filed = Entry.getValue().Filed;
+  if (llvm::is_contained(Filed, std::make_pair(Ordinal, Source)))
+    return;
+  Filed.emplace_back(Ordinal, Source);
+  std::vector<Import> *List = Ordinal == WeakList
+                                  ? &S.WeakLookupImports
+                                  : listFor(Ordinal, Entry.getKey());
+  List->push_back(Import{Entry.getKey().str(), Source, Weak});
+}
+
+void ImportSink::addBound(int Ordinal, StringRef Symbol, BindSource Source,
+                          bool Weak) {
+  StringMapEntry<SymbolState> &Entry = *Symbols.try_emplace(Symbol).first;
+  if (!Entry.getValue().TableOrdinal)
+    Entry.getValue().TableOrdinal = Ordinal;
+  file(Ordinal, Entry, Source, Weak);
+}
+
+void ImportSink::addWeakLookup(StringRef Symbol, BindSource Source) {
+  StringMapEntry<SymbolState> &Entry = *Symbols.try_emplace(Symbol).first;
+  if (!Entry.getValue().TableOrdinal)
+    Entry.getValue().TableOrdinal = MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP;
+  file(WeakList, Entry, Source, false);
+}
+
+void ImportSink::addFromSymbolTable(int Ordinal, StringRef Symbol, bool Weak) {
+  file(Ordinal, *Symbols.try_emplace(Symbol).first, BindSource::Nlist, Weak);
+}
+
+std::optional<int> ImportSink::tableOrdinal(StringRef Symbol) const {
+  auto It = Symbols.find(Symbol);
+  if (It == Symbols.end())
+    return std::nullopt;
+  return It->getValue().TableOrdinal;
+}
+
+void ImportSink::noteWeakSupplier(int Ordinal) {
+  if (Ordinal >= 1 && static_cast<size_t>(Ordinal) <= WeakSupplier.size())
+    WeakSupplier[Ordinal - 1] = true;
+}
+
+std::vector<Import> *ImportSink::listFor(int Ordinal, StringRef Symbol) {
+  if (Ordinal >= 1 && static_cast<size_t>(Ordinal) <= S.Dependencies.size())
+    return &S.Dependencies[Ordinal - 1].Imports;
+  switch (Ordinal) {
+  case MachO::BIND_SPECIAL_DYLIB_SELF:
+  case MachO::BIND_SPECIAL_DYLIB_MAIN_EXECUTABLE:
+    return &S.ExecutableImports;
+  case MachO::BIND_SPECIAL_DYLIB_FLAT_LOOKUP:
+    return &S.DynamicLookupImports;
+  case MachO::BIND_SPECIAL_DYLIB_WEAK_LOOKUP:
+    return &S.WeakLookupImports;
+  }
+  // A damaged table can do this for every symbol: the first few are named.
+  if (++BadOrdinals <= 16)
+    S.Warnings.push_back("symbol " + Symbol.str() + " has library ordinal " +
+                         std::to_string(Ordinal) + " but the image loads " +
+                         std::to_string(S.Dependencies.size()) + " libraries");
+  Incomplete = true;
+  return &S.UnattributedImports;
+}
+
+void ImportSink::finish() {
+  if (BadOrdinals > 16)
+    S.Warnings.push_back(std::to_string(BadOrdinals) +
+                         " symbols have a library ordinal past the last "
+                         "library (16 named above)");
+}
+
+Expected<StringRef> NameReader::read(uint64_t Offset, uint64_t End) {
+  End = std::min(End, B.Size);
+  Long.clear();
+  constexpr uint64_t Chunk = 256;
+  for (uint64_t At = Offset; At < End;) {
+    uint64_t N = std::min(Chunk, End - At);
+    if (N > Budget) {
+      Spent = true;
+      return StringRef();
+    }
+    Budget -= N;
+    if (Error E = B.load(At, N))
+      return std::move(E);
+    StringRef Part(reinterpret_cast<const char *>(B.data() + At), N);
+    size_t Nul = Part.find('\0');
+    if (At == Offset && Nul != StringRef::npos)
+      return Part.take_front(Nul); // the usual short name: no copy
+    Long += Part.substr(0, Nul);
+    if (Nul != StringRef::npos)
+      break;
+    At += N;
+  }
+  return StringRef(Long);
+}
+
+Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
+                               StringRef FileName) {
+  (void)FileName; // Damage below is recoverable and goes to Warnings.
   Slice S;
   uint32_t CPUType, CPUSubType, FileType, Flags;
   if (Obj.is64Bit()) {
@@ -377,18 +271,22 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, StringRef FileName) {
 
   readLoadCommands(Obj, S);
 
+  // Errors from here on mean the file could not be read (it shrank);
+  // damage is a warning.
   ImportSink Sink(S);
-  OrdinalMap TableOrdinals;
-  readOpcodeTable(Obj, MachOBindEntry::Kind::Regular, Sink, TableOrdinals, S);
-  readOpcodeTable(Obj, MachOBindEntry::Kind::Lazy, Sink, TableOrdinals, S);
-  readOpcodeTable(Obj, MachOBindEntry::Kind::Weak, Sink, TableOrdinals, S);
-  bool Chained = readChainedFixups(Obj, Sink, TableOrdinals, S);
+  NameReader Names(Bytes);
+  if (Error E = readOpcodeTables(Obj, Bytes, Sink, S))
+    return std::move(E);
+  bool Chained = false;
+  if (Error E = readChainedFixups(Obj, Bytes, Names, Sink, S, Chained))
+    return std::move(E);
 
   // Only linked images have meaningful ordinals in n_desc; a relocatable
   // object's undefined symbols are resolved by the static linker instead.
   bool TwoLevel = Flags & MachO::MH_TWOLEVEL;
   if (FileType != MachO::MH_OBJECT && TwoLevel)
-    crossCheckSymbolTable(Obj, Sink, TableOrdinals, Chained, S);
+    if (Error E = crossCheckSymbolTable(Obj, Bytes, Names, Sink, Chained, S))
+      return std::move(E);
   // In a flat-namespace image every import is looked up by name in every
   // library, so no library can be proven unused.
   if (FileType != MachO::MH_OBJECT && !TwoLevel && !S.Dependencies.empty()) {
@@ -397,10 +295,14 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, StringRef FileName) {
     Sink.Incomplete = true;
   }
 
-  for (Dependency &D : S.Dependencies)
-    D.IsReferenced = !D.Imports.empty() ? Referenced::Yes
-                     : Sink.Incomplete  ? Referenced::Unknown
-                                        : Referenced::No;
+  Sink.finish();
+  for (size_t I = 0; I < S.Dependencies.size(); ++I) {
+    Dependency &D = S.Dependencies[I];
+    D.IsReferenced = !D.Imports.empty() || Sink.suppliesWeak(I)
+                         ? Referenced::Yes
+                     : Sink.Incomplete ? Referenced::Unknown
+                                       : Referenced::No;
+  }
   return S;
 }
 

@@ -1,8 +1,10 @@
-//===- Reader.h - open a binary and decode its dependencies ------*- C++ -*-===//
+//===- Reader.h - open a binary and decode its dependencies ------*- C++
+//-*-===//
 #pragma once
 
 #include "objlib/BinaryInfo.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
@@ -10,7 +12,8 @@ namespace linkguard::objlib {
 
 /// Kinds of failure, so the CLI can map them to distinct exit codes.
 enum class ReadErrorKind { Unreadable, Malformed, Unsupported };
-const char *readErrorKindName(ReadErrorKind K); // "unreadable", "malformed", ...
+const char *
+readErrorKindName(ReadErrorKind K); // "unreadable", "malformed", ...
 
 /// An llvm::ErrorInfo carrying a ReadErrorKind and a message that names the
 /// file and the fault ("k.dylib: load command 7 extends past end of file").
@@ -31,6 +34,9 @@ private:
 };
 
 /// Reads Mach-O (thin or universal, every slice) or ELF. Never prints.
+/// Opens Path once and reads only the headers, load commands and the
+/// tables that name imports (objlib/Image.h); a file that shrinks while it
+/// is read is Unreadable, never a signal.
 llvm::Expected<BinaryInfo> readBinary(const std::string &Path);
 
 /// The same over bytes already in memory (a member of a zip archive, an

@@ -33,6 +33,9 @@ LINKGUARD_PACKAGES=(
   # linkguard composes with, started on loopback by the suites.
   make distcc distcc-pump icecc sccache
   fish # tests/e2e/env_fish.bash: `linkguard env --shell fish` through fish
+  # tests/e2e/inspect_crafted_malformed.bash, scripts/bench: peak RSS of a
+  # command (GNU time; a Python child's own figure includes the interpreter).
+  time
 )
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command

@@ -4,23 +4,89 @@
 // inspect`, `check` and the driver's verify step do with a link output.
 // Seeds are small Mach-O (thin, universal, opcode and chained-fixup) and ELF
 // binaries that scripts/fuzz links with the cross-link recipe of
-// ../shared/README.md. readBinary must return a BinaryInfo or a ReadError
-// (objlib/Reader.h), never crash, hang or allocate without bound.
+// ../shared/README.md, the yaml2obj fixtures (tests/yaml, the crafted files
+// of issue 12 among them) and tests/regression/fuzz_objlib. readBinary must
+// return a BinaryInfo or a ReadError (objlib/Reader.h), never crash, hang or
+// allocate without bound.
+//
+// The same bytes are also read from memory (readBinary(MemoryBufferRef)),
+// where libObject sees all of them, and the two results must be identical:
+// a file is read only in the ranges objlib loads (objlib/Image.h), and a
+// byte libObject reads that was not loaded would read as zero. Any
+// difference aborts, naming both results.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
 
 #include "objlib/Reader.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 using namespace linkguard;
+using namespace linkguard::objlib;
+
+namespace {
+
+void dumpImports(llvm::raw_ostream &OS, const char *Title,
+                 const std::vector<Import> &Imports) {
+  OS << "  " << Title << ":";
+  for (const Import &I : Imports)
+    OS << " [" << I.Symbol << "|" << bindSourceName(I.Source) << "|" << I.Weak
+       << "]";
+  OS << "\n";
+}
+
+/// Everything a BinaryInfo holds, or the error, as text.
+std::string dump(llvm::Expected<BinaryInfo> Info) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  if (!Info) {
+    // A ReadError is the only documented failure.
+    llvm::handleAllErrors(Info.takeError(), [&](const ReadError &E) {
+      OS << "error " << readErrorKindName(E.kind()) << ": " << E.message();
+    });
+    return Out;
+  }
+  OS << Info->Path << " fmt " << int(Info->Fmt) << " universal "
+     << Info->Universal << "\n";
+  for (const Slice &S : Info->Slices) {
+    OS << "slice " << S.Arch << " " << S.FileType << " id "
+       << S.InstallName.value_or("<none>") << " " << S.CurrentVersion << " "
+       << S.CompatibilityVersion << "\n";
+    for (const Dependency &D : S.Dependencies) {
+      OS << " dep " << D.Ordinal << " " << D.Name << " "
+         << dependencyKindName(D.Kind) << " " << D.CurrentVersion << " "
+         << D.CompatibilityVersion << " " << referencedName(D.IsReferenced)
+         << "\n";
+      dumpImports(OS, "imports", D.Imports);
+    }
+    for (const SearchPath &P : S.SearchPaths)
+      OS << " path " << int(P.Kind) << " " << P.Path << "\n";
+    dumpImports(OS, "dynamic", S.DynamicLookupImports);
+    dumpImports(OS, "executable", S.ExecutableImports);
+    dumpImports(OS, "weak", S.WeakLookupImports);
+    dumpImports(OS, "unattributed", S.UnattributedImports);
+    for (const std::string &W : S.Warnings)
+      OS << " warning " << W << "\n";
+  }
+  return Out;
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static fuzz::ScratchFile File(".bin");
-  auto Info = objlib::readBinary(File.write(Data, Size));
-  if (!Info) {
-    // A ReadError is the only documented failure.
-    llvm::handleAllErrors(Info.takeError(), [](const objlib::ReadError &) {});
-    return 0;
+  const std::string &Path = File.write(Data, Size);
+  std::string FromFile = dump(readBinary(Path));
+  llvm::MemoryBufferRef Buffer(
+      llvm::StringRef(reinterpret_cast<const char *>(Data), Size), Path);
+  std::string FromMemory = dump(readBinary(Buffer, Path));
+  if (FromFile != FromMemory) {
+    llvm::errs() << "objlib: reading the file and reading the same bytes "
+                    "from memory disagree\n--- file\n"
+                 << FromFile << "\n--- memory\n"
+                 << FromMemory << "\n";
+    std::abort();
   }
   return 0;
 }

@@ -1,0 +1,166 @@
+//===- Image.cpp - one open, a zero-filled mapping, pread on demand -------===//
+#include "objlib/Image.h"
+#include "objlib/Reader.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace linkguard::objlib {
+namespace {
+
+constexpr uint64_t PageSize = 4096;
+
+Error unreadable(const std::string &Path, const Twine &Why) {
+  return make_error<ReadError>(ReadErrorKind::Unreadable,
+                               (Path + ": " + Why).str());
+}
+
+std::string errnoMessage(int Errno) {
+  return std::error_code(Errno, std::generic_category()).message();
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Image>> Image::open(const std::string &Path) {
+  // O_NONBLOCK: opening a FIFO with no writer would otherwise block here
+  // before fstat could say it is not a regular file. It changes nothing for
+  // regular files.
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (FD < 0)
+    return unreadable(Path, errnoMessage(errno));
+  std::unique_ptr<Image> I(new Image());
+  I->FD = FD;
+  I->Name = Path;
+  struct stat St;
+  if (::fstat(FD, &St) != 0)
+    return unreadable(Path, errnoMessage(errno));
+  if (S_ISDIR(St.st_mode))
+    return unreadable(Path, "is a directory");
+  if (!S_ISREG(St.st_mode))
+    return unreadable(Path, "not a regular file");
+  I->Size = static_cast<uint64_t>(St.st_size);
+  if (I->Size == 0)
+    return std::move(I);
+  // MAP_NORESERVE: address space only; the kernel hands out zero pages as
+  // they are written, so a sparse 1 GB file costs what is read of it.
+  void *P = ::mmap(nullptr, I->Size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (P == MAP_FAILED)
+    return unreadable(Path,
+                      "cannot reserve " + Twine(I->Size) +
+                          " bytes of address space: " + errnoMessage(errno));
+  I->Base = static_cast<char *>(P);
+  return std::move(I);
+}
+
+std::unique_ptr<Image> Image::view(MemoryBufferRef Buffer) {
+  std::unique_ptr<Image> I(new Image());
+  I->Base = const_cast<char *>(Buffer.getBufferStart());
+  I->Size = Buffer.getBufferSize();
+  I->Name = Buffer.getBufferIdentifier().str();
+  return I;
+}
+
+Image::~Image() {
+  if (FD < 0)
+    return;
+  if (Base)
+    ::munmap(Base, Size);
+  ::close(FD);
+}
+
+MemoryBufferRef Image::buffer() const { return {StringRef(Base, Size), Name}; }
+
+Error Image::readPages(uint64_t Begin, uint64_t End) {
+  uint64_t At = Begin;
+  while (At < End) {
+    ssize_t N = ::pread(FD, Base + At, End - At, static_cast<off_t>(At));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      return unreadable(Name, "read at offset " + Twine(At) + ": " +
+                                  errnoMessage(errno));
+    if (N == 0)
+      return unreadable(Name, "the file shrank to " + Twine(At) +
+                                  " bytes while it was being read (it had " +
+                                  Twine(Size) + ")");
+    At += static_cast<uint64_t>(N);
+  }
+  return Error::success();
+}
+
+Error Image::load(uint64_t Offset, uint64_t Length) {
+  if (FD < 0 || Offset >= Size || Length == 0)
+    return Error::success();
+  uint64_t End = Offset + std::min(Length, Size - Offset);
+  if (Offset >= HitBegin && End <= HitEnd)
+    return Error::success(); // names read one after the other
+  uint64_t Begin = alignDown(Offset, PageSize);
+  End = std::min(alignTo(End, PageSize), Size);
+  // Read the gaps between the runs already loaded, then merge [Begin, End)
+  // and every run it touches into one.
+  auto It = Loaded.upper_bound(Begin);
+  if (It != Loaded.begin() && std::prev(It)->second >= Begin) {
+    --It;
+    if (It->second >= End) {
+      HitBegin = It->first, HitEnd = It->second;
+      return Error::success();
+    }
+  }
+  uint64_t At = Begin, NewBegin = Begin, NewEnd = End;
+  while (It != Loaded.end() && It->first <= End) {
+    if (It->first > At)
+      if (Error E = readPages(At, It->first))
+        return E;
+    At = std::max(At, It->second);
+    NewBegin = std::min(NewBegin, It->first);
+    NewEnd = std::max(NewEnd, It->second);
+    It = Loaded.erase(It);
+  }
+  if (At < End)
+    if (Error E = readPages(At, End)) {
+      Loaded.emplace(NewBegin, At); // what was read stays valid
+      return E;
+    }
+  Loaded.emplace(NewBegin, NewEnd);
+  HitBegin = NewBegin, HitEnd = NewEnd;
+  return Error::success();
+}
+
+void Image::release(uint64_t Offset, uint64_t Length) {
+  if (FD < 0 || Offset >= Size)
+    return;
+  uint64_t Begin = alignTo(Offset, PageSize);
+  uint64_t End = alignDown(Offset + std::min(Length, Size - Offset), PageSize);
+  if (Begin >= End)
+    return;
+  // MADV_DONTNEED on a private anonymous mapping: the pages are freed and
+  // read as zero afterwards.
+  ::madvise(Base + Begin, End - Begin, MADV_DONTNEED);
+  HitBegin = HitEnd = 0;
+  auto It = Loaded.upper_bound(Begin);
+  if (It != Loaded.begin())
+    --It;
+  while (It != Loaded.end() && It->first < End) {
+    uint64_t RunBegin = It->first, RunEnd = It->second;
+    if (RunEnd <= Begin) {
+      ++It;
+      continue;
+    }
+    It = Loaded.erase(It);
+    if (RunBegin < Begin)
+      Loaded.emplace(RunBegin, Begin);
+    if (RunEnd > End)
+      It = Loaded.emplace(End, RunEnd).first;
+  }
+}
+
+} // namespace linkguard::objlib

@@ -1,0 +1,119 @@
+//===- MachOImports.h - where a Mach-O image's imports go -------*- C++ -*-===//
+//
+// Private to objlib's Mach-O reader, which is split by table:
+// MachOReader.cpp (load commands, and the order everything runs in),
+// BindOpcodes.cpp (dyld opcode tables), ChainedFixups.cpp
+// (LC_DYLD_CHAINED_FIXUPS imports) and SymbolTable.cpp (the nlist
+// cross-check). They share the sink every import is filed through and the
+// budget every name is read under.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "objlib/BinaryInfo.h"
+#include "objlib/Image.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <climits>
+#include <optional>
+
+namespace llvm::object {
+class MachOObjectFile;
+} // namespace llvm::object
+
+namespace linkguard::objlib {
+
+/// Files every import into the list its ordinal names, once per
+/// (list, symbol, source), remembering what it could not place, and, per
+/// symbol, the first ordinal a table bound it with (for the nlist
+/// cross-check; weak lookup is BIND_SPECIAL_DYLIB_WEAK_LOOKUP). One map
+/// lookup per import.
+class ImportSink {
+public:
+  explicit ImportSink(Slice &S) : S(S), WeakSupplier(S.Dependencies.size()) {}
+
+  /// A binding from a table (bind, lazy-bind, chained fixups).
+  void addBound(int Ordinal, llvm::StringRef Symbol, BindSource Source,
+                bool Weak);
+  /// A weak-lookup binding (weak-bind, chained ordinal -3).
+  void addWeakLookup(llvm::StringRef Symbol, BindSource Source);
+  /// A binding only the symbol table shows.
+  void addFromSymbolTable(int Ordinal, llvm::StringRef Symbol, bool Weak);
+  /// The ordinal a table bound Symbol with, if one did.
+  std::optional<int> tableOrdinal(llvm::StringRef Symbol) const;
+  /// The symbol table says library Ordinal is where the static linker found
+  /// the definition of a symbol the tables bind by weak lookup: dyld may
+  /// take it from there, so the library counts as referenced.
+  void noteWeakSupplier(int Ordinal);
+  bool suppliesWeak(size_t DependencyIndex) const {
+    return WeakSupplier[DependencyIndex];
+  }
+
+  /// Adds the warnings that summarise (call once, at the end).
+  void finish();
+
+  /// Something went wrong: an absent import no longer proves anything.
+  bool Incomplete = false;
+
+private:
+  struct SymbolState {
+    std::optional<int> TableOrdinal;
+    /// (ordinal, source) pairs filed; WeakList for addWeakLookup.
+    llvm::SmallVector<std::pair<int, BindSource>, 2> Filed;
+  };
+  static constexpr int WeakList = INT32_MIN;
+
+  void file(int Ordinal, llvm::StringMapEntry<SymbolState> &Entry,
+            BindSource Source, bool Weak);
+  std::vector<Import> *listFor(int Ordinal, llvm::StringRef Symbol);
+
+  Slice &S;
+  llvm::StringMap<SymbolState> Symbols;
+  std::vector<bool> WeakSupplier;
+  uint64_t BadOrdinals = 0;
+};
+
+/// Reads NUL-terminated names out of link-edit tables, loading their pages
+/// as it goes, under one budget for the whole image: damaged tables can
+/// point every entry at a long string, or into the middle of one, and make
+/// the bytes scanned grow with the square of the table.
+class NameReader {
+public:
+  explicit NameReader(const SliceBytes &B)
+      : B(B), Budget(16 * B.Size + (uint64_t(16) << 20)) {}
+
+  /// The string at Offset, ending at its NUL or at End (both relative to
+  /// the slice), valid until the next read; "" once the budget is spent
+  /// (then spent() says so). Errors only when the file cannot be read.
+  llvm::Expected<llvm::StringRef> read(uint64_t Offset, uint64_t End);
+  bool spent() const { return Spent; }
+
+private:
+  const SliceBytes &B;
+  uint64_t Budget;
+  bool Spent = false;
+  std::string Long; // a name longer than one chunk
+};
+
+/// BindOpcodes.cpp: the bind, lazy-bind and weak-bind tables of
+/// LC_DYLD_INFO[_ONLY], checked for bounds and cost before libObject decodes
+/// them.
+llvm::Error readOpcodeTables(llvm::object::MachOObjectFile &Obj,
+                             const SliceBytes &Bytes, ImportSink &Sink,
+                             Slice &S);
+
+/// ChainedFixups.cpp: the import table of LC_DYLD_CHAINED_FIXUPS. Sets
+/// Chained when the image has one.
+llvm::Error readChainedFixups(const llvm::object::MachOObjectFile &Obj,
+                              const SliceBytes &Bytes, NameReader &Names,
+                              ImportSink &Sink, Slice &S, bool &Chained);
+
+/// SymbolTable.cpp: the undefined nlist entries, against the tables.
+llvm::Error crossCheckSymbolTable(const llvm::object::MachOObjectFile &Obj,
+                                  const SliceBytes &Bytes, NameReader &Names,
+                                  ImportSink &Sink, bool Chained, Slice &S);
+
+} // namespace linkguard::objlib
