@@ -1,10 +1,14 @@
 //===- Main.cpp - dispatch on how linkguard was called --------------------===//
+//
+// The wrapper path (CompilerStep.cpp) or one of the tools (commands/). Part
+// of the linkguard executable, not of the driver library, which never
+// depends on commands/.
+//
 #include "driver/Main.h"
 
-#include "driver/Commands.h"
+#include "commands/Commands.h"
 #include "driver/CompilerStep.h"
 #include "driver/DriverError.h"
-#include "driver/Help.h"
 #include "driver/Invocation.h"
 #include "driver/Logging.h"
 #include "driver/SelfPath.h"
@@ -14,22 +18,12 @@
 namespace linkguard::driver {
 
 static int runSubcommand(const Invocation &Inv) {
-  if (Inv.Subcommand == "inspect")
-    return runInspect(Inv.Args);
-  if (Inv.Subcommand == "check")
-    return runCheck(Inv.Args);
-  if (Inv.Subcommand == "explain")
-    return runExplain(Inv.Args);
-  if (Inv.Subcommand == "run")
-    return runRun(Inv.Args);
-  if (Inv.Subcommand == "env")
-    return runEnv(Inv.Args);
-  if (Inv.Subcommand == "try-load")
-    return runTryLoad(Inv.Args);
   if (Inv.Subcommand == "help") {
-    llvm::outs() << topLevelHelp();
+    llvm::outs() << commands::topLevelHelp();
     return 0;
   }
+  if (std::optional<int> Status = commands::runSubcommand(Inv.Subcommand, Inv.Args))
+    return *Status;
   return reportError(makeDriverError(ExitCode::Usage, "unknown subcommand " + Inv.Subcommand));
 }
 
@@ -39,10 +33,10 @@ int linkguardMain(int Argc, char **Argv) {
 
   switch (Inv.Kind) {
   case InvocationKind::TopLevelHelp:
-    llvm::outs() << topLevelHelp();
+    llvm::outs() << commands::topLevelHelp();
     return 0;
   case InvocationKind::TopLevelVersion:
-    return printVersion();
+    return commands::printVersion();
   case InvocationKind::Usage:
     return reportError(makeDriverError(
         ExitCode::Usage,

@@ -1,8 +1,6 @@
 //===- PlanJson.cpp - render a plan with llvm::json ------------------------===//
 #include "driver/PlanJson.h"
 
-#include "driver/RulesFileReport.h"
-
 #include "llvm/Support/raw_ostream.h"
 
 namespace linkguard::driver {
@@ -90,6 +88,27 @@ static json::Object classificationJson(const flags::Classification &C) {
   };
 }
 
+/// The rules file in force, or why none was looked for.
+static void addRulesFile(json::Object &O, const config::Config &Cfg, const config::Rules &R) {
+  json::Value NotLookedFor = nullptr;
+  if (Cfg.RunMode == config::Mode::Off)
+    NotLookedFor = "LINKGUARD_MODE=off";
+  else if (!Cfg.RulesEnabled)
+    NotLookedFor = "LINKGUARD_RULES=off";
+  O["rules_file_not_looked_for"] = std::move(NotLookedFor);
+  if (R.File)
+    O["rules_file"] = json::Object{{"path", *R.File},
+                                   {"directory", R.Directory},
+                                   {"origin", R.Origin},
+                                   {"error", R.Error ? json::Value(*R.Error) : json::Value(nullptr)}};
+  else
+    O["rules_file"] = nullptr;
+  json::Array Ignored;
+  for (const config::IgnoredRulesFile &I : R.Ignored)
+    Ignored.push_back(json::Object{{"path", I.Path}, {"reason", I.Reason}});
+  O["rules_files_ignored"] = std::move(Ignored);
+}
+
 json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   json::Object O = classificationJson(P.Cls);
   O["form"] = invocationFormName(J.Form);
@@ -109,7 +128,8 @@ json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   O["not_verified"] = nullable(P.NotVerified);
   O["contract"] = nullable(P.ContractSummary);
   O["warning"] = nullable(P.UnknownArgsWarning);
-  addRulesFileJson(O, Cfg, P.Rules);
+  O["action_text"] = actionText(P.What);
+  addRulesFile(O, Cfg, P.Rules);
   return O;
 }
 

@@ -166,5 +166,10 @@ s = json.load(open("out.json"))["files"][0]["slices"][0]
 assert s["installName"].startswith("@rpath/libshape.dylib\n\tinjected"), s["installName"]
 assert s["dependencies"][0]["name"] == "/usr/lib/libup\x1b[31mred\x1b[0m.dylib"
 assert s["dependencies"][0]["imports"][0]["symbol"] == "_up\nfn"
+# A name that is not UTF-8: U+FFFD in the name, the exact bytes beside it.
+rp = s["searchPaths"][0]
+assert rp["path"].endswith("/\ufffd\ufffd"), rp
+assert rp["pathEscaped"].endswith("/\\xff\\xfe"), rp
+assert "nameEscaped" not in s["dependencies"][0]
 PY
 }

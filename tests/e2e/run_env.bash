@@ -72,9 +72,9 @@ LINKGUARD_CC=$CLANG" "environment under run"
 
   TEST "help and usage errors"
   out=$("$LINKGUARD_BIN" run --help) || test_failed "run --help exited $?"
-  expect_contains "$out" "usage: linkguard run [--] COMMAND ARGS..." "run --help"
+  expect_contains "$out" "USAGE: linkguard run [--] COMMAND ARGS..." "run --help"
   out=$("$LINKGUARD_BIN" env --help) || test_failed "env --help exited $?"
-  expect_contains "$out" "usage: linkguard env" "env --help"
+  expect_contains "$out" "USAGE: linkguard env" "env --help"
   expect_status 64 "$LINKGUARD_BIN" run 2>/dev/null
   expect_status 64 "$LINKGUARD_BIN" run --bogus make 2>/dev/null
   expect_status 64 "$LINKGUARD_BIN" env extra 2>/dev/null

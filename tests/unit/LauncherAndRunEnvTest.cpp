@@ -1,6 +1,6 @@
 // Launcher options (driver/Invocation.h) and the environment of
-// `linkguard run`/`env` (driver/BuildEnvironment.h).
-#include "driver/BuildEnvironment.h"
+// `linkguard run`/`env` (commands/BuildEnvironment.h).
+#include "commands/BuildEnvironment.h"
 #include "driver/Invocation.h"
 #include "driver/Job.h"
 #include "driver/Plan.h"
@@ -12,6 +12,7 @@
 #include "tests/unit/support/Catch.h"
 
 using namespace linkguard::driver;
+using namespace linkguard::commands;
 namespace config = linkguard::config;
 
 TEST_CASE("launcher options come before the compiler word", "[invocation][launcher]") {

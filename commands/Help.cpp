@@ -1,5 +1,6 @@
 //===- Help.cpp - top-level --help and --version --------------------------===//
-#include "driver/Help.h"
+#include "commands/Commands.h"
+
 
 #include "driver/CompilerResolution.h"
 #include "config/Config.h"
@@ -7,7 +8,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-namespace linkguard::driver {
+namespace linkguard::commands {
 
 std::string topLevelHelp() {
   return "linkguard " LINKGUARD_VERSION
@@ -58,6 +59,40 @@ std::string topLevelHelp() {
          "Each subcommand takes --help. Exit codes: docs/exit-codes.md.\n";
 }
 
+namespace {
+
+using Runner = int (*)(const std::vector<std::string> &);
+
+struct Subcommand {
+  const char *Name;
+  Runner Run;
+};
+
+// In the order the help lists them.
+const Subcommand Subcommands[] = {
+    {"inspect", runInspect}, {"check", runCheck}, {"try-load", runTryLoad},
+    {"explain", runExplain}, {"run", runRun},     {"env", runEnv},
+};
+
+} // namespace
+
+std::optional<int> runSubcommand(const std::string &Name, const std::vector<std::string> &Args) {
+  for (const Subcommand &S : Subcommands)
+    if (Name == S.Name)
+      return S.Run(Args);
+  return std::nullopt;
+}
+
+const std::vector<std::string> &subcommandNames() {
+  static const std::vector<std::string> Names = [] {
+    std::vector<std::string> N;
+    for (const Subcommand &S : Subcommands)
+      N.emplace_back(S.Name);
+    return N;
+  }();
+  return Names;
+}
+
 int printVersion() {
   llvm::outs() << "linkguard " LINKGUARD_VERSION "\n";
   auto Cfg = config::configFromEnvironment();
@@ -65,9 +100,9 @@ int printVersion() {
     llvm::consumeError(Cfg.takeError());
     return 0;
   }
-  ResolveRequest Req;
-  Req.SelfPath = selfPath();
-  auto C = resolveCompiler(Req, *Cfg);
+  driver::ResolveRequest Req;
+  Req.SelfPath = driver::selfPath();
+  auto C = driver::resolveCompiler(Req, *Cfg);
   if (C)
     llvm::outs() << "real compiler: " << C->Executable << " (from " << C->Origin << ")\n";
   else
@@ -75,4 +110,4 @@ int printVersion() {
   return 0;
 }
 
-} // namespace linkguard::driver
+} // namespace linkguard::commands

@@ -1,4 +1,4 @@
-//===- EnvCommand.cpp - `linkguard env`: export lines for a shell ---------===//
+//===- Env.cpp - `linkguard env`: export lines for a shell -----------------===//
 //
 // Prints what `linkguard run` would set, as POSIX shell `export` lines (or
 // fish `set -gx` lines) for `eval "$(linkguard env)"` or a CI step's
@@ -8,9 +8,10 @@
 // command). Nothing is changed in linkguard's own environment.
 //
 //===----------------------------------------------------------------------===//
-#include "driver/Commands.h"
+#include "commands/Commands.h"
 
-#include "driver/BuildEnvironment.h"
+#include "commands/BuildEnvironment.h"
+#include "commands/CommandLine.h"
 #include "config/Config.h"
 #include "driver/DriverError.h"
 #include "driver/SelfPath.h"
@@ -20,26 +21,22 @@
 #include <algorithm>
 #include <optional>
 
-namespace linkguard::driver {
+namespace linkguard::commands {
 
 namespace {
 
-constexpr const char *EnvHelp =
-    "usage: linkguard env [--shell sh|fish]\n"
-    "\n"
-    "Prints the shell lines that set what `linkguard run` applies: CXX and\n"
-    "CC set to linkguard-clang++ and linkguard-clang beside this linkguard,\n"
-    "and the previous CXX/CC recorded as LINKGUARD_CXX/LINKGUARD_CC.\n"
-    "Use it as:  eval \"$(linkguard env)\"\n"
-    "      fish:  linkguard env --shell fish | source\n"
-    "A CXX/CC that already runs linkguard is left out (never wrapped twice).\n"
-    "Every value is quoted so that nothing in it is expanded or run; a value\n"
-    "with a newline or another control character is spelled with escapes,\n"
-    "never printed raw.\n"
-    "\n"
-    "  --shell sh    POSIX sh, dash, bash, zsh (the default)\n"
-    "  --shell fish  fish\n"
-    "  --help        this text\n";
+const CommandSpec Spec = {
+    "env", EnvVis, "linkguard env [--shell sh|fish]",
+    "Prints the shell lines that set what `linkguard run` applies: CXX and CC set to\n"
+    "linkguard-clang++ and linkguard-clang beside this linkguard, and the previous\n"
+    "CXX/CC recorded as LINKGUARD_CXX/LINKGUARD_CC. Use it as:\n"
+    "  eval \"$(linkguard env)\"           (POSIX sh, dash, bash, zsh)\n"
+    "  linkguard env --shell fish | source\n"
+    "A CXX/CC that already runs linkguard is left out (never wrapped twice). Every\n"
+    "value is quoted so that nothing in it is expanded or run; a value with a\n"
+    "newline or another control character is spelled with escapes, never printed\n"
+    "raw.",
+    ""};
 
 enum class Shell { Sh, Fish };
 
@@ -132,34 +129,25 @@ std::string comment(const std::string &Note) {
 } // namespace
 
 int runEnv(const std::vector<std::string> &Args) {
+  ParsedCommandLine CL;
+  if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
+    return *Stop;
+  if (!CL.Positionals.empty())
+    return usageError(Spec, "unexpected argument " + CL.Positionals.front() +
+                                "; expected --shell sh|fish or --help");
   Shell Sh = Shell::Sh;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    llvm::StringRef A = Args[I];
-    if (A == "--help" || A == "-h") {
-      llvm::outs() << EnvHelp;
-      return 0;
-    }
-    std::optional<std::string> Name;
-    if (A == "--shell" && I + 1 < Args.size())
-      Name = Args[++I];
-    else if (A.consume_front("--shell="))
-      Name = A.str();
-    if (Name && (*Name == "sh" || *Name == "fish")) {
-      Sh = *Name == "fish" ? Shell::Fish : Shell::Sh;
-      continue;
-    }
-    return reportError(makeDriverError(
-        ExitCode::Usage,
-        Name ? "env: unknown shell '" + *Name + "'; expected sh or fish"
-             : "env: unexpected argument " + Args[I] +
-                   "; expected --shell sh|fish or --help"));
+  if (const llvm::opt::Arg *A = CL.Args.getLastArg(OPT_shell_EQ)) {
+    llvm::StringRef Name = A->getValue();
+    if (Name != "sh" && Name != "fish")
+      return usageError(Spec, "unknown shell '" + Name.str() + "'; expected sh or fish");
+    Sh = Name == "fish" ? Shell::Fish : Shell::Sh;
   }
   auto Cfg = config::configFromEnvironment();
   if (!Cfg)
-    return reportError(Cfg.takeError());
-  auto Env = buildEnvironment(*Cfg, selfPath());
+    return driver::reportError(Cfg.takeError());
+  auto Env = buildEnvironment(*Cfg, driver::selfPath());
   if (!Env)
-    return reportError(Env.takeError());
+    return driver::reportError(Env.takeError());
   // Why a variable is left out, as comments: the shell ignores them.
   for (const std::string &Note : Env->Notes)
     llvm::outs() << comment(Note) << "\n";
@@ -170,4 +158,4 @@ int runEnv(const std::vector<std::string> &Args) {
   return 0;
 }
 
-} // namespace linkguard::driver
+} // namespace linkguard::commands

@@ -1,21 +1,57 @@
 //===- Inputs.cpp - expand a FILE into the binaries it holds --------------===//
-#include "driver/Inputs.h"
+#include "commands/Inputs.h"
 
+#include "driver/DriverError.h"
 #include "objlib/Reader.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
-namespace linkguard::driver {
+namespace linkguard::commands {
+
+namespace {
+
+/// An error message must stay one line even if libObject's spans several.
+std::string oneLine(std::string S) {
+  for (char &C : S)
+    if (C == '\n' || C == '\r')
+      C = ' ';
+  return S;
+}
+
+} // namespace
+
+json::Object InputFailure::record() const {
+  return json::Object{{"path", Path}, {"kind", Kind}, {"message", oneLine(Message)}};
+}
 
 void forEachInputBinary(
     const std::string &Path, bool Scan,
-    function_ref<void(const std::string &, Expected<objlib::BinaryInfo>,
-                      const package::Image *)>
-        Visit) {
+    function_ref<void(const std::string &, objlib::BinaryInfo &, const package::Image *)>
+        OnBinary,
+    function_ref<void(const InputFailure &)> OnFailure) {
+  auto Visit = [&](const std::string &Name, Expected<objlib::BinaryInfo> Info,
+                   const package::Image *Source) {
+    if (Info) {
+      OnBinary(Name, *Info, Source);
+      return;
+    }
+    InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
+    handleAllErrors(
+        Info.takeError(),
+        [&](const objlib::ReadError &E) {
+          F.Kind = objlib::readErrorKindName(E.kind());
+          F.Message = E.message();
+          F.Code = driver::exitCodeFor(E.kind());
+        },
+        [&](const ErrorInfoBase &E) { F.Message = Name + ": " + E.message(); });
+    errs() << "linkguard: error: " << oneLine(F.Message) << "\n";
+    OnFailure(F);
+  };
   package::InputKind Kind = package::classifyInput(Path);
   bool Container = Kind == package::InputKind::Zip ||
                    (Scan && Kind == package::InputKind::Other);
@@ -85,4 +121,4 @@ ContainerPlacement placeInContainer(const package::Image &Source,
   return {Root, std::move(Exists)};
 }
 
-} // namespace linkguard::driver
+} // namespace linkguard::commands

@@ -1,5 +1,5 @@
 //===- BuildEnvironment.cpp - CXX/CC through linkguard, never twice -------===//
-#include "driver/BuildEnvironment.h"
+#include "commands/BuildEnvironment.h"
 
 #include "driver/CompilerResolution.h"
 #include "driver/DriverError.h"
@@ -9,7 +9,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-namespace linkguard::driver {
+namespace linkguard::commands {
+
+using namespace driver;
 
 namespace {
 
@@ -79,4 +81,4 @@ llvm::Expected<BuildEnvironment> buildEnvironment(const config::Config &Cfg,
   return Env;
 }
 
-} // namespace linkguard::driver
+} // namespace linkguard::commands

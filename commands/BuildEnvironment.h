@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace linkguard::driver {
+namespace linkguard::commands {
 
 struct EnvAssignment {
   std::string Name;
@@ -43,4 +43,4 @@ struct BuildEnvironment {
 llvm::Expected<BuildEnvironment> buildEnvironment(const config::Config &Cfg,
                                                   const std::string &SelfPath);
 
-} // namespace linkguard::driver
+} // namespace linkguard::commands

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "contract/Portability.h"
+#include "driver/ExitCode.h"
 #include "objlib/BinaryInfo.h"
 #include "package/Container.h"
 
@@ -19,19 +20,32 @@
 
 #include <string>
 
-namespace linkguard::driver {
+namespace linkguard::commands {
 
-/// Calls Visit once per binary that Path stands for, in order: with the
-/// name to print ("pkg.pt2!a/b.so", "prog.pte@0x1f3", or Path), what
-/// objlib read (or why it could not), and where the bytes came from (null
-/// for a plain file). A container that cannot be read, or holds no image,
-/// is one failed visit named Path.
+/// A binary that could not be read: the name, "unreadable" / "malformed" /
+/// "unsupported", the message, and the exit status it stands for (66, 65).
+struct InputFailure {
+  std::string Path;
+  std::string Kind;
+  std::string Message;
+  driver::ExitCode Code = driver::ExitCode::MalformedBinary;
+
+  /// {"path", "kind", "message"}, as the "errors" of inspect and check.
+  llvm::json::Object record() const;
+};
+
+/// Calls OnBinary once per binary that Path stands for, in order, with the
+/// name to print ("pkg.pt2!a/b.so", "prog.pte@0x1f3", or Path), what objlib
+/// read, and where the bytes came from (null for a plain file); OnFailure
+/// for each one that could not be read, after one "linkguard: error: ..."
+/// line on stderr. A container that cannot be read, or holds no image, is
+/// one failure named Path.
 void forEachInputBinary(
     const std::string &Path, bool Scan,
-    llvm::function_ref<void(const std::string &Name,
-                            llvm::Expected<objlib::BinaryInfo> Info,
+    llvm::function_ref<void(const std::string &Name, objlib::BinaryInfo &Info,
                             const package::Image *Source)>
-        Visit);
+        OnBinary,
+    llvm::function_ref<void(const InputFailure &)> OnFailure);
 
 /// "container" in the JSON of inspect and check: null for a plain file,
 /// else {"path", "kind": "zip"|"embedded", "member", "offset"}.
@@ -54,4 +68,4 @@ ContainerPlacement placeInContainer(const package::Image &Source,
 /// P made absolute against the working directory, "." and ".." removed.
 std::string absolutePath(llvm::StringRef P);
 
-} // namespace linkguard::driver
+} // namespace linkguard::commands

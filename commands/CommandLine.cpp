@@ -1,0 +1,124 @@
+//===- CommandLine.cpp - the OptTable over Opts.inc ------------------------===//
+#include "commands/CommandLine.h"
+
+#include "driver/ExitCode.h"
+
+#include "llvm/Option/Option.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <iterator>
+
+using namespace llvm;
+using namespace llvm::opt;
+
+namespace linkguard::commands {
+
+namespace {
+
+#define PREFIX(NAME, VALUE)                                                    \
+  static constexpr StringLiteral NAME##_init[] = VALUE;                        \
+  static constexpr ArrayRef<StringLiteral> NAME(NAME##_init,                   \
+                                                std::size(NAME##_init) - 1);
+#include "commands/Opts.inc"
+#undef PREFIX
+
+constexpr OptTable::Info InfoTable[] = {
+#define OPTION(...) LLVM_CONSTRUCT_OPT_INFO(__VA_ARGS__),
+#include "commands/Opts.inc"
+#undef OPTION
+};
+
+class CommandsOptTable final : public GenericOptTable {
+public:
+  CommandsOptTable() : GenericOptTable(InfoTable) { setDashDashParsing(true); }
+};
+
+const CommandsOptTable &table() {
+  static const CommandsOptTable T;
+  return T;
+}
+
+/// Where the options end and a command begins (explain, run): "--" or the
+/// first word that does not start with '-'.
+size_t commandStart(const std::vector<std::string> &Args) {
+  for (size_t I = 0; I < Args.size(); ++I)
+    if (Args[I] == "--" || Args[I].empty() || Args[I].front() != '-')
+      return I;
+  return Args.size();
+}
+
+/// Which subcommand each visibility is, to name the one an option belongs to.
+constexpr std::pair<CommandVisibility, const char *> VisibilityNames[] = {
+    {InspectVis, "inspect"}, {CheckVis, "check"}, {TryLoadVis, "try-load"},
+    {ExplainVis, "explain"}, {RunVis, "run"},     {EnvVis, "env"},
+};
+
+constexpr unsigned EveryCommand =
+    InspectVis | CheckVis | TryLoadVis | ExplainVis | RunVis | EnvVis;
+
+/// "; it is an option of `linkguard check`" when Spelling is another
+/// subcommand's option, or "".
+std::string otherCommandsOf(const std::string &Spelling) {
+  const char *Argv[] = {Spelling.c_str()};
+  unsigned MissingIndex = 0, MissingCount = 0;
+  InputArgList Args =
+      table().ParseArgs(Argv, MissingIndex, MissingCount, Visibility(EveryCommand));
+  if (Args.size() != 1 || Args.hasArg(OPT_UNKNOWN) || Args.hasArg(OPT_INPUT))
+    return "";
+  const Option O = (*Args.begin())->getOption();
+  std::string Names;
+  for (const auto &[Vis, Name] : VisibilityNames)
+    if (O.hasVisibilityFlag(Vis))
+      Names += std::string(Names.empty() ? "" : " or ") + "`linkguard " + Name + "`";
+  return Names.empty() ? "" : "; it is an option of " + Names;
+}
+
+} // namespace
+
+int usageError(const CommandSpec &Spec, const std::string &Message) {
+  errs() << "linkguard: error: " << Spec.Name << ": " << Message << "\n"
+         << "usage: " << Spec.Usage << "\n";
+  return driver::toInt(driver::ExitCode::Usage);
+}
+
+std::optional<int> parseCommandLine(const CommandSpec &Spec,
+                                    const std::vector<std::string> &Args,
+                                    ParsedCommandLine &Out) {
+  size_t End = Spec.TakesCommand ? commandStart(Args) : Args.size();
+  std::vector<const char *> Argv;
+  Argv.reserve(End);
+  for (size_t I = 0; I < End; ++I)
+    Argv.push_back(Args[I].c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  Visibility Vis(Spec.Visibility);
+  Out.Args = table().ParseArgs(Argv, MissingIndex, MissingCount, Vis);
+  if (MissingCount)
+    return usageError(Spec, std::string(Out.Args.getArgString(MissingIndex)) +
+                                " needs a value");
+  for (const Arg *A : Out.Args.filtered(OPT_UNKNOWN)) {
+    std::string Nearest;
+    std::string Spelling = A->getAsString(Out.Args);
+    std::string Msg = "unknown option '" + Spelling + "'";
+    if (std::string Elsewhere = otherCommandsOf(Spelling); !Elsewhere.empty())
+      Msg += Elsewhere + (Spec.ElsewhereHint ? std::string(": ") + Spec.ElsewhereHint : "");
+    else if (table().findNearest(Spelling, Nearest, Vis) <= 2)
+      Msg += "; did you mean '" + Nearest + "'?";
+    return usageError(Spec, Msg);
+  }
+  if (Out.Args.hasArg(OPT_help)) {
+    std::string Usage = std::string(Spec.Usage);
+    table().printHelp(outs(), Usage.c_str(), Spec.About, /*ShowHidden=*/false,
+                      /*ShowAllAliases=*/false, Vis);
+    outs() << "\n" << Spec.After;
+    return 0;
+  }
+  for (const Arg *A : Out.Args.filtered(OPT_INPUT))
+    Out.Positionals.push_back(A->getValue());
+  size_t Rest = End < Args.size() && Args[End] == "--" ? End + 1 : End;
+  Out.Positionals.insert(Out.Positionals.end(),
+                         std::next(Args.begin(), static_cast<std::ptrdiff_t>(Rest)),
+                         Args.end());
+  return std::nullopt;
+}
+
+} // namespace linkguard::commands

@@ -1,0 +1,33 @@
+//===- Commands.h - linkguard's subcommands ------------------------*- C++ -*-===//
+//
+// The tools beside the wrapper path: each takes the arguments after its own
+// name and returns the process exit status (driver/ExitCode.h). Options come
+// from Opts.td (CommandLine.h), output goes through a Printer (Printer.h).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace linkguard::commands {
+
+int runInspect(const std::vector<std::string> &Args); // Inspect.cpp
+int runCheck(const std::vector<std::string> &Args);   // Check.cpp
+int runTryLoad(const std::vector<std::string> &Args); // TryLoad.cpp
+int runExplain(const std::vector<std::string> &Args); // Explain.cpp
+int runRun(const std::vector<std::string> &Args);     // Run.cpp
+int runEnv(const std::vector<std::string> &Args);     // Env.cpp
+
+/// The subcommand Name with Args; nothing when there is no such subcommand.
+std::optional<int> runSubcommand(const std::string &Name, const std::vector<std::string> &Args);
+
+/// The names runSubcommand knows, in the order help lists them.
+const std::vector<std::string> &subcommandNames();
+
+std::string topLevelHelp(); // Help.cpp
+/// linkguard's version, and the real compiler it would use from here.
+int printVersion();
+
+} // namespace linkguard::commands

@@ -1,0 +1,109 @@
+//===- Contracts.cpp - contract options and findings as records -------------===//
+#include "commands/Contracts.h"
+
+#include "commands/Printer.h"
+
+#include "llvm/Option/Option.h"
+
+using namespace llvm;
+
+namespace linkguard::commands {
+
+namespace {
+
+json::Value orNull(const std::string &S) { return S.empty() ? json::Value(nullptr) : json::Value(S); }
+
+json::Array texts(const std::vector<contract::Pattern> &Ps) {
+  json::Array A;
+  for (const contract::Pattern &P : Ps)
+    A.push_back(P.Text);
+  return A;
+}
+
+json::Array strings(const std::vector<std::string> &Ss) {
+  json::Array A;
+  for (const std::string &S : Ss)
+    A.push_back(S);
+  return A;
+}
+
+} // namespace
+
+std::string optionName(const opt::Arg *A) {
+  StringRef S = A->getSpelling();
+  S.consume_back("=");
+  return S.str();
+}
+
+std::optional<int> patternsOf(const CommandSpec &Spec, const opt::InputArgList &Args, unsigned Id,
+                              std::vector<contract::Pattern> &Into) {
+  for (const opt::Arg *A : Args.filtered(Id)) {
+    std::string Value = A->getValue();
+    if (Value.empty())
+      return usageError(Spec, optionName(A) + " needs a non-empty value");
+    if (Error E = contract::validatePattern(Value))
+      return usageError(Spec, optionName(A) + ": " + toString(std::move(E)));
+    Into.push_back({Value});
+  }
+  return std::nullopt;
+}
+
+std::optional<int> addPatterns(const CommandSpec &Spec, const opt::InputArgList &Args,
+                               contract::ContractSpec &Into) {
+  for (auto [Id, List] : {std::pair{OPT_forbid_EQ, &Into.Forbid},
+                          {OPT_require_EQ, &Into.Require},
+                          {OPT_forbid_unreferenced_EQ, &Into.ForbidUnreferenced}})
+    if (std::optional<int> Stop = patternsOf(Spec, Args, Id, *List))
+      return Stop;
+  return std::nullopt;
+}
+
+const char *findingKindName(contract::FindingKind K) {
+  static constexpr const char *Names[] = {"violation", "kept", "unknown"};
+  static_assert(static_cast<int>(contract::FindingKind::Unknown) == 2);
+  return Names[static_cast<int>(K)];
+}
+
+json::Array findingsRecord(const contract::Verdict &V) {
+  json::Array A;
+  for (const contract::Finding &F : V.Findings) {
+    json::Object R{{"kind", findingKindName(F.Kind)},
+                   {"slice", orNull(F.Slice)},
+                   {"dependency", nullptr},
+                   {"rule", F.Rule},
+                   {"symbols", strings(F.Symbols)}};
+    if (!F.Dependency.empty())
+      putName(R, "dependency", F.Dependency);
+    putName(R, "message", F.Message);
+    A.push_back(std::move(R));
+  }
+  return A;
+}
+
+json::Object contractRecord(const contract::ContractSpec &Spec) {
+  json::Object C{{"forbid", texts(Spec.Forbid)},
+                 {"forbidUnreferenced", texts(Spec.ForbidUnreferenced)},
+                 {"require", texts(Spec.Require)},
+                 {"requireOnlyForMachO", Spec.RequireOnlyForMachO},
+                 {"unused", Spec.FailOnUnused}};
+  if (Spec.Portable)
+    C["portable"] = json::Object{{"bundleRoot", orNull(Spec.Portable->BundleRoot)},
+                                 {"search", strings(Spec.Portable->SearchDirs)},
+                                 {"provided", texts(Spec.Portable->Provided)},
+                                 {"systemList", texts(Spec.Portable->SystemList)}};
+  else
+    C["portable"] = nullptr;
+  return C;
+}
+
+json::Object placementRecord(const contract::DependencyPlacement &P) {
+  return json::Object{{"slice", P.Slice},
+                      {"dependency", P.Dependency},
+                      {"kind", objlib::dependencyKindName(P.Kind)},
+                      {"placement", contract::placementName(P.Where)},
+                      {"resolvedPath", orNull(P.ResolvedPath)},
+                      {"via", orNull(P.Via)},
+                      {"reason", P.Reason}};
+}
+
+} // namespace linkguard::commands

@@ -1,0 +1,185 @@
+//===- Explain.cpp - `linkguard explain [--json] -- COMMAND` ---------------===//
+//
+// A dry run: reads COMMAND as linkguard would be invoked with it
+// (driver::invocationForCommand), makes the same Job and calls the same
+// planJob() as the run, and prints the plan -- the JSON the run logs at
+// trace level (driver/PlanJson.h), or a text view of that same JSON.
+//
+//===----------------------------------------------------------------------===//
+#include "commands/Commands.h"
+
+#include "commands/CommandLine.h"
+#include "commands/Printer.h"
+#include "config/Config.h"
+#include "driver/DriverError.h"
+#include "driver/Job.h"
+#include "driver/Plan.h"
+#include "driver/PlanJson.h"
+#include "driver/SelfPath.h"
+
+using namespace llvm;
+
+namespace linkguard::commands {
+
+namespace {
+
+const CommandSpec Spec = {
+    "explain", ExplainVis, "linkguard explain [--json] -- COMMAND...",
+    "Dry run: shows how linkguard reads COMMAND (phase and the argument that decided\n"
+    "it, inputs, output, target), which rule applies and why, the exact command that\n"
+    "would run, and whether the output would be verified. COMMAND is read as\n"
+    "linkguard would be invoked with it: linkguard-clang++ ARGS, a masquerade name,\n"
+    "`linkguard [OPTIONS] -- COMPILER ARGS`, or any other compiler command (the\n"
+    "launcher form). Nothing is run.",
+    "The JSON fields are those of the run's trace line \"plan: {...}\"\n"
+    "(docs/classification.md).\n",
+    /*TakesCommand=*/true};
+
+std::vector<std::string> stringsOf(const json::Object &O, StringRef Key) {
+  std::vector<std::string> Out;
+  if (const json::Array *A = O.getArray(Key))
+    for (const json::Value &V : *A)
+      Out.push_back(V.getAsString().value_or("").str());
+  return Out;
+}
+
+/// Words quoted as a POSIX shell would need them, so the line can be pasted.
+std::string joined(const std::vector<std::string> &Words) {
+  std::string Out;
+  for (const std::string &W : Words) {
+    Out += Out.empty() ? "" : " ";
+    bool Plain = !W.empty() && W.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                   "0123456789_-+=/.,:@%") == std::string::npos;
+    if (Plain) {
+      Out += W;
+      continue;
+    }
+    Out += '\'';
+    for (char Ch : W)
+      Out += Ch == '\'' ? std::string("'\\''") : std::string(1, Ch);
+    Out += '\'';
+  }
+  return printable(Out);
+}
+
+void printClassification(raw_ostream &OS, const json::Object &P) {
+  OS << "phase:     " << str(P, "phase") << " (decided by " << printable(str(P, "deciding_arg"))
+     << ")\n";
+  OS << "inputs:   ";
+  const json::Array &Inputs = *P.getArray("inputs");
+  if (Inputs.empty())
+    OS << " (none)";
+  for (const json::Value &V : Inputs)
+    OS << " " << printable(str(*V.getAsObject(), "path")) << " ["
+       << str(*V.getAsObject(), "type") << "]";
+  OS << "\n";
+  std::string Output = str(P, "output");
+  OS << "output:    " << (Output.empty() ? "(default)" : printable(Output)) << " ("
+     << str(P, "output_kind") << ")\n";
+  const json::Object &T = *P.getObject("target");
+  std::string Triple = str(T, "triple");
+  OS << "target:    " << (Triple.empty() ? "(host)" : Triple) << ", " << str(T, "format")
+     << " (from " << str(T, "source") << ")\n";
+  std::vector<std::string> Unknown = stringsOf(P, "unknown_args");
+  if (!Unknown.empty()) {
+    OS << "unknown:  ";
+    for (const std::string &U : Unknown)
+      OS << " " << printable(U);
+    OS << "\n";
+  }
+  for (const std::string &U : stringsOf(P, "uncertain"))
+    OS << "uncertain: " << printable(U) << "\n";
+}
+
+void printRules(raw_ostream &OS, const json::Object &P) {
+  for (const json::Value &V : *P.getArray("rules")) {
+    const json::Object &R = *V.getAsObject();
+    std::string Origin = str(R, "origin");
+    OS << "rule " << str(R, "name") << ": "
+       << (R.getBoolean("applies").value_or(false) ? "applies" : "does not apply")
+       << (Origin == "built-in" ? "" : " (" + Origin + ")") << "\n";
+    for (const json::Value &C : *R.getArray("conditions")) {
+      const json::Object &Cond = *C.getAsObject();
+      OS << "  [" << (Cond.getBoolean("holds").value_or(false) ? "yes" : "no ") << "] "
+         << str(Cond, "name") << ": " << printable(str(Cond, "why")) << "\n";
+    }
+  }
+}
+
+void printRulesFile(raw_ostream &OS, const json::Object &P) {
+  OS << "rules file: ";
+  const json::Object *File = P.getObject("rules_file");
+  if (std::string Not = str(P, "rules_file_not_looked_for"); !Not.empty())
+    OS << "(not looked for: " << Not << ")";
+  else if (!File)
+    OS << "(none)";
+  else
+    OS << printable(str(*File, "path")) << " (" << str(*File, "origin") << ", in "
+       << printable(str(*File, "directory")) << ")";
+  OS << "\n";
+  if (File && !str(*File, "error").empty())
+    OS << "  not used: " << printable(str(*File, "error")) << " (a link stops with 78)\n";
+  for (const json::Value &V : *P.getArray("rules_files_ignored"))
+    OS << "ignored:    " << printable(str(*V.getAsObject(), "path")) << ": "
+       << printable(str(*V.getAsObject(), "reason")) << "\n";
+}
+
+void printPlan(raw_ostream &OS, const json::Object &P) {
+  OS << "form:      " << str(P, "form") << "\n";
+  OS << "compiler:  " << printable(str(P, "compiler")) << " (from " << str(P, "compiler_origin")
+     << "), compiler word " << printable(str(P, "compiler_name")) << "\n";
+  printClassification(OS, P);
+  printRules(OS, P);
+  std::vector<std::string> Inserted = stringsOf(P, "inserted_before_libraries");
+  std::vector<std::string> Appended = stringsOf(P, "appended");
+  if (!Inserted.empty())
+    OS << "inserts:   " << joined(Inserted) << " (before the first library)\n";
+  OS << "appends:   " << (Appended.empty() ? "(nothing)" : joined(Appended)) << "\n";
+  OS << "mode:      " << str(P, "mode") << " (" << str(P, "mode_reason") << ")\n";
+  OS << "action:    " << str(P, "action_text") << "\n";
+  OS << "runs:      " << joined(stringsOf(P, "argv")) << "\n";
+  if (P.getBoolean("verifies").value_or(false))
+    OS << "verifies:  " << printable(str(P, "output_path")) << ": " << str(P, "contract") << "\n";
+  else if (std::string Not = str(P, "not_verified"); !Not.empty())
+    OS << "verifies:  not verified: " << printable(Not) << "\n";
+  if (std::string W = str(P, "warning"); !W.empty())
+    OS << "warning:   " << printable(W) << "\n";
+  printRulesFile(OS, P);
+}
+
+} // namespace
+
+int runExplain(const std::vector<std::string> &Args) {
+  ParsedCommandLine CL;
+  if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
+    return *Stop;
+  const std::vector<std::string> &Command = CL.Positionals;
+  if (Command.empty())
+    return usageError(Spec, "expected a compiler command after '--' "
+                            "(linkguard explain -- clang++ -c a.cpp)");
+  auto Cfg = config::configFromEnvironment();
+  if (!Cfg)
+    return driver::reportError(Cfg.takeError());
+  std::string Self = driver::selfPath();
+  driver::Invocation Inv = driver::invocationForCommand(Command, *Cfg, Self);
+  if (Inv.Kind != driver::InvocationKind::CompilerDriver)
+    return usageError(Spec, "'" + joined(Command) + "' is not a compiler command" +
+                                (Inv.Problem.empty() ? "" : ": " + Inv.Problem));
+  auto J = driver::makeJob(Inv, *Cfg, Self);
+  if (!J)
+    return driver::reportError(J.takeError());
+  auto P = driver::planJob(*J, *Cfg);
+  if (!P)
+    return driver::reportError(P.takeError());
+
+  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "", DocumentShape::Single,
+                         {printPlan, nullptr});
+  json::Object Plan = driver::planJson(*J, *P, *Cfg);
+  Plan["command"] = Command;
+  Out->result(std::move(Plan));
+  Out->finish({});
+  return 0;
+}
+
+} // namespace linkguard::commands

@@ -1,0 +1,255 @@
+//===- Inspect.cpp - `linkguard inspect`: what a binary depends on --------===//
+//
+// Reads each file with objlib (a zip's members, --scan's embedded images)
+// and describes it once, as a JSON record (inspectRecord); the text layout
+// copies llvm-otool -L (llvm-objdump's PrintDylibs): a "FILE:" line, the
+// dylib's own LC_ID_DYLIB first, then one tab-indented line per dependency
+// with ", weak" / ", reexport" / ", lazy" / ", upward" before the closing
+// parenthesis. Extras (--symbols, --rpaths) only add lines, so the default
+// output stays diffable against otool. Every name goes through printable():
+// a newline in an install name must not forge a dependency line.
+//
+//===----------------------------------------------------------------------===//
+#include "commands/Commands.h"
+
+#include "commands/CommandLine.h"
+#include "commands/Inputs.h"
+#include "commands/Printer.h"
+#include "driver/ExitCode.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Object/MachO.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+using namespace linkguard::objlib;
+
+namespace linkguard::commands {
+
+namespace {
+
+const CommandSpec Spec = {
+    "inspect", InspectVis, "linkguard inspect [options] FILE...",
+    "Prints the libraries a Mach-O (thin or universal) or ELF file depends on, in the\n"
+    "layout of `otool -L`. A zip archive (.pt2, wheel) is read as a container: each\n"
+    "Mach-O or ELF member is listed as PKG!path/in/archive.",
+    "EXIT STATUS: 0 all files read, 64 usage, 65 malformed or unsupported file (also:\n"
+    "a damaged or lying zip, a container with no image), 66 missing or unreadable\n"
+    "file; with several files, the first failure's code.\n"};
+
+json::Value orNull(const std::string &S) { return S.empty() ? json::Value(nullptr) : json::Value(S); }
+
+json::Array importsRecord(const std::vector<Import> &Imports) {
+  json::Array A;
+  for (const Import &I : Imports) {
+    json::Object R{{"source", bindSourceName(I.Source)}, {"weak", I.Weak}};
+    putName(R, "symbol", I.Symbol);
+    A.push_back(std::move(R));
+  }
+  return A;
+}
+
+const char *searchPathKindName(Format F, SearchPathKind K) {
+  if (F == Format::MachO)
+    return "LC_RPATH";
+  return K == SearchPathKind::RPath ? "DT_RPATH" : "DT_RUNPATH";
+}
+
+json::Object sliceRecord(const BinaryInfo &Info, const Slice &S) {
+  json::Array Deps, Paths, Warnings;
+  for (const Dependency &D : S.Dependencies) {
+    json::Object R{
+        {"kind", dependencyKindName(D.Kind)},
+        {"ordinal", D.Ordinal},
+        {"currentVersion", orNull(D.CurrentVersion)},
+        {"compatibilityVersion", orNull(D.CompatibilityVersion)},
+        {"referenced", referencedName(D.IsReferenced)},
+        {"imports", importsRecord(D.Imports)},
+    };
+    putName(R, "name", D.Name);
+    Deps.push_back(std::move(R));
+  }
+  for (const SearchPath &P : S.SearchPaths) {
+    json::Object R{{"kind", searchPathKindName(Info.Fmt, P.Kind)}};
+    putName(R, "path", P.Path);
+    Paths.push_back(std::move(R));
+  }
+  for (const std::string &W : S.Warnings)
+    Warnings.push_back(W);
+  json::Object R{
+      {"arch", S.Arch},
+      {"fileType", S.FileType},
+      {"installName", nullptr},
+      {"currentVersion", orNull(S.CurrentVersion)},
+      {"compatibilityVersion", orNull(S.CompatibilityVersion)},
+      {"dependencies", std::move(Deps)},
+      {"searchPaths", std::move(Paths)},
+      {"dynamicLookupImports", importsRecord(S.DynamicLookupImports)},
+      {"executableImports", importsRecord(S.ExecutableImports)},
+      {"weakLookupImports", importsRecord(S.WeakLookupImports)},
+      {"unattributedImports", importsRecord(S.UnattributedImports)},
+      {"warnings", std::move(Warnings)},
+  };
+  if (S.InstallName)
+    putName(R, "installName", *S.InstallName);
+  return R;
+}
+
+/// One file (or member, or embedded image), as inspect describes it.
+json::Object inspectRecord(const BinaryInfo &Info, const package::Image *Source) {
+  json::Array Slices;
+  for (const Slice &S : Info.Slices)
+    Slices.push_back(sliceRecord(Info, S));
+  json::Object R{{"format", Info.Fmt == Format::MachO ? "mach-o" : "elf"},
+                 {"universal", Info.Universal},
+                 {"slices", std::move(Slices)},
+                 {"container", containerToJSON(Source)}};
+  putName(R, "path", Info.Path);
+  return R;
+}
+
+//===--- The text layout ----------------------------------------------------===//
+
+const char *kindSuffix(StringRef Kind) {
+  return StringSwitch<const char *>(Kind)
+      .Case("LC_LOAD_WEAK_DYLIB", ", weak")
+      .Case("LC_REEXPORT_DYLIB", ", reexport")
+      .Case("LC_LAZY_LOAD_DYLIB", ", lazy")
+      .Case("LC_LOAD_UPWARD_DYLIB", ", upward")
+      .Default("");
+}
+
+const json::Array &arrayAt(const json::Object &O, StringRef Key) {
+  static const json::Array Empty;
+  const json::Array *A = O.getArray(Key);
+  return A ? *A : Empty;
+}
+
+void printImports(raw_ostream &OS, const json::Array &Imports) {
+  for (const json::Value &V : Imports) {
+    const json::Object &I = *V.getAsObject();
+    OS << "\t\t" << printableName(I, "symbol") << " (" << str(I, "source");
+    if (I.getBoolean("weak").value_or(false))
+      OS << ", weak import";
+    OS << ")\n";
+  }
+}
+
+std::string versions(const json::Object &O, StringRef Suffix = "") {
+  return " (compatibility version " + str(O, "compatibilityVersion") + ", current version " +
+         str(O, "currentVersion") + Suffix.str() + ")";
+}
+
+std::string sliceTitle(const json::Object &File, const json::Object &S) {
+  std::string Path = printableName(File, "path");
+  if (File.getBoolean("universal").value_or(false))
+    return Path + " (architecture " + str(S, "arch") + ")";
+  return Path;
+}
+
+void printSlice(raw_ostream &OS, const json::Object &File, const json::Object &S, bool Symbols,
+                bool RPaths) {
+  const bool MachO = str(File, "format") == "mach-o";
+  OS << sliceTitle(File, S) << ":\n";
+  // otool -L lists LC_ID_DYLIB among the dependencies; ELF's DT_SONAME is
+  // not a dependency and is not printed.
+  if (MachO && S.getString("installName"))
+    OS << "\t" << printableName(S, "installName") << versions(S) << "\n";
+  for (const json::Value &V : arrayAt(S, "dependencies")) {
+    const json::Object &D = *V.getAsObject();
+    OS << "\t" << printableName(D, "name");
+    if (MachO)
+      OS << versions(D, kindSuffix(str(D, "kind")));
+    OS << "\n";
+    if (Symbols) {
+      OS << "\t\treferenced: " << str(D, "referenced") << "\n";
+      printImports(OS, arrayAt(D, "imports"));
+    }
+  }
+  if (Symbols)
+    for (auto [Key, Title] : {std::pair{"dynamicLookupImports", "dynamic lookup"},
+                              {"executableImports", "executable"},
+                              {"weakLookupImports", "weak lookup"},
+                              {"unattributedImports", "unattributed"}})
+      if (!arrayAt(S, Key).empty()) {
+        OS << "\t" << Title << ":\n";
+        printImports(OS, arrayAt(S, Key));
+      }
+  if (RPaths)
+    for (const json::Value &V : arrayAt(S, "searchPaths")) {
+      const json::Object &P = *V.getAsObject();
+      OS << "\t" << str(P, "kind") << " " << printableName(P, "path") << "\n";
+    }
+}
+
+bool isKnownArch(StringRef A) {
+  return object::MachOObjectFile::isValidArch(A) ||
+         Triple::getArchTypeForLLVMName(A) != Triple::UnknownArch;
+}
+
+/// Mach-O says arm64 where ELF and LLVM say aarch64.
+bool archMatches(StringRef Want, StringRef Have) {
+  auto canon = [](StringRef A) { return A == "aarch64" ? "arm64" : A; };
+  return canon(Want) == canon(Have);
+}
+
+} // namespace
+
+int runInspect(const std::vector<std::string> &Args) {
+  ParsedCommandLine CL;
+  if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
+    return *Stop;
+  std::optional<std::string> Arch;
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_arch_EQ)) {
+    if (!isKnownArch(A->getValue()))
+      return usageError(Spec, "unknown architecture '" + std::string(A->getValue()) + "'");
+    Arch = A->getValue();
+  }
+  if (CL.Positionals.empty())
+    return usageError(Spec, "no input file");
+  const bool Symbols = CL.Args.hasArg(OPT_symbols), RPaths = CL.Args.hasArg(OPT_rpaths);
+
+  TextLayout Text;
+  Text.Result = [&](raw_ostream &OS, const json::Object &File) {
+    for (const json::Value &S : arrayAt(File, "slices"))
+      printSlice(OS, File, *S.getAsObject(), Symbols, RPaths);
+  };
+  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-inspect/1",
+                         DocumentShape::Files, std::move(Text));
+  int Status = 0;
+  auto fail = [&](const InputFailure &F) {
+    Out->error(F.record());
+    if (Status == 0)
+      Status = driver::toInt(F.Code);
+  };
+  for (const std::string &Path : CL.Positionals)
+    forEachInputBinary(
+        Path, CL.Args.hasArg(OPT_scan),
+        [&](const std::string &Name, BinaryInfo &Info, const package::Image *Source) {
+          if (Arch) {
+            std::vector<Slice> Kept;
+            for (Slice &S : Info.Slices)
+              if (archMatches(*Arch, S.Arch))
+                Kept.push_back(std::move(S));
+            if (Kept.empty()) {
+              InputFailure F{Name, "usage", Name + ": does not contain architecture " + *Arch,
+                             driver::ExitCode::Usage};
+              errs() << "linkguard: error: " << printable(F.Message) << "\n";
+              return fail(F);
+            }
+            Info.Slices = std::move(Kept);
+          }
+          json::Object Record = inspectRecord(Info, Source);
+          // Warnings go to stderr so stdout stays comparable with otool's.
+          for (const json::Value &S : arrayAt(Record, "slices"))
+            for (const json::Value &W : arrayAt(*S.getAsObject(), "warnings"))
+              errs() << "linkguard: warning: " << sliceTitle(Record, *S.getAsObject()) << ": "
+                     << printable(W.getAsString().value_or("")) << "\n";
+          Out->result(std::move(Record));
+        },
+        fail);
+  Out->finish({});
+  return Status;
+}
+
+} // namespace linkguard::commands

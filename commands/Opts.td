@@ -1,0 +1,75 @@
+// The options of linkguard's subcommands, one table (llvm-readobj's Opts.td
+// pattern): llvm-tblgen -gen-opt-parser-defs turns it into Opts.inc, and
+// commands/CommandLine.cpp builds one OptTable from it. Each option is
+// visible to the subcommands that take it; help, "did you mean" and the
+// parse come from the table.
+include "llvm/Option/OptParser.td"
+
+def InspectVis : OptionVisibility;
+def CheckVis : OptionVisibility;
+def TryLoadVis : OptionVisibility;
+def ExplainVis : OptionVisibility;
+def RunVis : OptionVisibility;
+def EnvVis : OptionVisibility;
+
+class F<string name, string help, list<OptionVisibility> vis>
+    : Flag<["--"], name>, HelpText<help>, Visibility<vis>;
+
+// "--name VALUE" and "--name=VALUE".
+multiclass Eq<string name, string meta, string help, list<OptionVisibility> vis> {
+  def NAME #_EQ : Joined<["--"], name #"=">, HelpText<help>, MetaVarName<meta>,
+                  Visibility<vis>;
+  def : Separate<["--"], name>, Alias<!cast<Joined>(NAME #_EQ)>, Visibility<vis>;
+}
+
+def help : F<"help", "Print this help", [InspectVis, CheckVis, TryLoadVis,
+                                          ExplainVis, RunVis, EnvVis]>;
+def : Flag<["-"], "h">, Alias<help>, Flags<[HelpHidden]>,
+      Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis]>;
+def json : F<"json", "One JSON document (the schema is in the command's doc)",
+             [InspectVis, CheckVis, TryLoadVis, ExplainVis]>;
+def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
+                     "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
+
+// inspect
+def symbols : F<"symbols", "Under each library, the imported symbols bound to it; "
+                           "then dynamic-lookup, executable, weak-lookup and "
+                           "unattributed imports", [InspectVis]>;
+def rpaths : F<"rpaths", "LC_RPATH / DT_RPATH / DT_RUNPATH search paths", [InspectVis]>;
+defm arch : Eq<"arch", "<arch>", "Only the slice for ARCH (arm64, x86_64, ...)", [InspectVis]>;
+
+// contracts: check, and (forbid, require) try-load
+defm forbid : Eq<"forbid", "<pattern>", "No dependency may match the pattern",
+                 [CheckVis, TryLoadVis]>;
+defm require : Eq<"require", "<pattern>", "Some dependency must match the pattern",
+                  [CheckVis, TryLoadVis]>;
+defm forbid_unreferenced : Eq<"forbid-unreferenced", "<pattern>",
+    "A dependency matching the pattern may stay only if an imported symbol binds to it",
+    [CheckVis]>;
+def unused : F<"unused", "No dependency that no imported symbol binds to (ELF: unknown "
+                         "without symbol versions)", [CheckVis]>;
+def mps_aot : F<"mps-aot", "The contract the MPS AOT rule verifies after a link: "
+                           "--forbid-unreferenced openmp, and (Mach-O) --require libsystem",
+                [CheckVis]>;
+def portable : F<"portable", "Every dependency is a system library, shipped under the "
+                             "bundle root, or --provided", [CheckVis]>;
+defm bundle_root : Eq<"bundle-root", "<dir>", "What ships (default: each binary's directory)",
+                      [CheckVis]>;
+defm search : Eq<"search", "<dir>", "An application library directory where @rpath names "
+                                    "are also looked up (repeatable)", [CheckVis]>;
+defm provided : Eq<"provided", "<pattern>", "A library the application provides (repeatable)",
+                   [CheckVis]>;
+defm system_list : Eq<"system-list", "<file>", "More system libraries, one pattern a line",
+                      [CheckVis]>;
+
+// try-load
+defm call : Eq<"call", "<symbol>", "Call `int SYMBOL(void)` after loading; 0 is success",
+               [TryLoadVis]>;
+defm hide : Eq<"hide", "<path>", "Make PATH absent for the child only (Linux: a private "
+                                 "mount namespace); repeatable", [TryLoadVis]>;
+def keep_env : F<"keep-env", "Keep the loader variables in the child's environment",
+                 [TryLoadVis]>;
+def lazy : F<"lazy", "dlopen with RTLD_LAZY instead of RTLD_NOW", [TryLoadVis]>;
+
+// env
+defm shell : Eq<"shell", "<sh|fish>", "The shell the lines are for (default: sh)", [EnvVis]>;

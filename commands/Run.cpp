@@ -1,0 +1,77 @@
+//===- Run.cpp - `linkguard run -- CMD ARGS...` ---------------------------===//
+//
+// Runs a whole build with CXX/CC through linkguard (BuildEnvironment.h):
+// `linkguard run -- python export.py`, `linkguard run -- cmake --build b`.
+// The command is exec'd, with no shell in between, so its exit status, its
+// signals and its stdio are its own, as with env(1) or scan-build.
+//
+//===----------------------------------------------------------------------===//
+#include "commands/Commands.h"
+
+#include "commands/BuildEnvironment.h"
+#include "commands/CommandLine.h"
+#include "config/Config.h"
+#include "driver/DriverError.h"
+#include "driver/Logging.h"
+#include "driver/SelfPath.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace linkguard::commands {
+
+namespace {
+
+const CommandSpec Spec = {
+    "run", RunVis, "linkguard run [--] COMMAND ARGS...",
+    "Runs COMMAND (no shell) with CXX and CC set to the linkguard-clang++ and\n"
+    "linkguard-clang beside this linkguard, and the previous CXX/CC recorded as\n"
+    "LINKGUARD_CXX/LINKGUARD_CC, the real compilers linkguard runs. Every process\n"
+    "that reads CXX/CC (make, cmake at configure time, PyTorch's cpp_builder) then\n"
+    "compiles and links through linkguard. An unset CXX/CC leaves\n"
+    "LINKGUARD_CXX/LINKGUARD_CC unset: the compiler is then found on PATH. A CXX/CC\n"
+    "that already runs linkguard is kept as it is: linkguard never wraps itself. An\n"
+    "explicit LINKGUARD_CXX/LINKGUARD_CC is kept.",
+    "The exit status is COMMAND's; 71 when it cannot be started.\n",
+    /*TakesCommand=*/true};
+
+} // namespace
+
+int runRun(const std::vector<std::string> &Args) {
+  ParsedCommandLine CL;
+  if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
+    return *Stop;
+  const std::vector<std::string> &Command = CL.Positionals;
+  if (Command.empty())
+    return usageError(Spec, "expected a command (linkguard run -- cmake --build build)");
+
+  auto Cfg = config::configFromEnvironment();
+  if (!Cfg)
+    return driver::reportError(Cfg.takeError());
+  auto Env = buildEnvironment(*Cfg, driver::selfPath());
+  if (!Env)
+    return driver::reportError(Env.takeError());
+  for (const std::string &Note : Env->Notes)
+    driver::logInfo("run: " + Note);
+  for (const EnvAssignment &A : Env->Set) {
+    driver::logInfo("run: " + A.Name + "=" + A.Value);
+    ::setenv(A.Name.c_str(), A.Value.c_str(), 1);
+  }
+
+  std::vector<char *> Argv;
+  for (const std::string &W : Command)
+    Argv.push_back(const_cast<char *>(W.c_str()));
+  Argv.push_back(nullptr);
+  // execvp: COMMAND is looked up on PATH like a shell would, without one.
+  ::execvp(Argv[0], Argv.data());
+  int Err = errno;
+  return driver::reportError(driver::makeDriverError(driver::ExitCode::SpawnFailed,
+                                     "run: cannot run '" + Command.front() +
+                                         "': " + std::strerror(Err)));
+}
+
+} // namespace linkguard::commands

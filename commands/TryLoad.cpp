@@ -1,0 +1,321 @@
+//===- TryLoad.cpp - `linkguard try-load FILE [options]` -------------------===//
+//
+// The seed's second proof: load the library in a separate native process
+// that neither links nor preloads OpenMP, and see what gets mapped. The
+// work is in tryload/ (find the library, run linkguard-loader, judge what
+// it reports); this file reads the options, keeps the private directory safe
+// from signals, describes the run once (tryLoadRecord) and prints it.
+//
+//===----------------------------------------------------------------------===//
+#include "commands/Commands.h"
+
+#include "commands/CommandLine.h"
+#include "commands/Contracts.h"
+#include "commands/Printer.h"
+#include "driver/DriverError.h"
+#include "driver/ExitCode.h"
+#include "driver/SelfPath.h"
+#include "tryload/Outcome.h"
+#include "tryload/Run.h"
+#include "tryload/Target.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <csignal>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char **environ;
+
+using namespace llvm;
+using namespace linkguard::driver;
+
+namespace linkguard::commands {
+
+namespace {
+
+const CommandSpec Spec = {
+    "try-load", TryLoadVis, "linkguard try-load [options] FILE",
+    "Loads a library in a fresh process (linkguard-loader) whose environment has no\n"
+    "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT, DYLD_INSERT_LIBRARIES, DYLD_LIBRARY_PATH,\n"
+    "DYLD_FALLBACK_LIBRARY_PATH (and dyld's framework and versioned kin), lists every\n"
+    "image mapped there and judges that list. FILE is a library; a member of a zip\n"
+    "archive, PKG.pt2!path/in/archive (or the archive, when it holds one binary); or\n"
+    "an image inside a blob, FILE@0xOFFSET (or the blob with --scan, when it holds\n"
+    "one). A member or an embedded image is written to a private temporary directory\n"
+    "(mode 0700), removed afterwards, also when linkguard is interrupted.",
+    "EXIT STATUS: 0 loaded and the contract holds, 1 an image breaks the contract, 87\n"
+    "the library did not load (the loader's message is printed), 88 --hide is\n"
+    "unavailable here or failed, 89 --call failed (missing symbol, non-zero return,\n"
+    "crash), 64 usage, 65 malformed file, 66 missing file, 69 linkguard-loader is not\n"
+    "installed beside linkguard.\n",
+    /*TakesCommand=*/false,
+    "it judges a file's load commands, not a process: use `linkguard check`"};
+
+struct Options {
+  contract::ContractSpec Spec;
+  std::optional<std::string> Call;
+  std::vector<std::string> Hide;
+  bool KeepEnv = false, Lazy = false, Scan = false, Json = false;
+  std::string File;
+};
+
+/// The options, or the exit status of a usage error.
+std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O) {
+  ParsedCommandLine CL;
+  if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
+    return Stop;
+  if (std::optional<int> Stop = addPatterns(Spec, CL.Args, O.Spec))
+    return Stop;
+  if (const opt::Arg *C = CL.Args.getLastArg(OPT_call_EQ))
+    O.Call = C->getValue();
+  for (const std::string &H : CL.Args.getAllArgValues(OPT_hide_EQ)) {
+    if (!sys::path::is_absolute(H))
+      return usageError(Spec, "--hide " + H + ": not an absolute path");
+    O.Hide.push_back(H);
+  }
+  O.KeepEnv = CL.Args.hasArg(OPT_keep_env);
+  O.Lazy = CL.Args.hasArg(OPT_lazy);
+  O.Scan = CL.Args.hasArg(OPT_scan);
+  O.Json = CL.Args.hasArg(OPT_json);
+  if (CL.Positionals.empty())
+    return usageError(Spec, "no input file");
+  if (CL.Positionals.size() > 1)
+    return usageError(Spec, "one FILE only");
+  O.File = CL.Positionals.front();
+  return std::nullopt;
+}
+
+// What a signal handler may touch: plain buffers, filled before use.
+constexpr size_t CleanupMax = 4096;
+char CleanupDir[CleanupMax];
+char CleanupFile[CleanupMax];
+volatile sig_atomic_t HaveDir = 0, HaveFile = 0;
+volatile pid_t Child = 0;
+const int Forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+void onSignal(int Sig) {
+  if (Child > 0)
+    ::kill(Child, Sig);
+  if (HaveFile)
+    ::unlink(CleanupFile);
+  if (HaveDir)
+    ::rmdir(CleanupDir);
+  ::signal(Sig, SIG_DFL);
+  ::raise(Sig);
+}
+
+void remember(char *Buf, volatile sig_atomic_t &Flag, const std::string &P) {
+  Flag = 0;
+  std::strncpy(Buf, P.c_str(), CleanupMax - 1);
+  Flag = P.size() < CleanupMax;
+}
+
+/// linkguard-loader, at LINKGUARD_LOADER_RELPATH from linkguard's own
+/// directory (libexec/linkguard/ installed, the same layout in the build).
+std::string loaderPath() {
+  SmallString<256> P(sys::path::parent_path(selfPath()));
+  sys::path::append(P, LINKGUARD_LOADER_RELPATH, "linkguard-loader");
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+int exitCodeOf(tryload::Outcome O) {
+  switch (O) {
+  case tryload::Outcome::Holds:
+    return toInt(ExitCode::Success);
+  case tryload::Outcome::Broken:
+    return toInt(ExitCode::Violation);
+  case tryload::Outcome::LoadFailed:
+    return toInt(ExitCode::LoadFailed);
+  case tryload::Outcome::CallFailed:
+    return toInt(ExitCode::CallFailed);
+  case tryload::Outcome::HideUnavailable:
+    return toInt(ExitCode::HideUnavailable);
+  }
+  return toInt(ExitCode::Internal);
+}
+
+
+json::Array strings(const std::vector<std::string> &Ss) {
+  json::Array A;
+  for (const std::string &S : Ss)
+    A.push_back(S);
+  return A;
+}
+
+/// What one run came to, as --json prints it (docs/try-load.md).
+json::Object tryLoadRecord(const Options &O, const std::string &Name, const std::string &Library,
+                           const std::string &Loader, const std::vector<std::string> &Removed,
+                           const tryload::LoaderRun &Run, const tryload::TryLoadVerdict &V,
+                           int Exit) {
+  using tryload::Outcome;
+  json::Array Images, Forbid, Require;
+  for (const tryload::MappedImage &M : V.Images) {
+    json::Object I{{"origin", tryload::originName(M.From)}};
+    putName(I, "path", M.Image.Path);
+    putName(I, "realPath", M.Image.RealPath);
+    Images.push_back(std::move(I));
+  }
+  for (const contract::Pattern &P : O.Spec.Forbid)
+    Forbid.push_back(P.Text);
+  for (const contract::Pattern &P : O.Spec.Require)
+    Require.push_back(P.Text);
+  const bool CallFailed = V.What == Outcome::CallFailed;
+  json::Value Call = nullptr;
+  if (O.Call)
+    Call = json::Object{{"symbol", *O.Call},
+                        {"returned", CallFailed ? json::Value(nullptr)
+                                                : json::Value(Run.Report.CallStatus)},
+                        {"problem", CallFailed ? json::Value(V.Problem) : json::Value(nullptr)}};
+  bool Failed = V.What == Outcome::LoadFailed || V.What == Outcome::HideUnavailable;
+  json::Object R{
+      {"loader", Loader},
+      {"mode", O.Lazy ? "lazy" : "now"},
+      {"keepEnvironment", O.KeepEnv},
+      {"removedFromEnvironment", strings(Removed)},
+      {"hidden", strings(Run.Report.Hidden)},
+      {"contract", json::Object{{"forbid", std::move(Forbid)}, {"require", std::move(Require)}}},
+      {"outcome", tryload::outcomeName(V.What)},
+      {"problem", Failed ? json::Value(V.Problem) : json::Value(nullptr)},
+      {"note", V.Note.empty() ? json::Value(nullptr) : json::Value(V.Note)},
+      {"images", std::move(Images)},
+      {"call", std::move(Call)},
+      {"findings", findingsRecord(V.Contract)},
+      {"violations", static_cast<int64_t>(V.Contract.violations())},
+      {"exitCode", Exit}};
+  putName(R, "name", Name);
+  putName(R, "library", Library);
+  return R;
+}
+
+std::vector<std::string> stringsOf(const json::Object &R, StringRef Key) {
+  std::vector<std::string> Out;
+  if (const json::Array *A = R.getArray(Key))
+    for (const json::Value &V : *A)
+      Out.push_back(V.getAsString().value_or("").str());
+  return Out;
+}
+
+/// One line per fact, each "NAME: ...", findings as `check` prints them,
+/// then a summary line.
+void printRecord(raw_ostream &OS, const json::Object &R) {
+  const std::string Name = printableName(R, "name");
+  const std::string Outcome = str(R, "outcome");
+  std::vector<std::string> Removed = stringsOf(R, "removedFromEnvironment");
+  OS << Name << ": loader: " << printable(str(R, "loader")) << " ("
+     << (str(R, "mode") == "lazy" ? "RTLD_LAZY" : "RTLD_NOW") << " | RTLD_LOCAL)\n";
+  OS << Name << ": environment: "
+     << (R.getBoolean("keepEnvironment").value_or(false) ? "kept as given (--keep-env)"
+         : Removed.empty() ? "no loader variable to remove"
+                           : "removed " + join(Removed, ", "))
+     << "\n";
+  for (const std::string &H : stringsOf(R, "hidden"))
+    OS << Name << ": hidden: " << printable(H) << "\n";
+  if (Outcome == "load-failed" || Outcome == "hide-unavailable") {
+    OS << Name << ": " << (Outcome == "load-failed" ? "load failed: " : "not loaded: ")
+       << printable(str(R, "problem")) << "\n";
+  } else {
+    OS << Name << ": loaded " << printableName(R, "library") << "\n";
+    for (const json::Value &V : *R.getArray("images")) {
+      const json::Object &I = *V.getAsObject();
+      OS << Name << ": image: " << str(I, "origin") << ": " << printableName(I, "path");
+      if (!str(I, "realPath").empty() && printableName(I, "realPath") != printableName(I, "path"))
+        OS << " -> " << printableName(I, "realPath");
+      OS << "\n";
+    }
+    if (const json::Object *C = R.getObject("call")) {
+      if (std::optional<int64_t> Ret = C->getInteger("returned"))
+        OS << Name << ": call " << str(*C, "symbol") << ": returned " << *Ret << "\n";
+      else
+        OS << Name << ": call " << str(*C, "symbol") << ": failed: "
+           << printable(str(*C, "problem")) << "\n";
+    }
+  }
+  if (!str(R, "note").empty())
+    OS << Name << ": note: " << printable(str(R, "note")) << "\n";
+  for (const json::Value &V : *R.getArray("findings")) {
+    const json::Object &F = *V.getAsObject();
+    OS << Name << ": " << str(F, "kind") << ": " << printableName(F, "message") << "\n";
+  }
+  int64_t Violations = R.getInteger("violations").value_or(0);
+  OS << "linkguard try-load: " << R.getArray("images")->size() << " images mapped, "
+     << Violations << " violation" << (Violations == 1 ? "" : "s") << ": " << Outcome << "\n";
+}
+
+} // namespace
+
+int runTryLoad(const std::vector<std::string> &Args) {
+  Options O;
+  if (std::optional<int> Stop = readOptions(Args, O))
+    return *Stop;
+  for (const std::string &H : O.Hide) {
+    struct stat St;
+    if (::lstat(H.c_str(), &St) != 0)
+      return reportError(makeDriverError(ExitCode::UnreadableInput,
+                                         "try-load: --hide " + H + ": " +
+                                             std::strerror(errno)));
+  }
+  tryload::TryLoadRequest Req;
+  Req.LoaderPath = loaderPath();
+  if (!sys::fs::can_execute(Req.LoaderPath))
+    return reportError(makeDriverError(
+        ExitCode::LoaderMissing,
+        "try-load: " + Req.LoaderPath +
+            " is missing: linkguard-loader is installed beside linkguard"));
+
+  auto Dir = tryload::PrivateDir::create();
+  if (!Dir)
+    return reportError(makeDriverError(
+        ExitCode::UnreadableInput, "try-load: " + toString(Dir.takeError())));
+  remember(CleanupDir, HaveDir, (*Dir)->path());
+  for (int Sig : Forwarded)
+    ::signal(Sig, onSignal);
+
+  auto Target =
+      tryload::resolveTarget(O.File, O.Scan, **Dir, [](const std::string &P) {
+        remember(CleanupFile, HaveFile, P);
+      });
+  if (!Target) {
+    Error E =
+        handleErrors(Target.takeError(), [](const tryload::AmbiguousTarget &A) {
+          return makeDriverError(ExitCode::Usage, "try-load: " + A.message());
+        });
+    return reportError(std::move(E));
+  }
+
+  Req.Library = Target->Library;
+  Req.Call = O.Call;
+  Req.Hide = O.Hide;
+  Req.KeepEnv = O.KeepEnv;
+  Req.Lazy = O.Lazy;
+  std::vector<std::string> Env, Removed;
+  for (char **E = environ; E && *E; ++E)
+    Env.push_back(*E);
+  Env = tryload::scrubEnvironment(Env, O.KeepEnv, Removed);
+
+  auto Run = tryload::runLoader(Req, Env, [](pid_t P) { Child = P; });
+  Child = 0;
+  // The library is no longer needed: remove it before printing (a closed
+  // stdout must not leave it behind).
+  HaveFile = HaveDir = 0;
+  Dir->reset();
+  if (!Run)
+    return reportError(makeDriverError(
+        ExitCode::Internal, "try-load: " + toString(Run.takeError())));
+  tryload::TryLoadVerdict Verdict = tryload::judgeRun(*Run, Req.Library, O.Call, O.Spec);
+  int Exit = exitCodeOf(Verdict.What);
+  auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/1", DocumentShape::Single,
+                         {printRecord, nullptr});
+  Out->result(tryLoadRecord(O, Target->Name, Req.Library, Req.LoaderPath, Removed, *Run, Verdict,
+                            Exit));
+  Out->finish({});
+  if (!Verdict.Problem.empty())
+    errs() << "linkguard: error: try-load: " << Target->Name << ": " << Verdict.Problem << "\n";
+  return Exit;
+}
+
+} // namespace linkguard::commands
