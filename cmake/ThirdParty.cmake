@@ -25,7 +25,7 @@ message(STATUS "spdlog ${spdlog_VERSION}: ${spdlog_DIR}")
 unset(_lg_spdlog_inc)
 unset(_lg_spdlog_defs)
 
-# toml++ (flags/RulesFile.cpp defines TOML_HEADER_ONLY itself). Only the
+# toml++ (config/RulesFile.cpp defines TOML_HEADER_ONLY itself). Only the
 # include directory is taken from its config: Debian's tomlplusplus target is
 # the compiled shared library (-DTOML_HEADER_ONLY=0 -DTOML_SHARED_LIB=1).
 # Installs without a config (toml++ 2.x) have only the header.

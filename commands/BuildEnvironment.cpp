@@ -3,6 +3,7 @@
 
 #include "driver/CompilerResolution.h"
 #include "driver/DriverError.h"
+#include "driver/SelfPath.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -79,6 +80,13 @@ llvm::Expected<BuildEnvironment> buildEnvironment(const config::Config &Cfg,
     Env.Set.push_back({L.Own, *Previous});
   }
   return Env;
+}
+
+llvm::Expected<BuildEnvironment> buildEnvironmentHere() {
+  auto Cfg = config::configFromEnvironment();
+  if (!Cfg)
+    return Cfg.takeError();
+  return buildEnvironment(*Cfg, driver::selfPath());
 }
 
 } // namespace linkguard::commands

@@ -43,4 +43,7 @@ struct BuildEnvironment {
 llvm::Expected<BuildEnvironment> buildEnvironment(const config::Config &Cfg,
                                                   const std::string &SelfPath);
 
+/// buildEnvironment for this process: its environment and its own path.
+llvm::Expected<BuildEnvironment> buildEnvironmentHere();
+
 } // namespace linkguard::commands

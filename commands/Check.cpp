@@ -43,7 +43,8 @@ const CommandSpec Spec = {
     "\n"
     "EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a damaged or\n"
     "lying zip, a container with no image), 66 missing or unreadable file (a file\n"
-    "error wins over 1).\n"};
+    "error wins over 1).\n",
+    "no input file"};
 
 struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
@@ -180,8 +181,6 @@ int runCheck(const std::vector<std::string> &Args) {
   if (!AnyContract)
     return usageError(Spec, "no contract given (--forbid, --require, --forbid-unreferenced, "
                             "--unused, --mps-aot, --portable)");
-  if (CL.Positionals.empty())
-    return usageError(Spec, "no input file");
 
   auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/1",
                          DocumentShape::Files, {printRecord, printSummary});

@@ -118,6 +118,8 @@ std::optional<int> parseCommandLine(const CommandSpec &Spec,
   Out.Positionals.insert(Out.Positionals.end(),
                          std::next(Args.begin(), static_cast<std::ptrdiff_t>(Rest)),
                          Args.end());
+  if (Spec.Missing && Out.Positionals.empty())
+    return usageError(Spec, Spec.Missing);
   return std::nullopt;
 }
 

@@ -43,6 +43,9 @@ struct CommandSpec {
   const char *Usage; // "linkguard inspect [options] FILE..."
   const char *About; // one paragraph, before the options
   const char *After; // exit status and notes, after the options
+  /// The usage error when no FILE or COMMAND is given; null when none is
+  /// needed.
+  const char *Missing = nullptr;
   /// The words after the options are a command (explain, run): parsing stops
   /// at "--" or the first word that is not an option.
   bool TakesCommand = false;
@@ -60,7 +63,8 @@ struct ParsedCommandLine {
 /// Parses Args for Spec. Returns nothing when the command should go on, or
 /// the exit status when it should stop: 0 after printing --help, 64 after
 /// one "linkguard: error: NAME: ..." line (an unknown option, with the
-/// subcommand it belongs to or the nearest spelling; a missing value).
+/// subcommand it belongs to or the nearest spelling; a missing value; no
+/// FILE or COMMAND when Spec.Missing says one is needed).
 std::optional<int> parseCommandLine(const CommandSpec &Spec,
                                     const std::vector<std::string> &Args,
                                     ParsedCommandLine &Out);

@@ -142,10 +142,7 @@ int runEnv(const std::vector<std::string> &Args) {
       return usageError(Spec, "unknown shell '" + Name.str() + "'; expected sh or fish");
     Sh = Name == "fish" ? Shell::Fish : Shell::Sh;
   }
-  auto Cfg = config::configFromEnvironment();
-  if (!Cfg)
-    return driver::reportError(Cfg.takeError());
-  auto Env = buildEnvironment(*Cfg, driver::selfPath());
+  auto Env = buildEnvironmentHere();
   if (!Env)
     return driver::reportError(Env.takeError());
   // Why a variable is left out, as comments: the shell ignores them.

@@ -33,15 +33,8 @@ const CommandSpec Spec = {
     "launcher form). Nothing is run.",
     "The JSON fields are those of the run's trace line \"plan: {...}\"\n"
     "(docs/classification.md).\n",
+    "expected a compiler command after '--' (linkguard explain -- clang++ -c a.cpp)",
     /*TakesCommand=*/true};
-
-std::vector<std::string> stringsOf(const json::Object &O, StringRef Key) {
-  std::vector<std::string> Out;
-  if (const json::Array *A = O.getArray(Key))
-    for (const json::Value &V : *A)
-      Out.push_back(V.getAsString().value_or("").str());
-  return Out;
-}
 
 /// Words quoted as a POSIX shell would need them, so the line can be pasted.
 std::string joined(const std::vector<std::string> &Words) {
@@ -155,9 +148,6 @@ int runExplain(const std::vector<std::string> &Args) {
   if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
     return *Stop;
   const std::vector<std::string> &Command = CL.Positionals;
-  if (Command.empty())
-    return usageError(Spec, "expected a compiler command after '--' "
-                            "(linkguard explain -- clang++ -c a.cpp)");
   auto Cfg = config::configFromEnvironment();
   if (!Cfg)
     return driver::reportError(Cfg.takeError());

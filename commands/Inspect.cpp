@@ -35,7 +35,8 @@ const CommandSpec Spec = {
     "Mach-O or ELF member is listed as PKG!path/in/archive.",
     "EXIT STATUS: 0 all files read, 64 usage, 65 malformed or unsupported file (also:\n"
     "a damaged or lying zip, a container with no image), 66 missing or unreadable\n"
-    "file; with several files, the first failure's code.\n"};
+    "file; with several files, the first failure's code.\n",
+    "no input file"};
 
 json::Value orNull(const std::string &S) { return S.empty() ? json::Value(nullptr) : json::Value(S); }
 
@@ -205,8 +206,6 @@ int runInspect(const std::vector<std::string> &Args) {
       return usageError(Spec, "unknown architecture '" + std::string(A->getValue()) + "'");
     Arch = A->getValue();
   }
-  if (CL.Positionals.empty())
-    return usageError(Spec, "no input file");
   const bool Symbols = CL.Args.hasArg(OPT_symbols), RPaths = CL.Args.hasArg(OPT_rpaths);
 
   TextLayout Text;

@@ -117,6 +117,14 @@ std::string printableName(const json::Object &O, StringRef Key) {
   return printable(str(O, Key));
 }
 
+std::vector<std::string> stringsOf(const json::Object &O, StringRef Key) {
+  std::vector<std::string> Out;
+  if (const json::Array *A = O.getArray(Key))
+    for (const json::Value &V : *A)
+      Out.push_back(V.getAsString().value_or("").str());
+  return Out;
+}
+
 std::string str(const json::Object &O, StringRef Key) {
   if (std::optional<StringRef> S = O.getString(Key))
     return S->str();

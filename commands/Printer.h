@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace linkguard::commands {
 
@@ -65,6 +66,9 @@ void putName(llvm::json::Object &O, llvm::StringRef Key, llvm::StringRef Raw);
 /// The name at Key as text for a terminal: the exact bytes when the record
 /// has them (putName), escaped by printable().
 std::string printableName(const llvm::json::Object &O, llvm::StringRef Key);
+
+/// The strings of the array at Key (a non-string as ""); none when absent.
+std::vector<std::string> stringsOf(const llvm::json::Object &O, llvm::StringRef Key);
 
 /// The string at Key, "" when absent or not a string.
 std::string str(const llvm::json::Object &O, llvm::StringRef Key);

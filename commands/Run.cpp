@@ -37,6 +37,7 @@ const CommandSpec Spec = {
     "that already runs linkguard is kept as it is: linkguard never wraps itself. An\n"
     "explicit LINKGUARD_CXX/LINKGUARD_CC is kept.",
     "The exit status is COMMAND's; 71 when it cannot be started.\n",
+    "expected a command (linkguard run -- cmake --build build)",
     /*TakesCommand=*/true};
 
 } // namespace
@@ -45,14 +46,7 @@ int runRun(const std::vector<std::string> &Args) {
   ParsedCommandLine CL;
   if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
     return *Stop;
-  const std::vector<std::string> &Command = CL.Positionals;
-  if (Command.empty())
-    return usageError(Spec, "expected a command (linkguard run -- cmake --build build)");
-
-  auto Cfg = config::configFromEnvironment();
-  if (!Cfg)
-    return driver::reportError(Cfg.takeError());
-  auto Env = buildEnvironment(*Cfg, driver::selfPath());
+  auto Env = buildEnvironmentHere();
   if (!Env)
     return driver::reportError(Env.takeError());
   for (const std::string &Note : Env->Notes)
@@ -63,14 +57,15 @@ int runRun(const std::vector<std::string> &Args) {
   }
 
   std::vector<char *> Argv;
-  for (const std::string &W : Command)
+  Argv.reserve(CL.Positionals.size() + 1);
+  for (const std::string &W : CL.Positionals)
     Argv.push_back(const_cast<char *>(W.c_str()));
   Argv.push_back(nullptr);
   // execvp: COMMAND is looked up on PATH like a shell would, without one.
   ::execvp(Argv[0], Argv.data());
   int Err = errno;
   return driver::reportError(driver::makeDriverError(driver::ExitCode::SpawnFailed,
-                                     "run: cannot run '" + Command.front() +
+                                     "run: cannot run '" + CL.Positionals.front() +
                                          "': " + std::strerror(Err)));
 }
 

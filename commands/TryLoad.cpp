@@ -52,6 +52,7 @@ const CommandSpec Spec = {
     "unavailable here or failed, 89 --call failed (missing symbol, non-zero return,\n"
     "crash), 64 usage, 65 malformed file, 66 missing file, 69 linkguard-loader is not\n"
     "installed beside linkguard.\n",
+    "no input file",
     /*TakesCommand=*/false,
     "it judges a file's load commands, not a process: use `linkguard check`"};
 
@@ -81,8 +82,6 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
   O.Lazy = CL.Args.hasArg(OPT_lazy);
   O.Scan = CL.Args.hasArg(OPT_scan);
   O.Json = CL.Args.hasArg(OPT_json);
-  if (CL.Positionals.empty())
-    return usageError(Spec, "no input file");
   if (CL.Positionals.size() > 1)
     return usageError(Spec, "one FILE only");
   O.File = CL.Positionals.front();
@@ -190,14 +189,6 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
   putName(R, "name", Name);
   putName(R, "library", Library);
   return R;
-}
-
-std::vector<std::string> stringsOf(const json::Object &R, StringRef Key) {
-  std::vector<std::string> Out;
-  if (const json::Array *A = R.getArray(Key))
-    for (const json::Value &V : *A)
-      Out.push_back(V.getAsString().value_or("").str());
-  return Out;
 }
 
 /// One line per fact, each "NAME: ...", findings as `check` prints them,

@@ -1,7 +1,7 @@
 //===- Config.h - the switches linkguard reads from its environment -*- C++ -*-===//
 //
 // Built once at the top of main from the environment and passed down by const
-// reference (no mutable globals; style.md guideline 8). A bad value is an
+// reference (no mutable globals; ../shared/style.md, guideline 8). A bad value is an
 // error here, before anything runs: the build never proceeds on a half-read
 // configuration.
 //

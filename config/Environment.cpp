@@ -5,7 +5,7 @@
 
 namespace linkguard::config {
 
-Environment Environment::process() { return Environment(); }
+Environment Environment::process() { return {}; }
 
 Environment Environment::fromMap(std::map<std::string, std::string> Vars) {
   Environment E;

@@ -2,7 +2,7 @@
 //
 // One rendering of a plan, used by `explain --json` and by the run's trace
 // log ("plan: {...}"), so a test can check that both planned the same thing
-// (tests/e2e/one_truth.bash). docs/explain.md lists the fields.
+// (tests/e2e/one_truth.bash). docs/classification.md lists the fields.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1,5 +1,5 @@
 # Configuration found on disk is input from whoever owns it (git's
-# safe.directory view, flags/RulesFileSearch.h), and what linkguard prints
+# safe.directory view, config/RulesFileSearch.h), and what linkguard prints
 # for a shell is data, not code:
 #  - a linkguard.toml in a directory others can write is never read, and a
 #    warning names it; the walk goes no further than the user's home;

@@ -1,8 +1,8 @@
 //===- FuzzRulesFile.cpp - libFuzzer entry point for the rules-file reader ===//
 //
-// The bytes are the text of a linkguard.toml (flags/RulesFile.h, schema in
+// The bytes are the text of a linkguard.toml (config/RulesFile.h, schema in
 // docs/rules.md). parseRulesText must accept it or fail with one error,
-// never crash or hang: toml++ does the parsing, flags/RulesFile.cpp the
+// never crash or hang: toml++ does the parsing, config/RulesFile.cpp the
 // schema checks on top.
 //
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-// Config (driver/Config.h): every LINKGUARD_* value is checked once, and a bad
+// Config (config/Config.h): every LINKGUARD_* value is checked once, and a bad
 // one is an error naming the variable (exit 78), before anything runs.
 #include "config/Config.h"
 #include "config/ConfigError.h"

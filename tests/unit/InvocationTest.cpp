@@ -1,4 +1,5 @@
 // Invocation (driver/Invocation.h): one binary, several names.
+#include "commands/Commands.h"
 #include "driver/Invocation.h"
 
 #include "tests/unit/support/Catch.h"
@@ -44,4 +45,23 @@ TEST_CASE("subcommands, help, version and usage errors", "[invocation]") {
   CHECK(parseInvocation("linkguard", {"--version"}).Kind == InvocationKind::TopLevelVersion);
   CHECK(parseInvocation("linkguard", {}).Kind == InvocationKind::Usage);
   CHECK(parseInvocation("linkguard", {"--frobnicate"}).Kind == InvocationKind::Usage);
+}
+
+// driver/ decides that argv[1] is a subcommand before commands/ runs it
+// (driver cannot depend on commands/): the two lists must be the same, or
+// a new subcommand would be taken for a compiler, or a word for a
+// subcommand that does not exist.
+TEST_CASE("the driver's subcommand words are the commands room's", "[invocation]") {
+  std::vector<std::string> Words = linkguard::commands::subcommandNames();
+  Words.push_back("help");
+  for (const std::string &W : Words) {
+    INFO(W);
+    CHECK(isSubcommand(W));
+  }
+  // Near misses stay compiler words (the launcher form).
+  for (const char *Near : {"inspects", "checks", "tryload", "try_load", "exp", "run-",
+                           "envs", "Help", "--help", "version", "clang++", ""}) {
+    INFO(Near);
+    CHECK_FALSE(isSubcommand(Near));
+  }
 }

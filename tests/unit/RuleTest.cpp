@@ -1,4 +1,4 @@
-// flags/RuleEngine, BuiltinRules, MpsAotRule: the built-in rule decides every
+// flags/RuleEngine and BuiltinRules: the built-in rule decides every
 // cpp_builder fixture as labelled (and as the TOML copy in docs/rules.md
 // does), each condition is a named predicate, the never-add-twice check sees
 // response files, the shipped ELF rule matches what it should, and flags

@@ -1,4 +1,4 @@
-// flags/RulesFileSearch: which linkguard.toml is trusted (git's
+// config/RulesFileSearch: which linkguard.toml is trusted (git's
 // safe.directory view). Ownership is tested against the uid the search is
 // given (RulesFileSearch::User), so every case runs without root; the cases
 // that need a file owned by someone else for real chown it and skip (exit

@@ -1,4 +1,4 @@
-// flags/RulesFile and its use in driver/Config: the schema is read whole,
+// config/RulesFile and its use in config/Rules: the schema is read whole,
 // every fault is one message naming the file, the line and the key (exit 78
 // through Config), and the file is found as documented: LINKGUARD_CONFIG,
 // the project (cwd and parents), then $XDG_CONFIG_HOME or ~/.config.
