@@ -9,7 +9,7 @@ set -euo pipefail
 
 LINKGUARD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Paths relative to the checkout in ccache's hashes: build trees of one
-# checkout (build, build-asan, build-portability/*) share their objects.
+# checkout (build, build-sanitize, build-portability/*) share their objects.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$LINKGUARD_ROOT}
 
 if [ "$(uname -s)" = Darwin ]; then
