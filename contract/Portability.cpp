@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "contract/Portability.h"
 
+#include "support/EnumNames.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -45,19 +46,8 @@ FileProbe realFileProbe() {
 }
 
 const char *placementName(Placement P) {
-  switch (P) {
-  case Placement::System:
-    return "system";
-  case Placement::Shipped:
-    return "shipped";
-  case Placement::Provided:
-    return "provided";
-  case Placement::NonPortable:
-    return "non-portable";
-  case Placement::Unknown:
-    return "unknown";
-  }
-  return "unknown";
+  return enumName(P,
+                  {"system", "shipped", "provided", "non-portable", "unknown"});
 }
 
 std::vector<Pattern> parseSystemList(StringRef Text) {

@@ -11,7 +11,12 @@
 namespace linkguard::objlib {
 
 /// Kinds of failure, so the CLI can map them to distinct exit codes.
-enum class ReadErrorKind { Unreadable, Malformed, Unsupported };
+enum class ReadErrorKind {
+  Unreadable,
+  Malformed,
+  Unsupported,
+  Last = Unsupported
+};
 const char *
 readErrorKindName(ReadErrorKind K); // "unreadable", "malformed", ...
 
