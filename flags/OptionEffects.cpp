@@ -11,11 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "flags/OptionEffects.h"
 
+#include "flags/OptionRows.h"
 #include "support/EnumNames.h"
 
 #include "clang/Driver/Options.h"
-
-#include <algorithm>
 
 namespace linkguard::flags {
 
@@ -108,26 +107,17 @@ constexpr OptionEffect Rows[] = {
 };
 // clang-format on
 
-constexpr bool rowsAreSorted() {
-  for (size_t I = 1; I < std::size(Rows); ++I)
-    if (!(Rows[I - 1].Id < Rows[I].Id))
-      return false;
-  return true;
-}
-static_assert(rowsAreSorted(), "OptionEffects rows must be sorted by id "
-                               "and unique");
+static_assert(sortedById(Rows), "OptionEffects rows must be sorted by id "
+                                "and unique");
 
 } // namespace
 
 llvm::ArrayRef<OptionEffect> optionEffects() { return Rows; }
 
 std::optional<Effect> effectOf(unsigned OptId) {
-  const OptionEffect *It = std::lower_bound(
-      std::begin(Rows), std::end(Rows), OptId,
-      [](const OptionEffect &R, unsigned Id) { return R.Id < Id; });
-  if (It == std::end(Rows) || It->Id != OptId)
-    return std::nullopt;
-  return It->Eff;
+  if (const OptionEffect *R = rowById(Rows, OptId))
+    return R->Eff;
+  return std::nullopt;
 }
 
 // In Effect's declaration order, grouped as there (OptionEffects.h).
