@@ -2,13 +2,12 @@
 #include "config/Config.h"
 
 #include "config/ConfigError.h"
-
+#include "support/EnumNames.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 
 #include <cstdlib>
-
 
 namespace linkguard::config {
 
@@ -16,14 +15,7 @@ char ConfigError::ID = 0;
 
 
 const char *modeName(Mode M) {
-  switch (M) {
-  case Mode::Default: return "default";
-  case Mode::Off: return "off";
-  case Mode::Inject: return "inject";
-  case Mode::Verify: return "verify";
-  case Mode::Enforce: return "enforce";
-  }
-  return "?";
+  return enumName(M, {"default", "off", "inject", "verify", "enforce"});
 }
 
 static llvm::Error badValue(const std::string &Var, const std::string &Value,

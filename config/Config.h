@@ -21,7 +21,7 @@ namespace linkguard::config {
 
 /// LINKGUARD_MODE. Unset means: enforce where a rule injected, verify for
 /// other Mach-O shared links (docs/rules.md).
-enum class Mode { Default, Off, Inject, Verify, Enforce };
+enum class Mode { Default, Off, Inject, Verify, Enforce, Last = Enforce };
 const char *modeName(Mode M);
 
 /// LINKGUARD_AOT: how "is this an AOT build" is decided.

@@ -27,6 +27,7 @@
 #include "config/RefusedFlags.h"
 
 #include "flags/ClangOptionTable.h"
+#include "flags/OptionRows.h"
 
 #include "clang/Driver/Options.h"
 
@@ -84,24 +85,16 @@ constexpr RefusedOption Rows[] = {
 };
 // clang-format on
 
-constexpr bool sorted() {
-  for (size_t I = 1; I < std::size(Rows); ++I)
-    if (!(Rows[I - 1].Id < Rows[I].Id))
-      return false;
-  return true;
-}
-static_assert(sorted(), "RefusedFlags rows must be sorted by option id");
+static_assert(sortedById(Rows),
+              "RefusedFlags rows must be sorted by option id");
 
 constexpr const char *LinkerRows[] = {"load-pass-plugin", "lto_library",
                                       "plugin"};
 
 std::optional<Refusal> refusalOf(unsigned Id) {
-  const RefusedOption *It = std::lower_bound(
-      std::begin(Rows), std::end(Rows), Id,
-      [](const RefusedOption &R, unsigned V) { return R.Id < V; });
-  if (It == std::end(Rows) || It->Id != Id)
-    return std::nullopt;
-  return It->Why;
+  if (const RefusedOption *R = rowById(Rows, Id))
+    return R->Why;
+  return std::nullopt;
 }
 
 std::string quoted(StringRef S) { return "'" + S.str() + "'"; }

@@ -137,6 +137,49 @@ public:
     return Out;
   }
 
+  /// The one of Allowed that NameOf spells S, read from Key; any other
+  /// string fails, listing the names of Allowed.
+  template <class E, class NameFn>
+  std::optional<E> oneOf(const toml::table &T, const std::string &Where,
+                         const char *Key, const std::string &S,
+                         std::initializer_list<E> Allowed, NameFn NameOf) {
+    for (E V : Allowed)
+      if (S == NameOf(V))
+        return V;
+    std::string Expected; // "a, b or c"
+    for (auto [I, V] : llvm::enumerate(Allowed))
+      Expected += std::string(I == 0                   ? ""
+                              : I + 1 < Allowed.size() ? ", "
+                                                       : " or ") +
+                  NameOf(V);
+    fail(T.get(Key)->source(), "'" + Where + "." + Key + "': unknown " + Key +
+                                   " '" + S + "' (expected " + Expected + ")");
+    return std::nullopt;
+  }
+
+  /// Key as a string naming one of Allowed ("position": "end").
+  template <class E, class NameFn>
+  std::optional<E> name(const toml::table &T, const std::string &Where,
+                        const char *Key, std::initializer_list<E> Allowed,
+                        NameFn NameOf) {
+    if (std::optional<std::string> S = string(T, Where, Key))
+      return oneOf(T, Where, Key, *S, Allowed, NameOf);
+    return std::nullopt;
+  }
+
+  /// Key as a string or an array of strings, each naming one of Allowed
+  /// ("phase": ["compile", "link"]).
+  template <class E, class NameFn>
+  std::vector<E> names(const toml::table &T, const std::string &Where,
+                       const char *Key, std::initializer_list<E> Allowed,
+                       NameFn NameOf) {
+    std::vector<E> Out;
+    for (const std::string &S : strings(T, Where, Key))
+      if (std::optional<E> V = oneOf(T, Where, Key, S, Allowed, NameOf))
+        Out.push_back(*V);
+    return Out;
+  }
+
   const toml::table *subtable(const toml::table &T, const std::string &Where,
                               const char *Key) {
     const toml::node *N = T.get(Key);
@@ -153,20 +196,9 @@ public:
   std::string InRule; // " (rule 'omp')" while reading a named rule
 };
 
-std::optional<Phase> phaseByName(std::string_view N) {
-  for (Phase P : {Phase::Probe, Phase::Preprocess, Phase::Pch, Phase::Compile,
-                  Phase::Link})
-    if (N == phaseName(P))
-      return P;
-  return std::nullopt;
-}
-
-std::optional<OutputKind> outputByName(std::string_view N) {
-  for (OutputKind K : {OutputKind::Executable, OutputKind::SharedLibrary,
-                       OutputKind::Bundle, OutputKind::Relocatable})
-    if (N == outputKindName(K))
-      return K;
-  return std::nullopt;
+/// How a rules file spells an object format.
+const char *formatKeyName(ObjectFormat F) {
+  return F == ObjectFormat::ELF ? "elf" : "mach-o";
 }
 
 void readMatch(Reader &R, const toml::table &T, const std::string &W, RuleMatch &M) {
@@ -174,31 +206,16 @@ void readMatch(Reader &R, const toml::table &T, const std::string &W, RuleMatch 
              {"phase", "format", "output", "target", "defined", "not-defined",
               "libraries", "flags", "not-linked", "not-linked-dirs",
               "not-linked-probe", "aot", "jit-inputs", "already-present", "opt-out"});
-  for (const std::string &P : R.strings(T, W, "phase")) {
-    if (auto Ph = phaseByName(P))
-      M.Phases.push_back(*Ph);
-    else
-      R.fail(T.get("phase")->source(),
-             "'" + W + ".phase': unknown phase '" + P +
-                 "' (expected probe, preprocess, pch, compile or link)");
-  }
-  if (auto F = R.string(T, W, "format")) {
-    if (*F == "elf")
-      M.Format = ObjectFormat::ELF;
-    else if (*F == "mach-o")
-      M.Format = ObjectFormat::MachO;
-    else
-      R.fail(T.get("format")->source(),
-             "'" + W + ".format': unknown format '" + *F + "' (expected elf or mach-o)");
-  }
-  for (const std::string &O : R.strings(T, W, "output")) {
-    if (auto K = outputByName(O))
-      M.Outputs.push_back(*K);
-    else
-      R.fail(T.get("output")->source(),
-             "'" + W + ".output': unknown output '" + O +
-                 "' (expected executable, shared-library, bundle or relocatable)");
-  }
+  M.Phases = R.names(T, W, "phase",
+                     {Phase::Probe, Phase::Preprocess, Phase::Pch,
+                      Phase::Compile, Phase::Link},
+                     phaseName);
+  M.Format = R.name(T, W, "format", {ObjectFormat::ELF, ObjectFormat::MachO},
+                    formatKeyName);
+  M.Outputs = R.names(T, W, "output",
+                      {OutputKind::Executable, OutputKind::SharedLibrary,
+                       OutputKind::Bundle, OutputKind::Relocatable},
+                      outputKindName);
   if (auto G = R.string(T, W, "target")) {
     if (auto P = llvm::GlobPattern::create(*G); !P) {
       std::string Msg = llvm::toString(P.takeError());
@@ -232,16 +249,10 @@ void readAdd(Reader &R, const toml::table &T, const std::string &W, RuleSpec &S)
       R.fail(E->source().begin.line ? E->source() : N->source(),
              "'" + W + ".flags': " + F->Why + "; a rules file may not add it");
     }
-  if (auto P = R.string(T, W, "position")) {
-    if (*P == "end")
-      S.Position = InsertPosition::End;
-    else if (*P == "before-libraries")
-      S.Position = InsertPosition::BeforeLibraries;
-    else
-      R.fail(T.get("position")->source(),
-             "'" + W + ".position': unknown position '" + *P +
-                 "' (expected end or before-libraries)");
-  }
+  if (auto P = R.name(T, W, "position",
+                      {InsertPosition::End, InsertPosition::BeforeLibraries},
+                      insertPositionName))
+    S.Position = *P;
 }
 
 void readContract(Reader &R, const toml::table &T, const std::string &W,

@@ -2,6 +2,7 @@
 #include "config/RulesFileSearch.h"
 
 #include "flags/BoundedRead.h"
+#include "support/EnumNames.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -15,15 +16,7 @@ namespace linkguard::config {
 using namespace flags;
 
 const char *rulesFileOriginName(RulesFileOrigin O) {
-  switch (O) {
-  case RulesFileOrigin::Explicit:
-    return "LINKGUARD_CONFIG";
-  case RulesFileOrigin::Project:
-    return "project";
-  case RulesFileOrigin::User:
-    return "user";
-  }
-  return "?";
+  return enumName(O, {"LINKGUARD_CONFIG", "project", "user"});
 }
 
 std::optional<std::string> untrustedBecause(const struct stat &St,

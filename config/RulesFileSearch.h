@@ -46,7 +46,7 @@ inline constexpr const char *RulesFileName = "linkguard.toml";
 /// A rules file is a few hundred bytes; anything past 1 MiB is not one.
 inline constexpr size_t MaxRulesFileBytes = size_t{1} << 20;
 
-enum class RulesFileOrigin { Explicit, Project, User };
+enum class RulesFileOrigin { Explicit, Project, User, Last = User };
 /// "LINKGUARD_CONFIG", "project", "user".
 const char *rulesFileOriginName(RulesFileOrigin O);
 

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "contract/Portability.h"
 
+#include "support/EnumNames.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -45,19 +46,8 @@ FileProbe realFileProbe() {
 }
 
 const char *placementName(Placement P) {
-  switch (P) {
-  case Placement::System:
-    return "system";
-  case Placement::Shipped:
-    return "shipped";
-  case Placement::Provided:
-    return "provided";
-  case Placement::NonPortable:
-    return "non-portable";
-  case Placement::Unknown:
-    return "unknown";
-  }
-  return "unknown";
+  return enumName(P,
+                  {"system", "shipped", "provided", "non-portable", "unknown"});
 }
 
 std::vector<Pattern> parseSystemList(StringRef Text) {
@@ -257,6 +247,22 @@ struct Placer {
                "current directory of the process");
   }
 
+  /// Whether Cand, a path under the bundle root reached through Label, is a
+  /// file: then P places the dependency there as shipped, for Reason; if not,
+  /// Cand joins the paths Tried.
+  bool shipped(DependencyPlacement &P, const std::string &Cand,
+               const std::string &Label, const char *Reason,
+               std::vector<std::string> &Tried) const {
+    if (!Exists(Cand)) {
+      Tried.push_back(Label + " -> " + Cand);
+      return false;
+    }
+    P.ResolvedPath = Cand, P.Via = Label;
+    P.Where = Placement::Shipped;
+    P.Reason = Reason;
+    return true;
+  }
+
   /// @rpath/Rest (Mach-O) or a bare DT_NEEDED name (ELF): try each search
   /// path of the binary, then the application's directories.
   DependencyPlacement search(DependencyPlacement P, StringRef Rest,
@@ -307,13 +313,9 @@ struct Placer {
                         (Exists(Cand) ? " (the file exists there)" : ""));
         continue;
       }
-      if (Exists(Cand)) {
-        P.ResolvedPath = Cand, P.Via = Label;
-        P.Where = Placement::Shipped;
-        P.Reason = "resolves to a file shipped under the bundle root";
+      if (shipped(P, Cand, Label,
+                  "resolves to a file shipped under the bundle root", Tried))
         return P;
-      }
-      Tried.push_back(Label + " -> " + Cand);
     }
     for (const std::string &Dir : Options.SearchDirs) {
       std::string Abs =
@@ -324,13 +326,9 @@ struct Placer {
         Notes.push_back(Label + " is outside the bundle root");
         continue;
       }
-      if (Exists(Cand)) {
-        P.ResolvedPath = Cand, P.Via = Label;
-        P.Where = Placement::Shipped;
-        P.Reason = "resolves to a file in the application's directories";
+      if (shipped(P, Cand, Label,
+                  "resolves to a file in the application's directories", Tried))
         return P;
-      }
-      Tried.push_back(Label + " -> " + Cand);
     }
 
     P.Where = Unknown ? Placement::Unknown : Placement::NonPortable;

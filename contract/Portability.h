@@ -63,6 +63,8 @@ enum class Placement {
   Provided,    // (c)
   NonPortable, // none of these: a violation
   Unknown,     // cannot be decided ($PLATFORM / $LIB in a search path, ...)
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = Unknown,
 };
 const char *placementName(Placement P); // "system", "shipped", ...
 

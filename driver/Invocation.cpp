@@ -1,6 +1,8 @@
 //===- Invocation.cpp - decide the mode from argv[0] ----------------------===//
 #include "driver/Invocation.h"
 
+#include "support/EnumNames.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
 
@@ -10,12 +12,7 @@
 namespace linkguard::driver {
 
 const char *invocationFormName(InvocationForm F) {
-  switch (F) {
-  case InvocationForm::Wrapper: return "wrapper";
-  case InvocationForm::Masquerade: return "masquerade";
-  case InvocationForm::Launcher: return "launcher";
-  }
-  return "?";
+  return enumName(F, {"wrapper", "masquerade", "launcher"});
 }
 
 bool isSubcommand(const std::string &Name) {

@@ -30,6 +30,8 @@ enum class InvocationForm {
   Wrapper,    // linkguard-clang++ ARGS (CXX=linkguard-clang++)
   Masquerade, // clang++ ARGS through a symlink first on PATH
   Launcher,   // linkguard [OPTIONS] [--] COMPILER ARGS
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = Launcher,
 };
 const char *invocationFormName(InvocationForm F); // "wrapper", ...
 

@@ -27,6 +27,8 @@ enum class Action {
   Exec,           // execv the compiler with the original argv, byte-identical
   ExecInjected,   // execv with flags appended, no reread (LINKGUARD_MODE=inject)
   SpawnAndVerify, // spawn, wait, reread the output, judge it
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = SpawnAndVerify,
 };
 
 struct Plan {

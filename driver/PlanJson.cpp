@@ -1,6 +1,8 @@
 //===- PlanJson.cpp - render a plan with llvm::json ------------------------===//
 #include "driver/PlanJson.h"
 
+#include "support/EnumNames.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace linkguard::driver {
@@ -8,31 +10,17 @@ namespace linkguard::driver {
 namespace json = llvm::json;
 
 const char *actionName(Action A) {
-  switch (A) {
-  case Action::Exec: return "exec";
-  case Action::ExecInjected: return "exec-injected";
-  case Action::SpawnAndVerify: return "spawn-and-verify";
-  }
-  return "?";
+  return enumName(A, {"exec", "exec-injected", "spawn-and-verify"});
 }
 
 const char *actionText(Action A) {
-  switch (A) {
-  case Action::Exec: return "exec the original command unchanged";
-  case Action::ExecInjected: return "exec with the added flags, no reread";
-  case Action::SpawnAndVerify: return "run, then reread the output and judge it";
-  }
-  return "?";
+  return enumName(A, {"exec the original command unchanged",
+                      "exec with the added flags, no reread",
+                      "run, then reread the output and judge it"});
 }
 
 const char *targetSourceName(flags::TargetSource S) {
-  switch (S) {
-  case flags::TargetSource::TargetFlag: return "-target";
-  case flags::TargetSource::Arch: return "-arch";
-  case flags::TargetSource::CompilerName: return "compiler name";
-  case flags::TargetSource::Host: return "host default";
-  }
-  return "?";
+  return enumName(S, {"-target", "-arch", "compiler name", "host default"});
 }
 
 static json::Value nullable(const std::string &S) {

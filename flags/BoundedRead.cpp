@@ -10,21 +10,24 @@
 
 namespace linkguard::flags {
 
+namespace {
+
+struct FileKind {
+  mode_t Type; // an S_IFMT value
+  const char *Name;
+};
+constexpr FileKind FileKinds[] = {
+    {S_IFDIR, "a directory"},        {S_IFIFO, "a pipe or FIFO"},
+    {S_IFCHR, "a character device"}, {S_IFBLK, "a block device"},
+    {S_IFSOCK, "a socket"},          {S_IFLNK, "a symbolic link"},
+    {S_IFREG, "a regular file"}};
+
+} // namespace
+
 const char *fileKindName(mode_t Mode) {
-  if (S_ISDIR(Mode))
-    return "a directory";
-  if (S_ISFIFO(Mode))
-    return "a pipe or FIFO";
-  if (S_ISCHR(Mode))
-    return "a character device";
-  if (S_ISBLK(Mode))
-    return "a block device";
-  if (S_ISSOCK(Mode))
-    return "a socket";
-  if (S_ISLNK(Mode))
-    return "a symbolic link";
-  if (S_ISREG(Mode))
-    return "a regular file";
+  for (const FileKind &K : FileKinds)
+    if ((Mode & S_IFMT) == K.Type)
+      return K.Name;
   return "not a regular file";
 }
 

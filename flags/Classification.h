@@ -21,15 +21,17 @@ enum class Phase {
   Compile,    // -c, -S, -fsyntax-only, --analyze, -emit-ast, -emit-llvm w/o link
   Archive,    // --emit-static-lib: clang runs the static-library tool, no linker
   Link,       // anything that runs the linker
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = Link,
 };
 
 const char *phaseName(Phase P);
 
-enum class ObjectFormat { MachO, ELF, Unknown };
+enum class ObjectFormat { MachO, ELF, Unknown, Last = Unknown };
 const char *objectFormatName(ObjectFormat F);
 
 /// Where the target came from, for `explain`.
-enum class TargetSource { TargetFlag, Arch, CompilerName, Host };
+enum class TargetSource { TargetFlag, Arch, CompilerName, Host, Last = Host };
 
 struct TargetInfo {
   std::string Triple; // as given or as implied ("arm64-apple-macos11")
@@ -39,7 +41,15 @@ struct TargetInfo {
 };
 
 /// What the link step produces.
-enum class OutputKind { Executable, SharedLibrary, Bundle, Relocatable, None };
+enum class OutputKind {
+  Executable,
+  SharedLibrary,
+  Bundle,
+  Relocatable,
+  None,
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = None,
+};
 const char *outputKindName(OutputKind K);
 
 /// One positional input with clang's idea of its language.

@@ -6,54 +6,24 @@
 //===----------------------------------------------------------------------===//
 #include "flags/Classification.h"
 
+#include "support/EnumNames.h"
+
 #include <algorithm>
 
 namespace linkguard::flags {
 
 const char *phaseName(Phase P) {
-  switch (P) {
-  case Phase::Probe:
-    return "probe";
-  case Phase::Preprocess:
-    return "preprocess";
-  case Phase::Pch:
-    return "pch";
-  case Phase::Compile:
-    return "compile";
-  case Phase::Archive:
-    return "archive";
-  case Phase::Link:
-    return "link";
-  }
-  return "unknown";
+  return enumName(P,
+                  {"probe", "preprocess", "pch", "compile", "archive", "link"});
 }
 
 const char *objectFormatName(ObjectFormat F) {
-  switch (F) {
-  case ObjectFormat::MachO:
-    return "Mach-O";
-  case ObjectFormat::ELF:
-    return "ELF";
-  case ObjectFormat::Unknown:
-    return "unknown";
-  }
-  return "unknown";
+  return enumName(F, {"Mach-O", "ELF", "unknown"});
 }
 
 const char *outputKindName(OutputKind K) {
-  switch (K) {
-  case OutputKind::Executable:
-    return "executable";
-  case OutputKind::SharedLibrary:
-    return "shared-library";
-  case OutputKind::Bundle:
-    return "bundle";
-  case OutputKind::Relocatable:
-    return "relocatable";
-  case OutputKind::None:
-    return "none";
-  }
-  return "none";
+  return enumName(
+      K, {"executable", "shared-library", "bundle", "relocatable", "none"});
 }
 
 bool Classification::isDefined(const std::string &Macro) const {

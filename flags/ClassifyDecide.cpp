@@ -46,15 +46,9 @@ constexpr Effect PhaseEffects[] = {Effect::Preprocess,  Effect::Dependencies,
                                    Effect::InterfaceStubs};
 
 Phase phaseOfEffect(Effect E) {
-  switch (E) {
-  case Effect::Preprocess:
-  case Effect::Dependencies:
+  if (E == Effect::Preprocess || E == Effect::Dependencies)
     return Phase::Preprocess;
-  case Effect::Precompile:
-    return Phase::Pch;
-  default:
-    return Phase::Compile;
-  }
+  return E == Effect::Precompile ? Phase::Pch : Phase::Compile;
 }
 
 OutputKind linkOutputKind(const State &S) {

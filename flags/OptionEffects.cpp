@@ -11,9 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "flags/OptionEffects.h"
 
-#include "clang/Driver/Options.h"
+#include "flags/OptionRows.h"
+#include "support/EnumNames.h"
 
-#include <algorithm>
+#include "clang/Driver/Options.h"
 
 namespace linkguard::flags {
 
@@ -106,104 +107,35 @@ constexpr OptionEffect Rows[] = {
 };
 // clang-format on
 
-constexpr bool rowsAreSorted() {
-  for (size_t I = 1; I < std::size(Rows); ++I)
-    if (!(Rows[I - 1].Id < Rows[I].Id))
-      return false;
-  return true;
-}
-static_assert(rowsAreSorted(), "OptionEffects rows must be sorted by id "
-                               "and unique");
+static_assert(sortedById(Rows), "OptionEffects rows must be sorted by id "
+                                "and unique");
 
 } // namespace
 
 llvm::ArrayRef<OptionEffect> optionEffects() { return Rows; }
 
 std::optional<Effect> effectOf(unsigned OptId) {
-  const OptionEffect *It = std::lower_bound(
-      std::begin(Rows), std::end(Rows), OptId,
-      [](const OptionEffect &R, unsigned Id) { return R.Id < Id; });
-  if (It == std::end(Rows) || It->Id != OptId)
-    return std::nullopt;
-  return It->Eff;
+  if (const OptionEffect *R = rowById(Rows, OptId))
+    return R->Eff;
+  return std::nullopt;
 }
 
-const char *effectName(Effect E) {
-  switch (E) {
-  case Effect::DryRun:
-    return "dry-run";
-  case Effect::Probe:
-    return "probe";
-  case Effect::VerboseProbe:
-    return "verbose-probe";
-  case Effect::Preprocess:
-    return "preprocess";
-  case Effect::Dependencies:
-    return "dependencies";
-  case Effect::Precompile:
-    return "precompile";
-  case Effect::CompileOnly:
-    return "compile-only";
-  case Effect::Backend:
-    return "backend";
-  case Effect::Assemble:
-    return "assemble";
-  case Effect::InterfaceStubs:
-    return "interface-stubs";
-  case Effect::EmitLlvm:
-    return "emit-llvm";
-  case Effect::SharedOutput:
-    return "shared-output";
-  case Effect::BundleOutput:
-    return "bundle-output";
-  case Effect::RelocatableOutput:
-    return "relocatable-output";
-  case Effect::Output:
-    return "output";
-  case Effect::Language:
-    return "language";
-  case Effect::LanguageObjC:
-    return "language-objc";
-  case Effect::LanguageObjCXX:
-    return "language-objcxx";
-  case Effect::Define:
-    return "define";
-  case Effect::Undefine:
-    return "undefine";
-  case Effect::Library:
-    return "library";
-  case Effect::WeakLibrary:
-    return "weak-library";
-  case Effect::ReexportLibrary:
-    return "reexport-library";
-  case Effect::LibraryDir:
-    return "library-dir";
-  case Effect::LinkerCommaArgs:
-    return "linker-comma-args";
-  case Effect::LinkerArg:
-    return "linker-arg";
-  case Effect::LinkerZ:
-    return "linker-z";
-  case Effect::Target:
-    return "target";
-  case Effect::Arch:
-    return "arch";
-  case Effect::WorkingDirectory:
-    return "working-directory";
-  case Effect::EndOfOptions:
-    return "end-of-options";
-  case Effect::ConfigFile:
-    return "config-file";
-  case Effect::StaticLibOutput:
-    return "static-lib-output";
-  case Effect::DriverMode:
-    return "driver-mode";
-  case Effect::PerArchArg:
-    return "per-arch-arg";
-  case Effect::RspQuoting:
-    return "rsp-quoting";
-  }
-  return "?";
-}
+// In Effect's declaration order, grouped as there (OptionEffects.h).
+// clang-format off
+constexpr const char *EffectNames[] = {
+    "dry-run", "probe", "verbose-probe",
+    "preprocess", "dependencies", "precompile", "compile-only", "backend",
+    "assemble", "interface-stubs", "emit-llvm",
+    "shared-output", "bundle-output", "relocatable-output",
+    "output", "language", "language-objc", "language-objcxx", "define",
+    "undefine", "library", "weak-library", "reexport-library", "library-dir",
+    "linker-comma-args", "linker-arg", "linker-z", "target", "arch",
+    "working-directory", "end-of-options",
+    "static-lib-output", "driver-mode", "per-arch-arg",
+    "config-file", "rsp-quoting",
+};
+// clang-format on
+
+const char *effectName(Effect E) { return enumName(E, EffectNames); }
 
 } // namespace linkguard::flags

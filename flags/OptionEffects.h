@@ -66,6 +66,9 @@ enum class Effect : std::uint8_t {
   // Arguments that make the command clang runs differ from the one read.
   ConfigFile,  // --config=, --config-system-dir=, --config-user-dir=
   RspQuoting,  // --rsp-quoting=: how @files are split
+
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = RspQuoting,
 };
 
 struct OptionEffect {

@@ -1,14 +1,12 @@
 //===- Rule.cpp - RuleDecision helpers ------------------------------------===//
 #include "flags/Rule.h"
 
+#include "support/EnumNames.h"
+
 namespace linkguard::flags {
 
 const char *insertPositionName(InsertPosition P) {
-  switch (P) {
-  case InsertPosition::End: return "end";
-  case InsertPosition::BeforeLibraries: return "before-libraries";
-  }
-  return "end";
+  return enumName(P, {"end", "before-libraries"});
 }
 
 bool RuleDecision::matches() const { return firstFailure() == nullptr; }

@@ -28,6 +28,8 @@ enum class InsertPosition {
   End,             // appended after every user argument (the default)
   BeforeLibraries, // before the first -l / library input / @file: GNU ld and
                    // lld apply --as-needed only to libraries that follow it
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = BeforeLibraries,
 };
 const char *insertPositionName(InsertPosition P); // "end", "before-libraries"
 

@@ -17,6 +17,7 @@
 
 #include "flags/InputTypes.h"
 #include "libnames/LibraryNames.h"
+#include "support/EnumNames.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/GlobPattern.h"
@@ -58,14 +59,8 @@ const std::string *firstGlobMatch(const std::vector<std::string> &Patterns,
 }
 
 const char *humanOutputName(OutputKind K) {
-  switch (K) {
-  case OutputKind::Executable: return "executable";
-  case OutputKind::SharedLibrary: return "shared library";
-  case OutputKind::Bundle: return "bundle";
-  case OutputKind::Relocatable: return "relocatable";
-  case OutputKind::None: return "no";
-  }
-  return "no";
+  return enumName(
+      K, {"executable", "shared library", "bundle", "relocatable", "no"});
 }
 
 //===--- The predicates, in the order explain shows them -----------------===//

@@ -23,10 +23,12 @@ enum class DependencyKind {
   Lazy,       // LC_LAZY_LOAD_DYLIB
   Upward,     // LC_LOAD_UPWARD_DYLIB
   Needed,     // ELF DT_NEEDED
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = Needed,
 };
 const char *dependencyKindName(DependencyKind K); // "LC_LOAD_DYLIB", ...
 
-enum class Referenced { Yes, No, Unknown };
+enum class Referenced { Yes, No, Unknown, Last = Unknown };
 const char *referencedName(Referenced R); // "yes" / "no" / "unknown"
 
 /// Where an imported symbol is bound from.
@@ -38,6 +40,8 @@ enum class BindSource {
   Nlist,        // only the symbol table's two-level ordinal
   ELFVersion,   // .gnu.version -> .gnu.version_r
   ELFSymbol,    // an unversioned undefined .dynsym entry
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = ELFSymbol,
 };
 
 const char *bindSourceName(BindSource S); // "bind", "weak-bind", ...

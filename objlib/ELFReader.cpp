@@ -40,21 +40,11 @@ std::optional<std::string> stringAt(StringRef Table, uint64_t Offset) {
   return Tail.substr(0, Tail.find('\0')).str();
 }
 
-const char *elfTypeName(unsigned Type) {
-  switch (Type) {
-  case ELF::ET_NONE:
-    return "ET_NONE";
-  case ELF::ET_REL:
-    return "ET_REL";
-  case ELF::ET_EXEC:
-    return "ET_EXEC";
-  case ELF::ET_DYN:
-    return "ET_DYN";
-  case ELF::ET_CORE:
-    return "ET_CORE";
-  }
-  return nullptr;
-}
+constexpr FileTypeName ELFTypeNames[] = {{ELF::ET_NONE, "ET_NONE"},
+                                         {ELF::ET_REL, "ET_REL"},
+                                         {ELF::ET_EXEC, "ET_EXEC"},
+                                         {ELF::ET_DYN, "ET_DYN"},
+                                         {ELF::ET_CORE, "ET_CORE"}};
 
 template <class ELFT> class ELFReader {
   using Elf_Shdr = typename ELFT::Shdr;
@@ -71,8 +61,7 @@ public:
     S.Arch = Obj.getArch() == Triple::UnknownArch
                  ? "e_machine " + std::to_string(F.getHeader().e_machine)
                  : Arch.str();
-    const char *Type = elfTypeName(F.getHeader().e_type);
-    S.FileType = Type ? Type : "e_type " + std::to_string(F.getHeader().e_type);
+    S.FileType = fileTypeName(ELFTypeNames, F.getHeader().e_type, "e_type");
 
     if (Error E = readDynamic())
       return std::move(E);

@@ -11,9 +11,13 @@
 #include "objlib/Image.h"
 #include "objlib/Reader.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
 
 namespace llvm::object {
 class MachOObjectFile;
@@ -43,6 +47,17 @@ llvm::Error loadELFTables(Image &Img,
 /// Decodes an ELF file of any class and byte order.
 llvm::Expected<Slice> readELFFile(const llvm::object::ELFObjectFileBase &Obj,
                                   llvm::StringRef FileName);
+
+/// One value of a header's file-type word and its printed name.
+struct FileTypeName {
+  uint32_t Value;
+  const char *Name;
+};
+
+/// The name Names gives Value, or "<Field> <Value>" ("e_type 65024") for a
+/// value it does not list (Names.cpp).
+std::string fileTypeName(llvm::ArrayRef<FileTypeName> Names, uint32_t Value,
+                         const char *Field);
 
 inline llvm::Error makeReadError(ReadErrorKind Kind, const llvm::Twine &Msg) {
   return llvm::make_error<ReadError>(Kind, Msg.str());

@@ -52,33 +52,18 @@ std::string formatVersion(uint32_t V) {
          std::to_string((V >> 8) & 0xff) + "." + std::to_string(V & 0xff);
 }
 
-const char *fileTypeName(uint32_t FileType) {
-  switch (FileType) {
-  case MachO::MH_OBJECT:
-    return "object";
-  case MachO::MH_EXECUTE:
-    return "executable";
-  case MachO::MH_DYLIB:
-    return "dylib";
-  case MachO::MH_BUNDLE:
-    return "bundle";
-  case MachO::MH_DYLIB_STUB:
-    return "dylib_stub";
-  case MachO::MH_DYLINKER:
-    return "dylinker";
-  case MachO::MH_CORE:
-    return "core";
-  case MachO::MH_PRELOAD:
-    return "preload";
-  case MachO::MH_DSYM:
-    return "dsym";
-  case MachO::MH_KEXT_BUNDLE:
-    return "kext_bundle";
-  case MachO::MH_FILESET:
-    return "fileset";
-  }
-  return nullptr;
-}
+constexpr FileTypeName MachOFileTypeNames[] = {
+    {MachO::MH_OBJECT, "object"},
+    {MachO::MH_EXECUTE, "executable"},
+    {MachO::MH_DYLIB, "dylib"},
+    {MachO::MH_BUNDLE, "bundle"},
+    {MachO::MH_DYLIB_STUB, "dylib_stub"},
+    {MachO::MH_DYLINKER, "dylinker"},
+    {MachO::MH_CORE, "core"},
+    {MachO::MH_PRELOAD, "preload"},
+    {MachO::MH_DSYM, "dsym"},
+    {MachO::MH_KEXT_BUNDLE, "kext_bundle"},
+    {MachO::MH_FILESET, "fileset"}};
 
 std::optional<DependencyKind> dependencyKind(uint32_t Cmd) {
   switch (Cmd) {
@@ -266,8 +251,7 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   const char *ArchFlag = nullptr;
   MachOObjectFile::getArchTriple(CPUType, CPUSubType, nullptr, &ArchFlag);
   S.Arch = ArchFlag ? ArchFlag : "cputype " + std::to_string(CPUType);
-  const char *TypeName = fileTypeName(FileType);
-  S.FileType = TypeName ? TypeName : "filetype " + std::to_string(FileType);
+  S.FileType = fileTypeName(MachOFileTypeNames, FileType, "filetype");
 
   readLoadCommands(Obj, S);
 

@@ -250,6 +250,11 @@ Expected<BinaryInfo> readImage(Image &Img) {
 
 } // namespace
 
+bool isBinaryMagic(file_magic M) {
+  return M == file_magic::macho_universal_binary || isMachOMagic(M) ||
+         isELFMagic(M);
+}
+
 Expected<BinaryInfo> readBinary(const std::string &Path) {
   Expected<std::unique_ptr<Image>> Img = Image::open(Path);
   if (!Img)

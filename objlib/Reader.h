@@ -5,13 +5,19 @@
 #include "objlib/BinaryInfo.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
 namespace linkguard::objlib {
 
 /// Kinds of failure, so the CLI can map them to distinct exit codes.
-enum class ReadErrorKind { Unreadable, Malformed, Unsupported };
+enum class ReadErrorKind {
+  Unreadable,
+  Malformed,
+  Unsupported,
+  Last = Unsupported
+};
 const char *
 readErrorKindName(ReadErrorKind K); // "unreadable", "malformed", ...
 
@@ -32,6 +38,10 @@ private:
   ReadErrorKind Kind;
   std::string Message;
 };
+
+/// Whether llvm::identify_magic's M names a format readBinary reads: thin
+/// Mach-O of any file type, universal, or ELF.
+bool isBinaryMagic(llvm::file_magic M);
 
 /// Reads Mach-O (thin or universal, every slice) or ELF. Never prints.
 /// Opens Path once and reads only the headers, load commands and the

@@ -1,6 +1,8 @@
 //===- Outcome.cpp - classify a loader run, judge its images --------------===//
 #include "tryload/Outcome.h"
 
+#include "support/EnumNames.h"
+
 #include "llvm/Support/FileSystem.h"
 
 #include <csignal>
@@ -9,33 +11,12 @@
 namespace linkguard::tryload {
 
 const char *outcomeName(Outcome O) {
-  switch (O) {
-  case Outcome::Holds:
-    return "holds";
-  case Outcome::Broken:
-    return "broken";
-  case Outcome::LoadFailed:
-    return "load-failed";
-  case Outcome::CallFailed:
-    return "call-failed";
-  case Outcome::HideUnavailable:
-    return "hide-unavailable";
-  }
-  return "holds";
+  return enumName(
+      O, {"holds", "broken", "load-failed", "call-failed", "hide-unavailable"});
 }
 
 const char *originName(Origin O) {
-  switch (O) {
-  case Origin::BeforeLoad:
-    return "before-load";
-  case Origin::Library:
-    return "library";
-  case Origin::Dependency:
-    return "dependency";
-  case Origin::Call:
-    return "call";
-  }
-  return "dependency";
+  return enumName(O, {"before-load", "library", "dependency", "call"});
 }
 
 namespace {

@@ -17,6 +17,8 @@ enum class Outcome {
   LoadFailed,      // dlopen failed, or the loader died or exited while loading
   CallFailed,      // the symbol is missing, returned non-zero, or died
   HideUnavailable, // --hide could not be done here: nothing was loaded
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = HideUnavailable,
 };
 const char *outcomeName(Outcome O); // "holds", "broken", "load-failed", ...
 
@@ -25,6 +27,8 @@ enum class Origin {
   Library,    // the library itself
   Dependency, // mapped by dlopen along with it
   Call,       // mapped while the called function ran
+  // enumName (support/EnumNames.h) names each enumerator up to Last.
+  Last = Call,
 };
 const char *originName(Origin O); // "before-load", "library", ...
 
