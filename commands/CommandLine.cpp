@@ -56,28 +56,39 @@ constexpr std::pair<CommandVisibility, const char *> VisibilityNames[] = {
 constexpr unsigned EveryCommand =
     InspectVis | CheckVis | TryLoadVis | ExplainVis | RunVis | EnvVis;
 
-/// "; it is an option of `linkguard check`" when Spelling is another
-/// subcommand's option, or "".
-std::string otherCommandsOf(const std::string &Spelling) {
-  const char *Argv[] = {Spelling.c_str()};
+/// "; it is an option of `linkguard check`" (and Spec's hint for check's
+/// options) when Spelling is another subcommand's option, or "".
+std::string otherCommandsOf(const CommandSpec &Spec, const std::string &Spelling) {
+  // A value after it, so an option that takes one ("--forbid P") parses.
+  const char *Argv[] = {Spelling.c_str(), "value"};
   unsigned MissingIndex = 0, MissingCount = 0;
   InputArgList Args =
       table().ParseArgs(Argv, MissingIndex, MissingCount, Visibility(EveryCommand));
-  if (Args.size() != 1 || Args.hasArg(OPT_UNKNOWN) || Args.hasArg(OPT_INPUT))
+  if (Args.size() == 0 || (*Args.begin())->getOption().matches(OPT_UNKNOWN) ||
+      (*Args.begin())->getOption().matches(OPT_INPUT))
     return "";
   const Option O = (*Args.begin())->getOption();
   std::string Names;
   for (const auto &[Vis, Name] : VisibilityNames)
     if (O.hasVisibilityFlag(Vis))
       Names += std::string(Names.empty() ? "" : " or ") + "`linkguard " + Name + "`";
-  return Names.empty() ? "" : "; it is an option of " + Names;
+  if (Names.empty())
+    return "";
+  std::string Msg = "; it is an option of " + Names;
+  if (Spec.CheckOptionHint && O.hasVisibilityFlag(CheckVis))
+    Msg += ": " + std::string(Spec.CheckOptionHint);
+  return Msg;
 }
+
+/// Stands for an empty argument while libOption parses: it skips empty
+/// strings, and a forgotten "$LIB" must not vanish from a command line.
+constexpr char EmptyArgument[] = "\x01linkguard-empty-argument";
 
 } // namespace
 
 int usageError(const CommandSpec &Spec, const std::string &Message) {
-  errs() << "linkguard: error: " << Spec.Name << ": " << Message << "\n"
-         << "usage: " << Spec.Usage << "\n";
+  errs() << "linkguard: error: " << Spec.Name << ": " << Message << " (usage: " << Spec.Usage
+         << ")\n";
   return driver::toInt(driver::ExitCode::Usage);
 }
 
@@ -88,7 +99,7 @@ std::optional<int> parseCommandLine(const CommandSpec &Spec,
   std::vector<const char *> Argv;
   Argv.reserve(End);
   for (size_t I = 0; I < End; ++I)
-    Argv.push_back(Args[I].c_str());
+    Argv.push_back(Args[I].empty() ? EmptyArgument : Args[I].c_str());
   unsigned MissingIndex = 0, MissingCount = 0;
   Visibility Vis(Spec.Visibility);
   Out.Args = table().ParseArgs(Argv, MissingIndex, MissingCount, Vis);
@@ -99,8 +110,8 @@ std::optional<int> parseCommandLine(const CommandSpec &Spec,
     std::string Nearest;
     std::string Spelling = A->getAsString(Out.Args);
     std::string Msg = "unknown option '" + Spelling + "'";
-    if (std::string Elsewhere = otherCommandsOf(Spelling); !Elsewhere.empty())
-      Msg += Elsewhere + (Spec.ElsewhereHint ? std::string(": ") + Spec.ElsewhereHint : "");
+    if (std::string Elsewhere = otherCommandsOf(Spec, Spelling); !Elsewhere.empty())
+      Msg += Elsewhere;
     else if (table().findNearest(Spelling, Nearest, Vis) <= 2)
       Msg += "; did you mean '" + Nearest + "'?";
     return usageError(Spec, Msg);
@@ -112,8 +123,15 @@ std::optional<int> parseCommandLine(const CommandSpec &Spec,
     outs() << "\n" << Spec.After;
     return 0;
   }
-  for (const Arg *A : Out.Args.filtered(OPT_INPUT))
-    Out.Positionals.push_back(A->getValue());
+  for (const Arg *A : Out.Args) {
+    if (A->getOption().matches(OPT_INPUT)) {
+      Out.Positionals.push_back(StringRef(A->getValue()) == EmptyArgument ? "" : A->getValue());
+      continue;
+    }
+    for (const char *V : A->getValues())
+      if (StringRef(V).empty() || StringRef(V) == EmptyArgument)
+        return usageError(Spec, A->getSpelling().rtrim('=').str() + " needs a non-empty value");
+  }
   size_t Rest = End < Args.size() && Args[End] == "--" ? End + 1 : End;
   Out.Positionals.insert(Out.Positionals.end(),
                          std::next(Args.begin(), static_cast<std::ptrdiff_t>(Rest)),

@@ -49,9 +49,9 @@ struct CommandSpec {
   /// The words after the options are a command (explain, run): parsing stops
   /// at "--" or the first word that is not an option.
   bool TakesCommand = false;
-  /// Said after "it is an option of `linkguard X`" when another
-  /// subcommand's option is given here, e.g. why try-load does not take it.
-  const char *ElsewhereHint = nullptr;
+  /// Said after "it is an option of `linkguard check`" when one of check's
+  /// options is given here: why this subcommand does not take it.
+  const char *CheckOptionHint = nullptr;
 };
 
 struct ParsedCommandLine {

@@ -80,6 +80,18 @@ json::Array findingsRecord(const contract::Verdict &V) {
   return A;
 }
 
+json::Array imageFindingsRecord(const contract::Verdict &V) {
+  json::Array A;
+  for (const contract::Finding &F : V.Findings) {
+    json::Object R{{"kind", findingKindName(F.Kind)}, {"image", nullptr}, {"rule", F.Rule}};
+    if (!F.Dependency.empty())
+      putName(R, "image", F.Dependency);
+    putName(R, "message", F.Message);
+    A.push_back(std::move(R));
+  }
+  return A;
+}
+
 json::Object contractRecord(const contract::ContractSpec &Spec) {
   json::Object C{{"forbid", texts(Spec.Forbid)},
                  {"forbidUnreferenced", texts(Spec.ForbidUnreferenced)},

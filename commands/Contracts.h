@@ -38,6 +38,10 @@ const char *findingKindName(contract::FindingKind K); // "violation", "kept", "u
 /// [{"kind", "slice", "dependency", "rule", "message", "symbols"}]
 llvm::json::Array findingsRecord(const contract::Verdict &V);
 
+/// try-load's findings: about mapped images ("image", not "dependency"; no
+/// slice, no symbols), as docs/try-load.md documents them.
+llvm::json::Array imageFindingsRecord(const contract::Verdict &V);
+
 /// The contract a check ran with ({"forbid", "require", ..., "portable"}).
 llvm::json::Object contractRecord(const contract::ContractSpec &Spec);
 

@@ -36,24 +36,49 @@ const CommandSpec Spec = {
     "expected a compiler command after '--' (linkguard explain -- clang++ -c a.cpp)",
     /*TakesCommand=*/true};
 
-/// Words quoted as a POSIX shell would need them, so the line can be pasted.
+/// One word as a shell needs it, from its printable() form, so the line
+/// can be pasted and runs the same bytes: bare when nothing needs quoting,
+/// '...' for spaces and quotes, $'...' when the word holds a byte that
+/// printable() escapes (its \n, \t, \r, \xHH, \\ are $'...' escapes).
+std::string shellWord(const std::string &Escaped, bool HasEscapes) {
+  if (HasEscapes) {
+    std::string Out = "$'";
+    for (char Ch : Escaped)
+      Out += Ch == '\'' ? std::string("\\'") : std::string(1, Ch);
+    return Out + "'";
+  }
+  bool Plain = !Escaped.empty() &&
+               Escaped.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_-+=/.,:@%") == std::string::npos;
+  if (Plain)
+    return Escaped;
+  std::string Out = "'";
+  for (char Ch : Escaped)
+    Out += Ch == '\'' ? std::string("'\\''") : std::string(1, Ch);
+  return Out + "'";
+}
+
+/// Words quoted as a POSIX shell (bash, zsh for $'...') needs them.
 std::string joined(const std::vector<std::string> &Words) {
   std::string Out;
   for (const std::string &W : Words) {
-    Out += Out.empty() ? "" : " ";
-    bool Plain = !W.empty() && W.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                   "0123456789_-+=/.,:@%") == std::string::npos;
-    if (Plain) {
-      Out += W;
-      continue;
-    }
-    Out += '\'';
-    for (char Ch : W)
-      Out += Ch == '\'' ? std::string("'\\''") : std::string(1, Ch);
-    Out += '\'';
+    std::string P = printable(W);
+    Out += (Out.empty() ? "" : " ") + shellWord(P, P != W);
   }
-  return printable(Out);
+  return Out;
+}
+
+/// The argv that runs, exact even where a word is not UTF-8 (argv_escaped).
+std::string joinedArgv(const json::Object &P) {
+  if (!P.getArray("argv_escaped"))
+    return joined(stringsOf(P, "argv"));
+  std::string Out;
+  for (const std::string &E : stringsOf(P, "argv_escaped")) {
+    bool Exact = E.find('\\') == std::string::npos;
+    Out += (Out.empty() ? "" : " ") + shellWord(E, !Exact);
+  }
+  return Out;
 }
 
 void printClassification(raw_ostream &OS, const json::Object &P) {
@@ -131,7 +156,7 @@ void printPlan(raw_ostream &OS, const json::Object &P) {
   OS << "appends:   " << (Appended.empty() ? "(nothing)" : joined(Appended)) << "\n";
   OS << "mode:      " << str(P, "mode") << " (" << str(P, "mode_reason") << ")\n";
   OS << "action:    " << str(P, "action_text") << "\n";
-  OS << "runs:      " << joined(stringsOf(P, "argv")) << "\n";
+  OS << "runs:      " << joinedArgv(P) << "\n";
   if (P.getBoolean("verifies").value_or(false))
     OS << "verifies:  " << printable(str(P, "output_path")) << ": " << str(P, "contract") << "\n";
   else if (std::string Not = str(P, "not_verified"); !Not.empty())

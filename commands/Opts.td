@@ -26,7 +26,8 @@ def help : F<"help", "Print this help", [InspectVis, CheckVis, TryLoadVis,
                                           ExplainVis, RunVis, EnvVis]>;
 def : Flag<["-"], "h">, Alias<help>, Flags<[HelpHidden]>,
       Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis]>;
-def json : F<"json", "One JSON document (the schema is in the command's doc)",
+def json : F<"json", "One JSON document (schema: docs/inspect.md, docs/check.md, "
+                     "docs/try-load.md, docs/classification.md)",
              [InspectVis, CheckVis, TryLoadVis, ExplainVis]>;
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
@@ -39,9 +40,11 @@ def rpaths : F<"rpaths", "LC_RPATH / DT_RPATH / DT_RUNPATH search paths", [Inspe
 defm arch : Eq<"arch", "<arch>", "Only the slice for ARCH (arm64, x86_64, ...)", [InspectVis]>;
 
 // contracts: check, and (forbid, require) try-load
-defm forbid : Eq<"forbid", "<pattern>", "No dependency may match the pattern",
+defm forbid : Eq<"forbid", "<pattern>", "No dependency (check) or mapped image (try-load) may match "
+                 "the pattern: a glob, or a group (openmp, libsystem)",
                  [CheckVis, TryLoadVis]>;
-defm require : Eq<"require", "<pattern>", "Some dependency must match the pattern",
+defm require : Eq<"require", "<pattern>", "Some dependency (check) or mapped image (try-load) must "
+                  "match the pattern",
                   [CheckVis, TryLoadVis]>;
 defm forbid_unreferenced : Eq<"forbid-unreferenced", "<pattern>",
     "A dependency matching the pattern may stay only if an imported symbol binds to it",
@@ -52,11 +55,14 @@ def mps_aot : F<"mps-aot", "The contract the MPS AOT rule verifies after a link:
                            "--forbid-unreferenced openmp, and (Mach-O) --require libsystem",
                 [CheckVis]>;
 def portable : F<"portable", "Every dependency is a system library, shipped under the "
-                             "bundle root, or --provided", [CheckVis]>;
+                             "bundle root, or --provided; an absolute path outside the "
+                             "system prefixes is non-portable even when the file exists "
+                             "on this machine", [CheckVis]>;
 defm bundle_root : Eq<"bundle-root", "<dir>", "What ships (default: each binary's directory)",
                       [CheckVis]>;
 defm search : Eq<"search", "<dir>", "An application library directory where @rpath names "
-                                    "are also looked up (repeatable)", [CheckVis]>;
+                                    "are also looked up, relative to the bundle root "
+                                    "(repeatable)", [CheckVis]>;
 defm provided : Eq<"provided", "<pattern>", "A library the application provides (repeatable)",
                    [CheckVis]>;
 defm system_list : Eq<"system-list", "<file>", "More system libraries, one pattern a line",

@@ -68,40 +68,6 @@ std::unique_ptr<Printer> makePrinter(bool Json, raw_ostream &OS, std::string Sch
   return std::make_unique<TextPrinter>(OS, std::move(Text));
 }
 
-std::string printable(StringRef Name) {
-  std::string Out;
-  Out.reserve(Name.size());
-  raw_string_ostream OS(Out);
-  const auto *P = reinterpret_cast<const UTF8 *>(Name.begin());
-  const auto *End = reinterpret_cast<const UTF8 *>(Name.end());
-  while (P < End) {
-    UTF8 C = *P;
-    if (C >= 0x80) {
-      unsigned N = getNumBytesForUTF8(C);
-      bool C1 = C == 0xC2 && End - P >= 2 && P[1] < 0xA0;
-      if (N <= static_cast<size_t>(End - P) && isLegalUTF8Sequence(P, P + N) && !C1) {
-        OS << StringRef(reinterpret_cast<const char *>(P), N);
-        P += N;
-        continue;
-      }
-    }
-    ++P;
-    if (C == '\\')
-      OS << "\\\\";
-    else if (C == '\n')
-      OS << "\\n";
-    else if (C == '\t')
-      OS << "\\t";
-    else if (C == '\r')
-      OS << "\\r";
-    else if (C < 0x20 || C >= 0x7F)
-      OS << "\\x" << format_hex_no_prefix(C, 2);
-    else
-      OS << char(C);
-  }
-  return Out;
-}
-
 void putName(json::Object &O, StringRef Key, StringRef Raw) {
   if (json::isUTF8(Raw)) {
     O[Key] = Raw.str();

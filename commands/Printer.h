@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "support/Printable.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -53,10 +55,6 @@ enum class DocumentShape {
 std::unique_ptr<Printer> makePrinter(bool Json, llvm::raw_ostream &OS, std::string Schema,
                                      DocumentShape Shape, TextLayout Text);
 
-/// A name from a file or a command line as text that cannot break a line or
-/// reach the terminal: C0 controls, DEL and C1 controls become \n, \t, \r
-/// or \xHH, and a backslash is doubled so the escaping can be undone.
-std::string printable(llvm::StringRef Name);
 
 /// Sets O[Key] to a name read from a file or a command line. JSON strings
 /// are UTF-8: a name that is not gets U+FFFD for each bad sequence at Key

@@ -183,7 +183,7 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
       {"note", V.Note.empty() ? json::Value(nullptr) : json::Value(V.Note)},
       {"images", std::move(Images)},
       {"call", std::move(Call)},
-      {"findings", findingsRecord(V.Contract)},
+      {"findings", imageFindingsRecord(V.Contract)},
       {"violations", static_cast<int64_t>(V.Contract.violations())},
       {"exitCode", Exit}};
   putName(R, "name", Name);

@@ -122,7 +122,7 @@ Invocation parseInvocation(const std::string &Argv0,
     Inv.Kind = InvocationKind::Usage;
     Inv.Args = Args;
     Inv.Problem = "unknown option " + A.str() +
-                  "; expected a subcommand (inspect, check, explain, run, env), "
+                  "; expected a subcommand (inspect, check, try-load, explain, run, env), "
                   "--help, --version, or launcher options (--assume-define=NAME, "
                   "--assume-aot) before a compiler command";
     return Inv;

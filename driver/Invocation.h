@@ -8,7 +8,7 @@
 //                                         launcher form (CMAKE_*_LINKER_LAUNCHER);
 //                                         OPTIONS state what the link line
 //                                         cannot show (--assume-define=USE_MPS)
-//   linkguard <subcommand> ...            inspect, check, explain, run, env
+//   linkguard <subcommand> ...            inspect, check, try-load, explain, run, env
 //
 //===----------------------------------------------------------------------===//
 #pragma once

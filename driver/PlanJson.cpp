@@ -1,6 +1,10 @@
 //===- PlanJson.cpp - render a plan with llvm::json ------------------------===//
 #include "driver/PlanJson.h"
 
+#include "support/Printable.h"
+
+#include "llvm/ADT/STLExtras.h"
+
 #include "support/EnumNames.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -104,6 +108,14 @@ json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   O["compiler_origin"] = J.Launch.Origin;
   O["compiler_name"] = J.CompilerName;
   O["argv"] = P.Argv;
+  // JSON strings are UTF-8: when a word is not, its exact bytes go beside
+  // (explain's "runs:" line is what runs, byte for byte).
+  if (!llvm::all_of(P.Argv, [](const std::string &W) { return json::isUTF8(W); })) {
+    json::Array Escaped;
+    for (const std::string &W : P.Argv)
+      Escaped.push_back(printable(W));
+    O["argv_escaped"] = std::move(Escaped);
+  }
   O["rules"] = rulesJson(P);
   O["appended"] = P.Appended;
   O["inserted_before_libraries"] = P.InsertedBeforeLibraries;

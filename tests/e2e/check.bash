@@ -242,6 +242,13 @@ CPP
   expect_contains "$(cat err)" "unknown option '--frobnicate'"
   expect_status 64 LG check plain.dylib --forbid 2>/dev/null
   expect_status 64 LG check plain.dylib 2>/dev/null  # no contract
+  # An empty argument is a file that does not exist (an unset "$LIB" must
+  # not vanish and let CI pass); an empty value is a usage error.
+  expect_status 66 LG check --mps-aot plain.dylib '' 2>/dev/null
+  expect_status 66 LG inspect plain.dylib '' 2>/dev/null
+  expect_status 64 LG check --portable --search '' plain.dylib 2>err
+  expect_contains "$(cat err)" "--search needs a non-empty value"
+  expect_status 64 LG check --portable --bundle-root= plain.dylib 2>/dev/null
   expect_status 64 LG check --provided libfoo.dylib plain.dylib 2>/dev/null
   expect_status 66 LG check --portable --system-list nope.txt plain.dylib 2>/dev/null
   expect_contains "$(LG check --help)" "USAGE: linkguard check"

@@ -79,6 +79,20 @@ SUITE_one_truth() {
     -nostdlib++ "${OBJS[@]}" -o l.dylib -lomp "-L$SDK/omp" 2>err || test_failed "run: $(cat err)"
   expect_not_contains "$(deps l.dylib)" libomp "the launcher run"
 
+  TEST "explain's runs: line is the argv byte for byte, pasted into a shell"
+  # A word that is not UTF-8, one with a newline, a quote and a space: the
+  # line must give the compiler these exact bytes back (bash's $'...').
+  local words=($'a\xffb.o' $'x\ny' "it's" "a b" '$HOME' '')
+  "$LG" explain -- "$CLANGXX" -c "${words[@]}" >explain.txt || test_failed "explain"
+  line=$(grep '^runs: ' explain.txt | sed 's/^runs: *//')
+  eval "set -- $line"
+  shift 2 # the compiler, -c
+  expect_equal "$#" "${#words[@]}" "number of words back from: $line"
+  for i in "${!words[@]}"; do
+    [ "$1" = "${words[$i]}" ] || test_failed "word $i: $(printf %q "$1") for $(printf %q "${words[$i]}")"
+    shift
+  done
+
   TEST "run and explain plan the same thing, for every fixture and every form"
   one_truth_parity
 

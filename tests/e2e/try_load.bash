@@ -126,6 +126,15 @@ SUITE_try_load() {
   expect_contains "$out" "plain.so: image: dependency: /usr/lib/llvm-14/lib/libomp.so.5"
   expect_contains "$out" "plain.so: violation: /usr/lib/llvm-14/lib/libomp.so.5 is mapped in the process, and 'openmp' is forbidden"
   expect_contains "$out" "plain.so: call model_selftest: returned 0"
+  # The JSON findings are about images, as docs/try-load.md documents.
+  LG try-load --json --forbid openmp plain.so | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = [x for x in d["findings"] if x["kind"] == "violation"]
+assert f and f[0]["image"] == "/usr/lib/llvm-14/lib/libomp.so.5", d["findings"]
+assert set(f[0]) == {"kind", "image", "rule", "message"}, f[0]
+assert d["violations"] == len(f) and d["keepEnvironment"] is False, d
+' || test_failed "findings JSON"
   out=$(LG try-load --forbid openmp --call model_selftest asneeded.so); status=$?
   expect_equal "$status" 0 "asneeded.so: $out"
   expect_contains "$out" "asneeded.so: call model_selftest: returned 0"
@@ -277,6 +286,8 @@ C
   LG try-load --portable asneeded.so >/dev/null 2>err.txt; expect_equal "$?" 64 "--portable"
   expect_contains "$(cat err.txt)" "use \`linkguard check\`"
   expect_status 64 LG try-load 2>/dev/null
+  expect_status 64 LG try-load --call '' asneeded.so 2>/dev/null
+  expect_status 64 LG try-load asneeded.so '' 2>/dev/null
   expect_status 64 LG try-load --hide relative/path asneeded.so 2>/dev/null
   expect_status 66 LG try-load --hide /no/such/file asneeded.so 2>/dev/null
   expect_status 66 LG try-load no-such.so 2>/dev/null
