@@ -40,7 +40,7 @@ SUITE_mps_rule() {
   TEST "explain agrees with every fixture's phase and inject label"
   while read -r name phase inject; do
     load_args "$name"
-    json=$(LINKGUARD_CXX=$CLANGXX "$LINKGUARD_BIN" explain --json -- clang++ "${ARGS[@]}")
+    json=$(LINKGUARD_CXX=$CLANGXX "$LINKGUARD_BIN" explain --json -- linkguard-clang++ "${ARGS[@]}")
     got_phase=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["phase"])' <<<"$json")
     got_inject=$(python3 -c 'import json,sys; print("yes" if json.load(sys.stdin)["inject"] else "no")' <<<"$json")
     expect_equal "$got_phase" "$phase" "$name: phase"

@@ -4,7 +4,7 @@
 // Every unit test includes this, never a Catch2 header directly. v2 has one
 // header and string matchers spelled Catch::Contains / Catch::StartsWith;
 // v3 splits the headers and spells them Catch::Matchers::ContainsSubstring /
-// StartsWith. The v2 spellings are provided on v3, so test bodies are the
+// StartsWith / EndsWith. The v2 spellings are provided on v3, so test bodies are the
 // same on both. main() comes from main.cpp on v2, from Catch2WithMain on v3.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +23,7 @@ Contains(const std::string &Str,
          CaseSensitive Sensitivity = CaseSensitive::Yes) {
   return Matchers::ContainsSubstring(Str, Sensitivity);
 }
+using Matchers::EndsWith;
 using Matchers::StartsWith;
 } // namespace Catch
 #else
