@@ -24,6 +24,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <cerrno>
+#include <climits>
 #include <fcntl.h>
 #include <optional>
 #include <sys/file.h>
@@ -36,10 +37,14 @@ namespace linkguard::driver {
 
 static std::string parentExecutable() {
 #if defined(__linux__)
-  llvm::SmallString<256> Real;
-  if (!llvm::sys::fs::real_path("/proc/" + std::to_string(::getppid()) + "/exe",
-                                Real))
-    return std::string(Real);
+  // The link is the kernel's canonical path of the parent's executable (every
+  // symbolic link resolved): one readlink, not a realpath walk of it. Only
+  // its file name is used.
+  char Buf[PATH_MAX];
+  std::string Link = "/proc/" + std::to_string(::getppid()) + "/exe";
+  ssize_t N = ::readlink(Link.c_str(), Buf, sizeof(Buf));
+  if (N > 0)
+    return std::string(Buf, static_cast<size_t>(N));
 #elif defined(__APPLE__)
   char Buf[PROC_PIDPATHINFO_MAXSIZE];
   if (::proc_pidpath(::getppid(), Buf, sizeof(Buf)) > 0)

@@ -23,9 +23,9 @@
 #include "flags/BoundedRead.h"
 
 #include <spdlog/details/null_mutex.h>
+#include <spdlog/logger.h>
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -115,25 +115,60 @@ private:
 
 } // namespace
 
-void setUpLogging(const config::Config &Cfg) {
-  auto Level = spdlog::level::from_str(Cfg.LogLevel);
-  spdlog::sink_ptr Sink;
-  if (!Cfg.LogFile.empty())
-    Sink = std::make_shared<LazyFileSink>(Cfg.LogFile);
-  else
-    Sink = std::make_shared<spdlog::sinks::stderr_sink_st>();
-  auto Logger = std::make_shared<spdlog::logger>("linkguard", std::move(Sink));
-  Logger->set_pattern("linkguard[%P] %l: %v");
-  Logger->set_level(Level);
-  Logger->flush_on(spdlog::level::trace);
-  spdlog::set_default_logger(Logger);
+namespace {
+
+/// What setUpLogging read; the logger itself is built by the first message
+/// that passes the level. A step that logs nothing (a compile at the
+/// default level) builds no logger, sink or pattern formatter: that is most
+/// of spdlog's cost at start-up (docs/reliability.md, "Start-up").
+struct LogSettings {
+  bool Enabled = false; // setUpLogging ran (unit tests do not log)
+  spdlog::level::level_enum Level = spdlog::level::off;
+  std::string File;
+  std::shared_ptr<spdlog::logger> Logger;
+};
+
+LogSettings &settings() {
+  static LogSettings S;
+  return S;
 }
 
-// spdlog's implicit default logger writes to stdout; log only through ours,
-// and not at all before setUpLogging ran (unit tests).
-static void logAt(spdlog::level::level_enum Level, const std::string &Message) {
-  if (auto Logger = spdlog::get("linkguard"))
-    Logger->log(Level, "{}", Message);
+bool shouldLog(spdlog::level::level_enum Level) {
+  const LogSettings &S = settings();
+  return S.Enabled && S.Level != spdlog::level::off && Level >= S.Level;
+}
+
+spdlog::logger &logger() {
+  LogSettings &S = settings();
+  if (!S.Logger) {
+    spdlog::sink_ptr Sink;
+    if (!S.File.empty())
+      Sink = std::make_shared<LazyFileSink>(S.File);
+    else
+      Sink = std::make_shared<spdlog::sinks::stderr_sink_st>();
+    // Never spdlog's registry or default logger: the default one writes to
+    // stdout.
+    S.Logger = std::make_shared<spdlog::logger>("linkguard", std::move(Sink));
+    S.Logger->set_pattern("linkguard[%P] %l: %v");
+    S.Logger->set_level(S.Level);
+    S.Logger->flush_on(spdlog::level::trace);
+  }
+  return *S.Logger;
+}
+
+void logAt(spdlog::level::level_enum Level, const std::string &Message) {
+  if (shouldLog(Level))
+    logger().log(Level, "{}", Message);
+}
+
+} // namespace
+
+void setUpLogging(const config::Config &Cfg) {
+  LogSettings &S = settings();
+  S.Enabled = true;
+  S.Level = spdlog::level::from_str(Cfg.LogLevel);
+  S.File = Cfg.LogFile;
+  S.Logger.reset();
 }
 
 void logDebug(const std::string &Message) {
@@ -147,8 +182,8 @@ void logWarn(const std::string &Message) {
 }
 
 void logTrace(llvm::function_ref<std::string()> Message) {
-  if (auto Logger = spdlog::get("linkguard"); Logger && Logger->should_log(spdlog::level::trace))
-    Logger->log(spdlog::level::trace, "{}", Message());
+  if (shouldLog(spdlog::level::trace))
+    logger().log(spdlog::level::trace, "{}", Message());
 }
 
 } // namespace linkguard::driver
