@@ -10,18 +10,18 @@
 // parses headers, the bytes that call reads are loaded, and nothing else.
 // The format is told from the first bytes with identify_magic, the function
 // createBinary itself uses; kinds other than Mach-O and ELF are reported
-// without being parsed (an archive's members are never read).
+// without being parsed (an archive's members are never read). createBinary
+// itself is not called: objlib/Universal.h says why.
 //
 //===----------------------------------------------------------------------===//
 #include "objlib/Reader.h"
 #include "objlib/FormatReaders.h"
 #include "objlib/Image.h"
+#include "objlib/Universal.h"
 
 #include "llvm/BinaryFormat/Magic.h"
-#include "llvm/Object/Binary.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/MachO.h"
-#include "llvm/Object/MachOUniversal.h"
 #include "llvm/Support/Endian.h"
 
 using namespace llvm;
@@ -44,32 +44,6 @@ constexpr uint64_t MaxSections = 4096;
 
 Error malformed(StringRef Path, const Twine &Why) {
   return makeReadError(ReadErrorKind::Malformed, Path + ": " + Why);
-}
-
-bool isMachOMagic(file_magic M) {
-  switch (M) {
-  case file_magic::macho_object:
-  case file_magic::macho_executable:
-  case file_magic::macho_fixed_virtual_memory_shared_lib:
-  case file_magic::macho_core:
-  case file_magic::macho_preload_executable:
-  case file_magic::macho_dynamically_linked_shared_lib:
-  case file_magic::macho_dynamic_linker:
-  case file_magic::macho_bundle:
-  case file_magic::macho_dynamically_linked_shared_lib_stub:
-  case file_magic::macho_dsym_companion:
-  case file_magic::macho_kext_bundle:
-  case file_magic::macho_file_set:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool isELFMagic(file_magic M) {
-  return M == file_magic::elf || M == file_magic::elf_relocatable ||
-         M == file_magic::elf_executable ||
-         M == file_magic::elf_shared_object || M == file_magic::elf_core;
 }
 
 /// Loads a thin Mach-O header and its load commands: all that
@@ -139,13 +113,31 @@ Error loadFatHeaders(Image &Img) {
   return Img.load(0, TableEnd);
 }
 
-Error readUniversal(Image &Img, MachOUniversalBinary &Fat, BinaryInfo &Info) {
-  for (const MachOUniversalBinary::ObjectForArch &Arch : Fat.objects()) {
-    std::string ArchName = Arch.getArchFlagName();
+/// The message of a factory's error. libObject reports a file it does not
+/// recognize through object_error::invalid_file_type ("The file was not
+/// recognized as a valid object file"): that is "not an object file".
+std::string whyNotAnObject(Error E) {
+  std::string Msg;
+  bool NotObject = false;
+  handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
+    if (EI.convertToErrorCode() == object_error::invalid_file_type)
+      NotObject = true;
+    Msg = EI.message();
+  });
+  return NotObject ? "not an object file" : Msg;
+}
+
+Error readUniversal(Image &Img, BinaryInfo &Info) {
+  Expected<FatHeader> Fat = parseFatHeader(Img.buffer().getBuffer());
+  if (!Fat)
+    return malformed(Info.Path, whyNotAnObject(Fat.takeError()));
+  for (uint32_t Index = 0; Index < Fat->Archs.size(); ++Index) {
+    const FatArch &Arch = Fat->Archs[Index];
+    std::string ArchName = fatArchName(Arch);
     if (ArchName.empty())
-      ArchName = "cputype " + std::to_string(Arch.getCPUType());
-    // create() checked that every slice lies inside the file.
-    SliceBytes Bytes{&Img, Arch.getOffset(), Arch.getSize()};
+      ArchName = "cputype " + std::to_string(Arch.CpuType);
+    // parseFatHeader checked that every slice lies inside the file.
+    SliceBytes Bytes{&Img, Arch.Offset, Arch.Size};
     if (Error E = loadMachOHeaders(Bytes, Info.Path))
       return E;
     StringRef Start(reinterpret_cast<const char *>(Bytes.data()),
@@ -155,7 +147,8 @@ Error readUniversal(Image &Img, MachOUniversalBinary &Fat, BinaryInfo &Info) {
       return makeReadError(ReadErrorKind::Unsupported,
                            Info.Path + " (architecture " + ArchName +
                                "): an archive, not a linked image");
-    Expected<std::unique_ptr<MachOObjectFile>> Obj = Arch.getAsObjectFile();
+    Expected<std::unique_ptr<MachOObjectFile>> Obj =
+        fatSliceObject(Img.buffer().getBuffer(), Img.name(), Arch, Index);
     if (!Obj)
       return malformed(Info.Path, "slice for architecture " + ArchName + ": " +
                                       toString(Obj.takeError()));
@@ -174,7 +167,7 @@ Error readUniversal(Image &Img, MachOUniversalBinary &Fat, BinaryInfo &Info) {
   return Error::success();
 }
 
-/// Loads what createBinary reads for the format, or says why not to call it.
+/// Loads what the format's factory reads, or says why not to call it.
 Error loadHeaders(Image &Img, file_magic Magic) {
   if (Magic == file_magic::macho_universal_binary)
     return loadFatHeaders(Img);
@@ -201,31 +194,20 @@ Expected<BinaryInfo> readImage(Image &Img) {
   if (Error E = loadHeaders(Img, Magic))
     return std::move(E);
 
-  Expected<std::unique_ptr<Binary>> Bin = createBinary(Img.buffer());
-  if (!Bin) {
-    // createBinary reports "The file was not recognized as a valid object
-    // file" through object_error::invalid_file_type.
-    std::string Msg;
-    bool NotObject = false;
-    handleAllErrors(Bin.takeError(), [&](const ErrorInfoBase &EI) {
-      if (EI.convertToErrorCode() == object_error::invalid_file_type)
-        NotObject = true;
-      Msg = EI.message();
-    });
-    return malformed(Path, NotObject ? "not an object file" : Msg);
-  }
-
   BinaryInfo Info;
   Info.Path = Path;
-  Binary &B = **Bin;
-  if (auto *Fat = dyn_cast<MachOUniversalBinary>(&B)) {
+  if (Magic == file_magic::macho_universal_binary) {
     Info.Fmt = Format::MachO;
     Info.Universal = true;
-    if (Error E = readUniversal(Img, *Fat, Info))
+    if (Error E = readUniversal(Img, Info))
       return std::move(E);
     return Info;
   }
-  if (auto *MachO = dyn_cast<MachOObjectFile>(&B)) {
+  Expected<std::unique_ptr<ObjectFile>> Obj =
+      openObjectFile(Img.buffer(), Magic);
+  if (!Obj)
+    return malformed(Path, whyNotAnObject(Obj.takeError()));
+  if (auto *MachO = dyn_cast<MachOObjectFile>(Obj->get())) {
     Info.Fmt = Format::MachO;
     Expected<Slice> S =
         readMachOSlice(*MachO, SliceBytes{&Img, 0, Img.size()}, Path);
@@ -234,7 +216,7 @@ Expected<BinaryInfo> readImage(Image &Img) {
     Info.Slices.push_back(std::move(*S));
     return Info;
   }
-  if (auto *ELF = dyn_cast<ELFObjectFileBase>(&B)) {
+  if (auto *ELF = dyn_cast<ELFObjectFileBase>(Obj->get())) {
     Info.Fmt = Format::ELF;
     if (Error E = loadELFTables(Img, *ELF))
       return std::move(E);
