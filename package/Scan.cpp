@@ -2,16 +2,15 @@
 #include "package/Scan.h"
 
 #include "objlib/Reader.h"
+#include "objlib/Universal.h"
 #include "package/Buffers.h"
 #include "package/HeaderChecks.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MachO.h"
 #include "llvm/BinaryFormat/Magic.h"
-#include "llvm/Object/Binary.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/MachO.h"
-#include "llvm/Object/MachOUniversal.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
@@ -112,35 +111,42 @@ std::optional<uint64_t> machOExtent(const MachOObjectFile &O) {
   return Ok && Segment ? std::optional<uint64_t>(End) : std::nullopt;
 }
 
-std::optional<uint64_t> universalExtent(const MachOUniversalBinary &U) {
-  uint64_t End = 8 + uint64_t(U.getNumberOfObjects()) *
-                         (U.getMagic() == MachO::FAT_MAGIC ? 20 : 32);
-  for (const MachOUniversalBinary::ObjectForArch &A : U.objects()) {
-    Expected<std::unique_ptr<MachOObjectFile>> Slice = A.getAsObjectFile();
+std::optional<uint64_t> universalExtent(StringRef Data) {
+  Expected<objlib::FatHeader> U = objlib::parseFatHeader(Data);
+  if (!U) {
+    consumeError(U.takeError());
+    return std::nullopt;
+  }
+  uint64_t End = U->headerSize();
+  for (uint32_t I = 0; I < U->Archs.size(); ++I) {
+    const objlib::FatArch &A = U->Archs[I];
+    Expected<std::unique_ptr<MachOObjectFile>> Slice =
+        objlib::fatSliceObject(Data, "embedded", A, I);
     if (!Slice) { // an archive slice is a static library, not an image
       consumeError(Slice.takeError());
       return std::nullopt;
     }
     std::optional<uint64_t> Inner = machOExtent(**Slice);
-    if (!Inner || *Inner > A.getSize() ||
-        !reach(End, A.getOffset(), A.getSize()))
+    if (!Inner || *Inner > A.Size || !reach(End, A.Offset, A.Size))
       return std::nullopt;
   }
   return End;
 }
 
+/// Not createBinary: objlib/Universal.h says why.
 std::optional<uint64_t> parsedExtent(StringRef Data) {
-  Expected<std::unique_ptr<Binary>> Bin =
-      createBinary(MemoryBufferRef(Data, "embedded"));
-  if (!Bin) {
-    consumeError(Bin.takeError());
+  const file_magic Magic = identify_magic(Data);
+  if (Magic == file_magic::macho_universal_binary)
+    return universalExtent(Data);
+  Expected<std::unique_ptr<ObjectFile>> Obj =
+      objlib::openObjectFile(MemoryBufferRef(Data, "embedded"), Magic);
+  if (!Obj) {
+    consumeError(Obj.takeError());
     return std::nullopt;
   }
-  if (auto *U = dyn_cast<MachOUniversalBinary>(Bin->get()))
-    return universalExtent(*U);
-  if (auto *M = dyn_cast<MachOObjectFile>(Bin->get()))
+  if (auto *M = dyn_cast<MachOObjectFile>(Obj->get()))
     return machOExtent(*M);
-  if (auto *E = dyn_cast<ELFObjectFileBase>(Bin->get())) {
+  if (auto *E = dyn_cast<ELFObjectFileBase>(Obj->get())) {
     bool Little = E->isLittleEndian();
     if (E->getBytesInAddress() == 8)
       return Little ? elfExtent(cast<ELF64LEObjectFile>(*E))
