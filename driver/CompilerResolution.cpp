@@ -5,11 +5,13 @@
 #include "flags/ProgramName.h"
 #include "driver/HostSearch.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace linkguard::driver {
@@ -26,29 +28,41 @@ bool isLinkguard(const std::string &Path, const std::string &SelfPath) {
   // one and a build tree one): calling it would loop through PATH again.
   if (llvm::sys::path::filename(Path).starts_with("linkguard"))
     return true;
-  return !SelfPath.empty() && canonical(Path) == SelfPath;
+  if (SelfPath.empty())
+    return false;
+  // The running binary itself, under any name: the same device and inode
+  // (a symbolic link to it, or a hard link). Two stat calls, where comparing
+  // realpaths walked every component of Path with readlink.
+  struct stat Candidate {};
+  struct stat Self {};
+  return ::stat(Path.c_str(), &Candidate) == 0 &&
+         ::stat(SelfPath.c_str(), &Self) == 0 &&
+         Candidate.st_dev == Self.st_dev && Candidate.st_ino == Self.st_ino;
 }
 
 static bool isExecutableFile(const std::string &Path) {
-  return llvm::sys::fs::exists(Path) && !llvm::sys::fs::is_directory(Path) &&
+  struct stat St {};
+  return ::stat(Path.c_str(), &St) == 0 && !S_ISDIR(St.st_mode) &&
          ::access(Path.c_str(), X_OK) == 0;
 }
 
-/// Every executable file named Name in the PATH directories, in PATH order
-/// (an empty entry is the current directory, as for execvp).
-static std::vector<std::string> executablesOnPath(const std::string &Name,
-                                                  const std::string &PathVar) {
-  std::vector<std::string> Found;
+/// The first executable file named Name in the PATH directories, in PATH
+/// order (an empty entry is the current directory, as for execvp), that
+/// Accept takes; "" when there is none. The walk stops there: the
+/// directories after it are not looked at.
+static std::string
+firstOnPath(const std::string &Name, const std::string &PathVar,
+            llvm::function_ref<bool(const std::string &)> Accept) {
   llvm::SmallVector<llvm::StringRef, 16> Dirs;
   llvm::StringRef(PathVar).split(Dirs, ':');
   for (llvm::StringRef Dir : Dirs) {
     llvm::SmallString<256> Candidate(Dir.empty() ? "." : Dir);
     llvm::sys::path::append(Candidate, Name);
     std::string C(Candidate);
-    if (isExecutableFile(C))
-      Found.push_back(std::move(C));
+    if (isExecutableFile(C) && Accept(C))
+      return C;
   }
-  return Found;
+  return {};
 }
 
 /// Path made absolute. Without a current directory (removed under us) the
@@ -64,16 +78,21 @@ std::string findExecutable(const std::string &Name, const std::string &PathVar,
                            const std::string &SelfPath) {
   if (Name.find('/') != std::string::npos)
     return absolute(Name);
-  for (const std::string &C : executablesOnPath(Name, PathVar))
-    if (!isLinkguard(C, SelfPath))
-      return absolute(C);
-  return {};
+  std::string C = firstOnPath(Name, PathVar, [&](const std::string &P) {
+    return !isLinkguard(P, SelfPath);
+  });
+  return C.empty() ? C : absolute(C);
 }
 
 /// True when Path is a compiler cache's binary (ccache, sccache), under any
 /// name: /usr/lib/ccache/clang++ is a link to ../../bin/ccache.
 static bool isCompilerCache(const std::string &Path) {
-  const std::string Real = canonical(Path);
+  // The name of the file Path leads to: Path's own name when it is not a
+  // symbolic link (links in the directories above it do not rename it),
+  // one lstat where realpath walks every component.
+  struct stat St {};
+  const bool Link = ::lstat(Path.c_str(), &St) != 0 || S_ISLNK(St.st_mode);
+  const std::string Real = Link ? canonical(Path) : Path;
   llvm::StringRef Name = llvm::sys::path::filename(Real);
   return Name == "ccache" || Name == "sccache";
 }
@@ -87,10 +106,9 @@ static bool isCompilerCache(const std::string &Path) {
 static bool cacheWouldRunLinkguard(const std::string &Name,
                                    const std::string &PathVar,
                                    const std::string &SelfPath) {
-  for (const std::string &C : executablesOnPath(Name, PathVar))
-    if (!isCompilerCache(C))
-      return isLinkguard(C, SelfPath);
-  return false;
+  std::string C = firstOnPath(
+      Name, PathVar, [](const std::string &P) { return !isCompilerCache(P); });
+  return !C.empty() && isLinkguard(C, SelfPath);
 }
 
 /// The real compiler past linkguard and past any cache masquerade, as ccache
@@ -98,10 +116,10 @@ static bool cacheWouldRunLinkguard(const std::string &Name,
 static std::string findPastCaches(const std::string &Name,
                                   const std::string &PathVar,
                                   const std::string &SelfPath) {
-  for (const std::string &C : executablesOnPath(Name, PathVar))
-    if (!isLinkguard(C, SelfPath) && !isCompilerCache(C))
-      return absolute(C);
-  return {};
+  std::string C = firstOnPath(Name, PathVar, [&](const std::string &P) {
+    return !isLinkguard(P, SelfPath) && !isCompilerCache(P);
+  });
+  return C.empty() ? C : absolute(C);
 }
 
 /// Breaks the ccache <-> linkguard loop in Words (an absolute first word):
@@ -164,10 +182,9 @@ commandPastCacheLoop(std::vector<std::string> Words, const std::string &Origin,
 /// it), not a missing compiler (69).
 static std::string linkguardOnPath(const std::string &Name, const std::string &PathVar,
                                    const std::string &SelfPath) {
-  for (const std::string &C : executablesOnPath(Name, PathVar))
-    if (isLinkguard(C, SelfPath))
-      return C;
-  return {};
+  return firstOnPath(Name, PathVar, [&](const std::string &P) {
+    return isLinkguard(P, SelfPath);
+  });
 }
 
 /// Turns a word list into a command: the first word is looked up on PATH.
@@ -185,18 +202,21 @@ commandFromWords(std::vector<std::string> Words, const std::string &Origin,
       return makeDriverError(ExitCode::Recursion,
                              Origin + " names linkguard itself (" + First +
                                  "); set LINKGUARD_CXX to the real compiler");
-    if (!llvm::sys::fs::exists(First))
+    struct stat St {};
+    if (::stat(First.c_str(), &St) != 0)
       return makeDriverError(ExitCode::NoCompiler, "real compiler " + First +
                                                        " (from " + Origin +
                                                        ") does not exist");
-    if (llvm::sys::fs::is_directory(First) || ::access(First.c_str(), X_OK) != 0)
+    if (S_ISDIR(St.st_mode) || ::access(First.c_str(), X_OK) != 0)
       return makeDriverError(ExitCode::NoCompiler,
                              "real compiler " + First + " (from " + Origin +
                                  ") is not an executable file");
   }
   std::string Exe = findExecutable(First, PathVar, SelfPath);
-  if (std::string Self = linkguardOnPath(First, PathVar, SelfPath);
-      Exe.empty() && !Self.empty())
+  // A name with a slash is not looked up on PATH: only a name that found
+  // nothing there may have found only linkguard.
+  if (std::string Self = Exe.empty() ? linkguardOnPath(First, PathVar, SelfPath) : "";
+      !Self.empty())
     return makeDriverError(ExitCode::Recursion,
                            Origin + " leads back to linkguard: '" + First +
                                "' on PATH is only " + Self +
@@ -224,8 +244,9 @@ bool anyWordIsLinkguard(const std::vector<std::string> &Words, const config::Con
       return true;
     if (W.find('/') == std::string::npos) {
       // A bare name that PATH resolves to us (a masquerade directory).
-      std::vector<std::string> Found = executablesOnPath(W, PathVar);
-      if (!Found.empty() && isLinkguard(Found.front(), SelfPath))
+      std::string Found =
+          firstOnPath(W, PathVar, [](const std::string &) { return true; });
+      if (!Found.empty() && isLinkguard(Found, SelfPath))
         return true;
     }
   }

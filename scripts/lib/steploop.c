@@ -8,7 +8,8 @@
  * Prints one JSON object: per round, the wall time (CLOCK_MONOTONIC) and the
  * CPU time of the children (getrusage RUSAGE_CHILDREN, user + system) of A's
  * and of B's STEPS steps, in milliseconds. CMD_A and CMD_B are paths, not
- * looked up on PATH. */
+ * looked up on PATH; their standard output goes to /dev/null. */
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,19 +36,25 @@ static double childCpuMs(void) {
 
 /* Runs Argv Steps times; 0, or 1 when a step failed to start or exit 0. */
 static int loop(long Steps, char **Argv, double *Wall, double *Cpu) {
+  /* The steps' standard output goes to /dev/null: ours is the JSON. */
+  posix_spawn_file_actions_t Quiet;
+  posix_spawn_file_actions_init(&Quiet);
+  posix_spawn_file_actions_addopen(&Quiet, 1, "/dev/null", O_WRONLY, 0);
   double W = nowMs(), C = childCpuMs();
   for (long I = 0; I < Steps; ++I) {
     pid_t Pid;
     int Status;
-    if (posix_spawn(&Pid, Argv[0], NULL, NULL, Argv, environ) != 0 ||
+    if (posix_spawn(&Pid, Argv[0], &Quiet, NULL, Argv, environ) != 0 ||
         waitpid(Pid, &Status, 0) != Pid || !WIFEXITED(Status) ||
         WEXITSTATUS(Status) != 0) {
       fprintf(stderr, "steploop: %s failed\n", Argv[0]);
+      posix_spawn_file_actions_destroy(&Quiet);
       return 1;
     }
   }
   *Wall = nowMs() - W;
   *Cpu = childCpuMs() - C;
+  posix_spawn_file_actions_destroy(&Quiet);
   return 0;
 }
 
