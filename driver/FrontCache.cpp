@@ -44,7 +44,7 @@ static std::string parentExecutable() {
   std::string Link = "/proc/" + std::to_string(::getppid()) + "/exe";
   ssize_t N = ::readlink(Link.c_str(), Buf, sizeof(Buf));
   if (N > 0)
-    return std::string(Buf, static_cast<size_t>(N));
+    return {Buf, static_cast<size_t>(N)};
 #elif defined(__APPLE__)
   char Buf[PROC_PIDPATHINFO_MAXSIZE];
   if (::proc_pidpath(::getppid(), Buf, sizeof(Buf)) > 0)

@@ -14,10 +14,11 @@
 
 namespace linkguard::driver {
 
-/// Sets up the default logger from Config, then warns once about each
-/// rules file Config passed over. LINKGUARD_LOG_FILE is opened on the first
-/// message (a regular file only, never inherited by the compiler); when it
-/// cannot be, the log goes to stderr after one warning.
+/// Records the level and LINKGUARD_LOG_FILE from Config. The logger is
+/// built by the first message that passes the level, so a step that logs
+/// nothing pays nothing for it; the file is opened then too (a regular file
+/// only, never inherited by the compiler); when it cannot be, the log goes
+/// to stderr after one warning.
 void setUpLogging(const config::Config &Cfg);
 
 void logDebug(const std::string &Message);
