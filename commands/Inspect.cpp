@@ -1,7 +1,9 @@
 //===- Inspect.cpp - `linkguard inspect`: what a binary depends on --------===//
 //
 // Reads each file with objlib (a zip's members, --scan's embedded images)
-// and describes it once, as a JSON record (inspectRecord); the text layout
+// and describes it once, as a JSON record (inspectRecord). The text layout
+// reads that record (and, for --symbols, objlib's import lists directly: a
+// record per import costs ~4 KB, and a big dylib has tens of thousands) and
 // copies llvm-otool -L (llvm-objdump's PrintDylibs): a "FILE:" line, the
 // dylib's own LC_ID_DYLIB first, then one tab-indented line per dependency
 // with ", weak" / ", reexport" / ", lazy" / ", upward" before the closing
@@ -40,8 +42,13 @@ const CommandSpec Spec = {
 
 json::Value orNull(const std::string &S) { return S.empty() ? json::Value(nullptr) : json::Value(S); }
 
-json::Array importsRecord(const std::vector<Import> &Imports) {
+/// The imports, for --json only (text prints objlib's lists): each is a
+/// json::Object, ~4 KB (a DenseMap of at least 64 buckets), and a dylib can
+/// have tens of thousands.
+json::Array importsRecord(const std::vector<Import> &Imports, bool With) {
   json::Array A;
+  if (!With)
+    return A;
   for (const Import &I : Imports) {
     json::Object R{{"source", bindSourceName(I.Source)}, {"weak", I.Weak}};
     putName(R, "symbol", I.Symbol);
@@ -56,7 +63,7 @@ const char *searchPathKindName(Format F, SearchPathKind K) {
   return K == SearchPathKind::RPath ? "DT_RPATH" : "DT_RUNPATH";
 }
 
-json::Object sliceRecord(const BinaryInfo &Info, const Slice &S) {
+json::Object sliceRecord(const BinaryInfo &Info, const Slice &S, bool WithImports) {
   json::Array Deps, Paths, Warnings;
   for (const Dependency &D : S.Dependencies) {
     json::Object R{
@@ -65,7 +72,7 @@ json::Object sliceRecord(const BinaryInfo &Info, const Slice &S) {
         {"currentVersion", orNull(D.CurrentVersion)},
         {"compatibilityVersion", orNull(D.CompatibilityVersion)},
         {"referenced", referencedName(D.IsReferenced)},
-        {"imports", importsRecord(D.Imports)},
+        {"imports", importsRecord(D.Imports, WithImports)},
     };
     putName(R, "name", D.Name);
     Deps.push_back(std::move(R));
@@ -85,10 +92,10 @@ json::Object sliceRecord(const BinaryInfo &Info, const Slice &S) {
       {"compatibilityVersion", orNull(S.CompatibilityVersion)},
       {"dependencies", std::move(Deps)},
       {"searchPaths", std::move(Paths)},
-      {"dynamicLookupImports", importsRecord(S.DynamicLookupImports)},
-      {"executableImports", importsRecord(S.ExecutableImports)},
-      {"weakLookupImports", importsRecord(S.WeakLookupImports)},
-      {"unattributedImports", importsRecord(S.UnattributedImports)},
+      {"dynamicLookupImports", importsRecord(S.DynamicLookupImports, WithImports)},
+      {"executableImports", importsRecord(S.ExecutableImports, WithImports)},
+      {"weakLookupImports", importsRecord(S.WeakLookupImports, WithImports)},
+      {"unattributedImports", importsRecord(S.UnattributedImports, WithImports)},
       {"warnings", std::move(Warnings)},
   };
   if (S.InstallName)
@@ -97,10 +104,11 @@ json::Object sliceRecord(const BinaryInfo &Info, const Slice &S) {
 }
 
 /// One file (or member, or embedded image), as inspect describes it.
-json::Object inspectRecord(const BinaryInfo &Info, const package::Image *Source) {
+json::Object inspectRecord(const BinaryInfo &Info, const package::Image *Source,
+                           bool WithImports) {
   json::Array Slices;
   for (const Slice &S : Info.Slices)
-    Slices.push_back(sliceRecord(Info, S));
+    Slices.push_back(sliceRecord(Info, S, WithImports));
   json::Object R{{"format", Info.Fmt == Format::MachO ? "mach-o" : "elf"},
                  {"universal", Info.Universal},
                  {"slices", std::move(Slices)},
@@ -126,11 +134,12 @@ const json::Array &arrayAt(const json::Object &O, StringRef Key) {
   return A ? *A : Empty;
 }
 
-void printImports(raw_ostream &OS, const json::Array &Imports) {
-  for (const json::Value &V : Imports) {
-    const json::Object &I = *V.getAsObject();
-    OS << "\t\t" << printableName(I, "symbol") << " (" << str(I, "source");
-    if (I.getBoolean("weak").value_or(false))
+/// Imports are printed from objlib's lists, not from the record: the text
+/// output needs no json::Object per import (importsRecord).
+void printImports(raw_ostream &OS, const std::vector<Import> &Imports) {
+  for (const Import &I : Imports) {
+    OS << "\t\t" << printable(I.Symbol) << " (" << bindSourceName(I.Source);
+    if (I.Weak)
       OS << ", weak import";
     OS << ")\n";
   }
@@ -148,33 +157,34 @@ std::string sliceTitle(const json::Object &File, const json::Object &S) {
   return Path;
 }
 
-void printSlice(raw_ostream &OS, const json::Object &File, const json::Object &S, bool Symbols,
-                bool RPaths) {
+void printSlice(raw_ostream &OS, const json::Object &File, const json::Object &S,
+                const Slice &Raw, bool Symbols, bool RPaths) {
   const bool MachO = str(File, "format") == "mach-o";
   OS << sliceTitle(File, S) << ":\n";
   // otool -L lists LC_ID_DYLIB among the dependencies; ELF's DT_SONAME is
   // not a dependency and is not printed.
   if (MachO && S.getString("installName"))
     OS << "\t" << printableName(S, "installName") << versions(S) << "\n";
-  for (const json::Value &V : arrayAt(S, "dependencies")) {
-    const json::Object &D = *V.getAsObject();
+  const json::Array &Deps = arrayAt(S, "dependencies");
+  for (size_t I = 0; I < Deps.size(); ++I) {
+    const json::Object &D = *Deps[I].getAsObject();
     OS << "\t" << printableName(D, "name");
     if (MachO)
       OS << versions(D, kindSuffix(str(D, "kind")));
     OS << "\n";
     if (Symbols) {
       OS << "\t\treferenced: " << str(D, "referenced") << "\n";
-      printImports(OS, arrayAt(D, "imports"));
+      printImports(OS, Raw.Dependencies[I].Imports);
     }
   }
   if (Symbols)
-    for (auto [Key, Title] : {std::pair{"dynamicLookupImports", "dynamic lookup"},
-                              {"executableImports", "executable"},
-                              {"weakLookupImports", "weak lookup"},
-                              {"unattributedImports", "unattributed"}})
-      if (!arrayAt(S, Key).empty()) {
+    for (auto [List, Title] : {std::pair{&Raw.DynamicLookupImports, "dynamic lookup"},
+                               {&Raw.ExecutableImports, "executable"},
+                               {&Raw.WeakLookupImports, "weak lookup"},
+                               {&Raw.UnattributedImports, "unattributed"}})
+      if (!List->empty()) {
         OS << "\t" << Title << ":\n";
-        printImports(OS, arrayAt(S, Key));
+        printImports(OS, *List);
       }
   if (RPaths)
     for (const json::Value &V : arrayAt(S, "searchPaths")) {
@@ -208,12 +218,16 @@ int runInspect(const std::vector<std::string> &Args) {
   }
   const bool Symbols = CL.Args.hasArg(OPT_symbols), RPaths = CL.Args.hasArg(OPT_rpaths);
 
+  // The file being printed, for its import lists (printImports).
+  const BinaryInfo *Current = nullptr;
   TextLayout Text;
   Text.Result = [&](raw_ostream &OS, const json::Object &File) {
-    for (const json::Value &S : arrayAt(File, "slices"))
-      printSlice(OS, File, *S.getAsObject(), Symbols, RPaths);
+    const json::Array &Slices = arrayAt(File, "slices");
+    for (size_t I = 0; I < Slices.size(); ++I)
+      printSlice(OS, File, *Slices[I].getAsObject(), Current->Slices[I], Symbols, RPaths);
   };
-  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-inspect/1",
+  const bool Json = CL.Args.hasArg(OPT_json);
+  auto Out = makePrinter(Json, outs(), "linkguard-inspect/1",
                          DocumentShape::Files, std::move(Text));
   int Status = 0;
   auto fail = [&](const InputFailure &F) {
@@ -238,7 +252,8 @@ int runInspect(const std::vector<std::string> &Args) {
             }
             Info.Slices = std::move(Kept);
           }
-          json::Object Record = inspectRecord(Info, Source);
+          json::Object Record = inspectRecord(Info, Source, Json);
+          Current = &Info;
           // Warnings go to stderr so stdout stays comparable with otool's.
           for (const json::Value &S : arrayAt(Record, "slices"))
             for (const json::Value &W : arrayAt(*S.getAsObject(), "warnings"))
