@@ -64,17 +64,25 @@ const char *findingKindName(contract::FindingKind K) {
   return Names[static_cast<int>(K)];
 }
 
+namespace {
+
+/// {kind, NameKey: the dependency or image, rule, message}.
+json::Object findingRecord(const contract::Finding &F, StringRef NameKey) {
+  json::Object R{{"kind", findingKindName(F.Kind)}, {NameKey, nullptr}, {"rule", F.Rule}};
+  if (!F.Dependency.empty())
+    putName(R, NameKey, F.Dependency);
+  putName(R, "message", F.Message);
+  return R;
+}
+
+} // namespace
+
 json::Array findingsRecord(const contract::Verdict &V) {
   json::Array A;
   for (const contract::Finding &F : V.Findings) {
-    json::Object R{{"kind", findingKindName(F.Kind)},
-                   {"slice", orNull(F.Slice)},
-                   {"dependency", nullptr},
-                   {"rule", F.Rule},
-                   {"symbols", strings(F.Symbols)}};
-    if (!F.Dependency.empty())
-      putName(R, "dependency", F.Dependency);
-    putName(R, "message", F.Message);
+    json::Object R = findingRecord(F, "dependency");
+    R["slice"] = orNull(F.Slice);
+    R["symbols"] = strings(F.Symbols);
     A.push_back(std::move(R));
   }
   return A;
@@ -82,13 +90,8 @@ json::Array findingsRecord(const contract::Verdict &V) {
 
 json::Array imageFindingsRecord(const contract::Verdict &V) {
   json::Array A;
-  for (const contract::Finding &F : V.Findings) {
-    json::Object R{{"kind", findingKindName(F.Kind)}, {"image", nullptr}, {"rule", F.Rule}};
-    if (!F.Dependency.empty())
-      putName(R, "image", F.Dependency);
-    putName(R, "message", F.Message);
-    A.push_back(std::move(R));
-  }
+  for (const contract::Finding &F : V.Findings)
+    A.push_back(findingRecord(F, "image"));
   return A;
 }
 
