@@ -1,8 +1,8 @@
 // config/RulesFileSearch: which linkguard.toml is trusted (git's
 // safe.directory view). Ownership is tested against the uid the search is
 // given (RulesFileSearch::User), so every case runs without root; the cases
-// that need a file owned by someone else for real chown it and skip (exit
-// 125) when not root.
+// that need a file owned by someone else for real chown it and skip
+// (skipTest) when not root.
 #include "config/RulesFileSearch.h"
 
 #include "support/TempTree.h"

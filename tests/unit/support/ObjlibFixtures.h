@@ -3,7 +3,7 @@
 // Fixtures are linked during the test run with clang++-19 + ld64.lld against
 // TAPI stubs written here (../shared/README.md recipe), in one temporary
 // directory per test process; with no LLVM 19 toolchain each case is
-// reported to ctest as skipped (exit 125). Used by ObjlibTest.cpp and
+// reported to ctest as skipped (exit LINKGUARD_SKIP_CODE). Used by ObjlibTest.cpp and
 // ObjlibHostileTest.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -118,16 +118,16 @@ inline FixtureDir &fixtures() {
   return F;
 }
 
-/// Without the toolchain a case cannot run: it says why and exits 125,
-/// which ctest (one process per case, SKIP_RETURN_CODE 125) reports as
-/// skipped rather than passed.
+/// Without the toolchain a case cannot run: it says why and exits
+/// LINKGUARD_SKIP_CODE, which ctest (one process per case,
+/// SKIP_RETURN_CODE) reports as skipped rather than passed.
 #define REQUIRE_TOOLCHAIN()                                                    \
   do {                                                                         \
     std::string Why = fixtures().unusable();                                   \
     if (!Why.empty()) {                                                        \
       std::printf("SKIP: %s\n", Why.c_str());                                  \
       std::fflush(stdout);                                                     \
-      std::_Exit(125);                                                         \
+      std::_Exit(LINKGUARD_SKIP_CODE);                                         \
     }                                                                          \
   } while (0)
 

@@ -3,8 +3,9 @@
 // Created under the system temporary directory with a unique name, named by
 // its real path (so paths compare equal to what getcwd and realpath give),
 // and removed with everything in it when the test ends. Also the one way a
-// unit test skips: print the reason and exit 125, which ctest reports as
-// skipped (SKIP_RETURN_CODE), never as passed.
+// unit test skips: print the reason and exit LINKGUARD_SKIP_CODE (125; 4
+// on Catch2 v3, tests/CMakeLists.txt), which ctest reports as skipped
+// (SKIP_RETURN_CODE), never as passed.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -52,7 +53,7 @@ struct TempTree {
 [[noreturn]] inline void skipTest(const std::string &Why) {
   std::printf("SKIP: %s\n", Why.c_str());
   std::fflush(stdout);
-  std::_Exit(125);
+  std::_Exit(LINKGUARD_SKIP_CODE);
 }
 
 } // namespace linkguard::testsupport
