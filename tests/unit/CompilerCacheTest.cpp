@@ -8,52 +8,41 @@
 #include "driver/FrontCache.h"
 
 #include "tests/unit/support/Catch.h"
+#include "tests/unit/support/TempTree.h"
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace linkguard::driver;
 namespace config = linkguard::config;
+using linkguard::testsupport::TempTree;
 
 namespace {
 
 struct CacheTree {
-  fs::path Root;
+  TempTree Tree;
   std::string Self;   // "linkguard", canonical
   std::string Ccache; // bin/ccache
   std::string Real;   // bin/clang++
   CacheTree() {
-    std::string Templ =
-        (fs::temp_directory_path() / "lg-cache.XXXXXX").string();
-    Root = ::mkdtemp(Templ.data());
-    Self = file("lg/linkguard");
-    Ccache = file("bin/ccache");
-    Real = file("bin/clang++");
+    Self = Tree.executable("lg/linkguard");
+    Ccache = Tree.executable("bin/ccache");
+    Real = Tree.executable("bin/clang++");
     // linkguard's masquerade directory and ccache's, as users set them up.
     link("../lg/linkguard", "lgmasq/clang++");
     link("../bin/ccache", "ccmasq/clang++");
     Self = fs::canonical(Self).string();
     Ccache = fs::canonical(Ccache).string();
   }
-  ~CacheTree() { fs::remove_all(Root); }
-  std::string file(const std::string &Rel) {
-    fs::path P = Root / Rel;
-    fs::create_directories(P.parent_path());
-    std::ofstream(P) << "#!/bin/sh\nexit 0\n";
-    fs::permissions(P, fs::perms::owner_all);
-    return P.string();
-  }
-  void link(const std::string &Target, const std::string &Rel) {
-    fs::create_directories((Root / Rel).parent_path());
-    fs::create_symlink(Target, Root / Rel);
+  std::string at(const std::string &Rel) const { return Tree.Root + "/" + Rel; }
+  void link(const std::string &Target, const std::string &Rel) const {
+    fs::create_directories(fs::path(at(Rel)).parent_path());
+    fs::create_symlink(Target, at(Rel));
   }
   std::string path(std::initializer_list<const char *> Dirs) const {
     std::string P;
     for (const char *D : Dirs)
-      P += (P.empty() ? "" : ":") + (Root / D).string();
+      P += (P.empty() ? "" : ":") + at(D);
     return P;
   }
   llvm::Expected<CompilerCommand>
@@ -109,7 +98,7 @@ TEST_CASE("without a loop, ccache's masquerade link is run as it is",
   auto R = T.resolve({{"PATH", T.path({"ccmasq", "bin"})}});
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Prefix ==
-        std::vector<std::string>{(T.Root / "ccmasq/clang++").string()});
+        std::vector<std::string>{T.at("ccmasq/clang++")});
   auto Explicit = T.resolve(
       {{"LINKGUARD_CXX", "ccache clang++"}, {"PATH", T.path({"bin"})}});
   REQUIRE(static_cast<bool>(Explicit));

@@ -5,34 +5,17 @@
 #include "driver/DriverError.h"
 
 #include "tests/unit/support/Catch.h"
+#include "tests/unit/support/TempTree.h"
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace linkguard::driver;
 namespace config = linkguard::config;
+using linkguard::testsupport::TempTree;
 
 namespace {
 
-/// A fresh directory per test case, removed afterwards.
-struct TempDir {
-  fs::path Path;
-  TempDir() {
-    std::string Templ = (fs::temp_directory_path() / "lg-resolve.XXXXXX").string();
-    Path = ::mkdtemp(Templ.data());
-  }
-  ~TempDir() { fs::remove_all(Path); }
-  std::string executable(const std::string &Rel) const {
-    fs::path P = Path / Rel;
-    fs::create_directories(P.parent_path());
-    std::ofstream(P) << "#!/bin/sh\nexit 0\n";
-    fs::permissions(P, fs::perms::owner_all);
-    return P.string();
-  }
-};
 
 config::Config configWith(std::map<std::string, std::string> Env) {
   auto C = config::configFromMap(Env);
@@ -64,13 +47,13 @@ TEST_CASE("splitCommandWords splits like a shell word list, without expansion",
 }
 
 TEST_CASE("LINKGUARD_CXX wins over CXX and PATH", "[resolution]") {
-  TempDir T;
+  TempTree T;
   std::string Mine = T.executable("mine/clang++");
   std::string Users = T.executable("users/clang++");
   std::string OnPath = T.executable("bin/clang++");
   config::Config C = configWith({{"LINKGUARD_CXX", Mine + " -stdlib=libc++"},
                          {"CXX", Users},
-                         {"PATH", (T.Path / "bin").string()}});
+                         {"PATH", (T.Root + "/bin")}});
   auto R = resolveCompiler(ResolveRequest{}, C);
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Executable == Mine);
@@ -79,10 +62,10 @@ TEST_CASE("LINKGUARD_CXX wins over CXX and PATH", "[resolution]") {
 }
 
 TEST_CASE("the user's CXX is honoured, with its arguments", "[resolution]") {
-  TempDir T;
+  TempTree T;
   std::string Ccache = T.executable("bin/ccache");
   T.executable("bin/clang++");
-  config::Config C = configWith({{"CXX", "ccache clang++"}, {"PATH", (T.Path / "bin").string()}});
+  config::Config C = configWith({{"CXX", "ccache clang++"}, {"PATH", (T.Root + "/bin")}});
   auto R = resolveCompiler(ResolveRequest{}, C);
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Executable == Ccache);
@@ -91,7 +74,7 @@ TEST_CASE("the user's CXX is honoured, with its arguments", "[resolution]") {
 }
 
 TEST_CASE("CXX naming linkguard falls through to PATH, skipping linkguard", "[resolution]") {
-  TempDir T;
+  TempTree T;
   std::string Wrapper = T.executable("first/linkguard-clang++");
   std::string Masquerade = T.executable("first/clang++");
   std::string Real = T.executable("second/clang++");
@@ -99,7 +82,7 @@ TEST_CASE("CXX naming linkguard falls through to PATH, skipping linkguard", "[re
   ResolveRequest Req;
   Req.SelfPath = fs::canonical(Masquerade).string();
   config::Config C = configWith({{"CXX", Wrapper},
-                         {"PATH", (T.Path / "first").string() + ":" + (T.Path / "second").string()}});
+                         {"PATH", (T.Root + "/first") + ":" + (T.Root + "/second")}});
   auto R = resolveCompiler(Req, C);
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Executable == Real);
@@ -107,10 +90,10 @@ TEST_CASE("CXX naming linkguard falls through to PATH, skipping linkguard", "[re
 }
 
 TEST_CASE("empty or blank CXX is ignored", "[resolution]") {
-  TempDir T;
+  TempTree T;
   std::string Real = T.executable("bin/clang++");
   for (const char *Blank : {"", "   "}) {
-    config::Config C = configWith({{"CXX", Blank}, {"PATH", (T.Path / "bin").string()}});
+    config::Config C = configWith({{"CXX", Blank}, {"PATH", (T.Root + "/bin")}});
     auto R = resolveCompiler(ResolveRequest{}, C);
     REQUIRE(static_cast<bool>(R));
     CHECK(R->Executable == Real);
@@ -118,20 +101,20 @@ TEST_CASE("empty or blank CXX is ignored", "[resolution]") {
 }
 
 TEST_CASE("resolution failures carry distinct exit codes", "[resolution]") {
-  TempDir T;
-  fs::create_directories(T.Path / "dir-compiler");
+  TempTree T;
+  T.dir("dir-compiler");
   SECTION("nothing on PATH") {
-    config::Config C = configWith({{"PATH", (T.Path / "empty").string()}});
+    config::Config C = configWith({{"PATH", (T.Root + "/empty")}});
     CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
           toInt(ExitCode::NoCompiler));
   }
   SECTION("a missing compiler") {
-    config::Config C = configWith({{"LINKGUARD_CXX", (T.Path / "nope").string()}});
+    config::Config C = configWith({{"LINKGUARD_CXX", (T.Root + "/nope")}});
     CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
           toInt(ExitCode::NoCompiler));
   }
   SECTION("a directory") {
-    config::Config C = configWith({{"LINKGUARD_CXX", (T.Path / "dir-compiler").string()}});
+    config::Config C = configWith({{"LINKGUARD_CXX", (T.Root + "/dir-compiler")}});
     CHECK(errorCode(resolveCompiler(ResolveRequest{}, C).takeError()) ==
           toInt(ExitCode::NoCompiler));
   }
@@ -144,7 +127,7 @@ TEST_CASE("resolution failures carry distinct exit codes", "[resolution]") {
 }
 
 TEST_CASE("the launcher form uses the compiler it names", "[resolution]") {
-  TempDir T;
+  TempTree T;
   std::string Cxx = T.executable("bin/c++");
   ResolveRequest Req;
   Req.LauncherCommand = {Cxx};

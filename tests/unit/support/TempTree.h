@@ -46,6 +46,13 @@ struct TempTree {
     std::ofstream(P, std::ios::binary) << Text;
     return P;
   }
+  /// A shell script that exits 0, mode 0700: a compiler or a cache as the
+  /// resolution tests need one on PATH.
+  std::string executable(const std::string &Rel) const {
+    std::string P = file(Rel, "#!/bin/sh\nexit 0\n");
+    llvm::sys::fs::setPermissions(P, llvm::sys::fs::owner_all);
+    return P;
+  }
 };
 
 /// Ends this test (one ctest entry per TEST_CASE) as skipped. Call it before
