@@ -61,4 +61,19 @@ Visibility clangDriverVisibility() {
   return Visibility(clang::driver::options::ClangOption);
 }
 
+std::vector<std::string> clangSpellingsExtending(llvm::StringRef Spelling) {
+  std::vector<std::string> Out;
+  for (const OptTable::Info &I : InfoTable) {
+    llvm::StringRef Name = I.getName();
+    for (llvm::StringRef Prefix : I.Prefixes)
+      if (Prefix.size() + Name.size() > Spelling.size() &&
+          (Prefix.size() >= Spelling.size()
+               ? Prefix.starts_with(Spelling)
+               : Spelling.starts_with(Prefix) &&
+                     Name.starts_with(Spelling.drop_front(Prefix.size()))))
+        Out.push_back((Prefix + Name).str());
+  }
+  return Out;
+}
+
 } // namespace linkguard::flags

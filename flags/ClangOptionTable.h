@@ -10,6 +10,9 @@
 
 #include "llvm/Option/OptTable.h"
 
+#include <string>
+#include <vector>
+
 namespace linkguard::flags {
 
 /// The clang driver option table, built once on first use. The table is
@@ -18,5 +21,10 @@ const llvm::opt::OptTable &clangOptTable();
 
 /// Visibility mask the clang (not clang-cl, not flang) driver parses with.
 llvm::opt::Visibility clangDriverVisibility();
+
+/// Every spelling in the table (each prefix + name, whatever its visibility)
+/// that starts with \p Spelling and is longer: the options that could claim
+/// an argument before the option spelled \p Spelling does.
+std::vector<std::string> clangSpellingsExtending(llvm::StringRef Spelling);
 
 } // namespace linkguard::flags

@@ -30,7 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "flags/Classify.h"
 
-#include "flags/ClangOptionTable.h"
+#include "flags/ClangArgParser.h"
 #include "flags/ClassifyState.h"
 #include "flags/InputTypes.h"
 #include "flags/LinkerArgs.h"
@@ -54,11 +54,13 @@ namespace linkguard::flags {
 
 namespace {
 
-/// The arguments to parse, each with the index of the argument it came from
+/// The arguments to parse, as C strings into RawArgs and into the expanded
+/// @files kept in Sources, each with the index of the argument it came from
 /// before @file expansion (Origin empty: the identity).
 struct ReadArgs {
-  std::vector<std::string> Expanded;
+  std::vector<const char *> Argv;
   std::vector<size_t> Origin;
+  std::vector<ExpandedArgs> Sources;
   std::vector<std::string> Missing; // "@name" with no file: left in place
   bool UsesExpansion = false;
 };
@@ -77,26 +79,35 @@ std::string inWorkingDir(const ClassifyOptions &Opts, StringRef Path) {
 
 Error readArguments(ArrayRef<std::string> Raw, const ClassifyOptions &Opts,
                     Classification &C, ReadArgs &Out) {
-  if (std::none_of(Raw.begin(), Raw.end(), isResponseFileArg))
+  Out.UsesExpansion = std::any_of(Raw.begin(), Raw.end(), isResponseFileArg);
+  if (!Out.UsesExpansion) {
+    Out.Argv.reserve(Raw.size());
+    for (const std::string &A : Raw)
+      Out.Argv.push_back(A.c_str());
     return Error::success();
-  Out.UsesExpansion = true;
+  }
   for (size_t I = 0; I < Raw.size(); ++I) {
     if (!isResponseFileArg(Raw[I])) {
-      Out.Expanded.push_back(Raw[I]);
+      Out.Argv.push_back(Raw[I].c_str());
       Out.Origin.push_back(I);
       continue;
     }
     Expected<ExpandedArgs> E = expandResponseFiles(Raw.slice(I, 1), Opts.WorkingDir);
     if (!E)
       return E.takeError();
-    for (std::string &A : E->Args) {
-      Out.Expanded.push_back(std::move(A));
+    // The strings stay in Sources (a moved vector keeps its buffer).
+    Out.Sources.push_back(std::move(*E));
+    const ExpandedArgs &X = Out.Sources.back();
+    Out.Argv.reserve(Out.Argv.size() + X.Args.size());
+    Out.Origin.reserve(Out.Origin.size() + X.Args.size());
+    for (const std::string &A : X.Args) {
+      Out.Argv.push_back(A.c_str());
       Out.Origin.push_back(I);
     }
-    C.ResponseFiles.insert(C.ResponseFiles.end(), E->Files.begin(), E->Files.end());
-    Out.Missing.insert(Out.Missing.end(), E->Missing.begin(), E->Missing.end());
+    C.ResponseFiles.insert(C.ResponseFiles.end(), X.Files.begin(), X.Files.end());
+    Out.Missing.insert(Out.Missing.end(), X.Missing.begin(), X.Missing.end());
     // An @file linkguard must not read: the command is only partly known.
-    for (const UnreadResponseFile &U : E->Unread)
+    for (const UnreadResponseFile &U : X.Unread)
       C.UnknownArgs.push_back("@" + U.Name + " (" + U.Reason + ")");
   }
   return Error::success();
@@ -200,19 +211,14 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   ReadArgs Read;
   if (Error E = readArguments(RawArgs, Opts, C, Read))
     return std::move(E);
-  ArrayRef<std::string> Args = Read.UsesExpansion ? ArrayRef(Read.Expanded) : RawArgs;
   auto originOf = [&](unsigned Index) -> size_t {
     return Read.UsesExpansion ? Read.Origin[Index] : Index;
   };
 
   // 2. Parse with clang's own table.
-  std::vector<const char *> Argv;
-  Argv.reserve(Args.size());
-  for (const std::string &A : Args)
-    Argv.push_back(A.c_str());
   unsigned MissingIndex = 0, MissingCount = 0;
-  InputArgList List = clangOptTable().ParseArgs(Argv, MissingIndex, MissingCount,
-                                                clangDriverVisibility());
+  ParsedArgs Parsed = parseClangArgs(Read.Argv, MissingIndex, MissingCount, needsOnlyValue);
+  InputArgList &List = Parsed.List;
   if (MissingCount)
     // clang fails with "argument to '-o' is missing"; rules must decline.
     C.UnknownArgs.push_back(std::string(List.getArgString(MissingIndex)) +
@@ -221,7 +227,23 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   // 3. Walk every argument in order.
   State S;
   S.AssumeKnown = &Opts.AssumeKnown;
+  // Room for every macro up front: growing a 100,000-define table step by
+  // step copies it (and faults fresh pages in) about twenty times.
+  auto DefineArgs = List.filtered(copts::OPT_D);
+  if (size_t Defines = std::distance(DefineArgs.begin(), DefineArgs.end()) + Parsed.Light.size();
+      Defines > 64) {
+    C.Defines.reserve(Defines);
+    S.DefineIndex = DefineIndexMap(static_cast<unsigned>(Defines));
+  }
+  // The light arguments (-D, -U, -I parsed without an Arg) take their place
+  // in the order.
+  size_t NextLight = 0;
+  auto walkLightBefore = [&](unsigned Index) {
+    for (; NextLight < Parsed.Light.size() && Parsed.Light[NextLight].Index < Index; ++NextLight)
+      processLightArg(Parsed.Light[NextLight].OptionId, Parsed.Light[NextLight].Value, S, C);
+  };
   for (const Arg *A : List) {
+    walkLightBefore(A->getIndex());
     // "@name" with no file `name` is an input named "@name" to clang: a real
     // file of that name links; none is clang's own error ("no such file or
     // directory"), which linkguard lets clang report.
@@ -239,6 +261,7 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
     if (A->getOption().getID() == copts::OPT__DASH_DASH)
       C.EndOfOptions = std::min(C.EndOfOptions, Origin);
   }
+  walkLightBefore(~0u);
   if (S.WindowsQuoting && !C.ResponseFiles.empty())
     C.Uncertain.push_back("--rsp-quoting=windows changes how clang splits " +
                           C.ResponseFiles.front());

@@ -63,6 +63,14 @@ struct State {
 void processArg(const llvm::opt::Arg &A, const llvm::opt::ArgList &List, State &S,
                 Classification &C);
 
+/// Options whose whole contribution to the state is their value as a macro
+/// (-D, -U) or nothing (-I and the other include paths): processArg needs
+/// no Arg for them (flags/ClangArgParser.h's light arguments).
+bool needsOnlyValue(const llvm::opt::Option &O);
+
+/// processArg for an option needsOnlyValue accepts, from its id and value.
+void processLightArg(unsigned OptionId, const char *Value, State &S, Classification &C);
+
 /// Records a library the link names; a path (-needed_library /x/libq.dylib)
 /// is recorded by its library name ("q").
 void addLibrary(Classification &C, llvm::StringRef NameOrPath);

@@ -39,11 +39,21 @@ int phaseSlot(Effect E) {
   return -1;
 }
 
+/// StringRef::trim() without its per-call character-set table: a 100,000
+/// define @file calls this twice per define.
+StringRef trimBlanks(StringRef S) {
+  auto Blank = [](char Ch) { return Ch == ' ' || (Ch >= '\t' && Ch <= '\r'); };
+  while (!S.empty() && Blank(S.front()))
+    S = S.drop_front();
+  while (!S.empty() && Blank(S.back()))
+    S = S.drop_back();
+  return S;
+}
+
 void addDefine(Classification &C, DefineIndexMap &Index, StringRef Value) {
   auto [RawName, Val] = Value.split('=');
-  StringRef Name = RawName.trim();
   // -D'F(x)=x' defines the function-like macro F.
-  Name = Name.take_until([](char Ch) { return Ch == '('; }).trim();
+  StringRef Name = trimBlanks(RawName.take_until([](char Ch) { return Ch == '('; }));
   if (Name.empty())
     return;
   std::string V = Value.contains('=') ? Val.str() : std::string();
@@ -55,7 +65,7 @@ void addDefine(Classification &C, DefineIndexMap &Index, StringRef Value) {
 }
 
 void removeDefine(Classification &C, DefineIndexMap &Index, StringRef Value) {
-  StringRef Name = Value.trim();
+  StringRef Name = trimBlanks(Value);
   auto It = Index.find(Name);
   if (It == Index.end())
     return;
@@ -272,6 +282,27 @@ void processArg(const Arg &A, const ArgList &List, State &S, Classification &C) 
     return;
   }
   applyEffect(*E, A, S, C);
+}
+
+bool needsOnlyValue(const Option &O) {
+  const unsigned Id = O.getID();
+  if (Id == copts::OPT_INPUT || Id == copts::OPT_UNKNOWN || O.hasFlag(copts::Unsupported) ||
+      O.hasFlag(copts::LinkerInput))
+    return false;
+  // What processArg does with the rest: -D/-U change Defines, an include
+  // path is left out of DriverFlags and has no effect.
+  if (std::optional<Effect> E = effectOf(Id))
+    return *E == Effect::Define || *E == Effect::Undefine;
+  return O.matches(copts::OPT_I_Group);
+}
+
+void processLightArg(unsigned OptionId, const char *Value, State &S, Classification &C) {
+  S.BringsLibrary = false;
+  std::optional<Effect> E = effectOf(OptionId);
+  if (E == Effect::Define)
+    addDefine(C, S.DefineIndex, Value);
+  else if (E == Effect::Undefine)
+    removeDefine(C, S.DefineIndex, Value);
 }
 
 } // namespace linkguard::flags

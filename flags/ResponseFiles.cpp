@@ -52,10 +52,10 @@ public:
            ExpandedArgs &Out)
       : WorkingDir(WorkingDir), Limits(Limits), Out(Out) {}
 
-  Error expand(ArrayRef<std::string> Args, unsigned Depth) {
-    for (const std::string &A : Args) {
+  template <typename Strings> Error expand(const Strings &Args, unsigned Depth) {
+    for (StringRef A : Args) {
       if (A.size() < 2 || A[0] != '@') {
-        Out.Args.push_back(A);
+        Out.Args.emplace_back(A);
         continue;
       }
       if (Error E = expandFile(A, Depth))
@@ -66,14 +66,14 @@ public:
 
 private:
   /// Leaves "@name" in place, unread, with the reason.
-  Error leave(const std::string &At, std::string Why) {
-    Out.Unread.push_back({At.substr(1), std::move(Why) + ": not read"});
-    Out.Args.push_back(At);
+  Error leave(StringRef At, std::string Why) {
+    Out.Unread.push_back({At.substr(1).str(), std::move(Why) + ": not read"});
+    Out.Args.emplace_back(At);
     return Error::success();
   }
 
-  Error expandFile(const std::string &At, unsigned Depth) {
-    std::string Name = At.substr(1);
+  Error expandFile(StringRef At, unsigned Depth) {
+    std::string Name = At.substr(1).str();
     if (Depth >= Limits.MaxDepth)
       return leave(At, "nested more than " + std::to_string(Limits.MaxDepth) +
                            " levels deep (a cycle?)");
@@ -89,7 +89,7 @@ private:
     switch (F.Outcome) {
     case ReadOutcome::Missing:
       Out.Missing.push_back(Name);
-      Out.Args.push_back(At);
+      Out.Args.emplace_back(At);
       return Error::success();
     case ReadOutcome::NotRegular:
       if (S_ISDIR(F.St.st_mode))
@@ -123,8 +123,10 @@ private:
                            " arguments from response files");
     TotalTokens += Tokens.size();
     Out.Files.push_back(Name);
-    std::vector<std::string> Nested(Tokens.begin(), Tokens.end());
-    return expand(Nested, Depth + 1);
+    // One allocation for a 100,000-argument file, not a doubling series
+    // (each step of which is a fresh mmap to fault in).
+    Out.Args.reserve(Out.Args.size() + Tokens.size());
+    return expand(Tokens, Depth + 1);
   }
 
   StringRef WorkingDir;

@@ -7,15 +7,20 @@
 //                {"@<scratch file>"} plus "-c" when bit 3 is set, so the GNU
 //                tokenizer, nesting and the size/argument limits run.
 //   bit 1:       the host object format (ELF / Mach-O);
-//   bits 4-5:    the compiler name (target prefixes, "++" or not).
+//   bits 4-5:    the compiler name (target prefixes, "++" or not);
+//   bit 2:       also parse the argv with flags/ClangArgParser's shortcuts
+//                forced on and compare with clang's ParseArgs, argument for
+//                argument (abort on a difference).
 // classify() must return a Classification or a ResponseFileError, never
 // crash, hang or leak, whatever the bytes (ASan, UBSan, libFuzzer's -timeout
 // and -rss_limit_mb check the rest).
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
+#include "ParseCompare.h"
 
 #include "flags/Classify.h"
+#include "flags/ClassifyState.h"
 #include "flags/ResponseFiles.h"
 
 #include <string>
@@ -48,6 +53,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       }
     }
     Args.push_back(std::move(Current));
+  }
+
+  if ((Mode & 4) && !(Mode & 1)) {
+    std::vector<const char *> Argv;
+    for (const std::string &A : Args)
+      Argv.push_back(A.c_str());
+    auto [Want, Got] = fuzz::bothParses(Argv, flags::needsOnlyValue);
+    if (Want != Got)
+      std::abort();
   }
 
   static const char *const Names[] = {"clang++", "arm64-apple-darwin-clang++",

@@ -1,0 +1,130 @@
+//===- ClangArgParser.cpp - clang's ParseArgs with a joined-option shortcut -===//
+//
+// The loop is OptTable::internalParseArgs (LLVM 19) for a table without
+// grouped short options or "--" parsing, which clang's is: nullptr and
+// empty arguments are skipped, a missing value stops the parse.
+//
+//===----------------------------------------------------------------------===//
+#include "flags/ClangArgParser.h"
+
+#include "flags/ClangOptionTable.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Option/Arg.h"
+#include "llvm/Option/Option.h"
+
+#include <bitset>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace llvm::opt;
+
+namespace linkguard::flags {
+
+namespace {
+
+/// A joined option seen in this command, with the spellings that extend its
+/// own (for "-I": "-I-", for "-W": "-Wl,", "-Wall", ...).
+struct Shortcut {
+  std::string Spelling;
+  Option Opt;
+  std::vector<std::string> Longer;
+  std::bitset<256> NextChars; // the byte after Spelling in each of Longer
+  bool Light = false;         // parsed into a LightArg
+
+  /// The argument is this option again. False also when it could be one of
+  /// Longer (-Wl, -Wa, -Wp and the named warnings share "-W"): the table is
+  /// searched then.
+  bool claims(StringRef Arg) const {
+    return Arg.size() > Spelling.size() && Arg.starts_with(Spelling) &&
+           !NextChars.test(static_cast<unsigned char>(Arg[Spelling.size()]));
+  }
+};
+
+class Shortcuts {
+public:
+  /// The shortcut that knows argument \p Str, if one does.
+  const Shortcut *find(StringRef Str) const {
+    for (const Shortcut &Cut : Known)
+      if (Cut.claims(Str))
+        return &Cut;
+    return nullptr;
+  }
+
+  /// Remembers the option of an Arg the table made from one argument, when
+  /// it is joined and was given in its joined form.
+  void learn(const Arg &A, StringRef ArgString,
+             function_ref<bool(const Option &)> StaysLight) {
+    if (Known.size() == MaxShortcuts || A.getAlias())
+      return;
+    const Option &O = A.getOption();
+    if (O.getKind() != Option::JoinedClass && O.getKind() != Option::JoinedOrSeparateClass)
+      return;
+    StringRef Spelling = A.getSpelling();
+    if (Spelling.empty() || ArgString.size() <= Spelling.size() ||
+        ArgString.data() != Spelling.data())
+      return;
+    for (const Shortcut &Cut : Known)
+      if (Cut.Spelling == Spelling)
+        return;
+    Shortcut Cut{Spelling.str(), O, clangSpellingsExtending(Spelling), {},
+                 StaysLight && StaysLight(O)};
+    for (const std::string &L : Cut.Longer)
+      Cut.NextChars.set(static_cast<unsigned char>(L[Spelling.size()]));
+    Known.push_back(std::move(Cut));
+  }
+
+private:
+  static constexpr size_t MaxShortcuts = 16;
+  SmallVector<Shortcut, 4> Known;
+};
+
+} // namespace
+
+ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
+                          unsigned &MissingCount,
+                          function_ref<bool(const Option &)> StaysLight, size_t Threshold) {
+  const OptTable &Table = clangOptTable();
+  if (Argv.size() < Threshold)
+    return {Table.ParseArgs(Argv, MissingIndex, MissingCount, clangDriverVisibility()), {}};
+
+  ParsedArgs Out{InputArgList(Argv.begin(), Argv.end()), {}};
+  InputArgList &List = Out.List;
+  MissingIndex = MissingCount = 0;
+  Shortcuts Cuts;
+  unsigned Index = 0;
+  const auto End = static_cast<unsigned>(Argv.size());
+  while (Index < End) {
+    const char *Str = List.getArgString(Index);
+    if (!Str || !*Str) {
+      ++Index;
+      continue;
+    }
+    if (const Shortcut *Cut = Cuts.find(Str)) {
+      // Option::acceptInternal for a joined argument: the spelling is the
+      // matched part of the string, the value the rest.
+      const size_t Len = Cut->Spelling.size();
+      if (Cut->Light)
+        Out.Light.push_back({Index, Cut->Opt.getID(), Str + Len});
+      else
+        List.append(new Arg(Cut->Opt, StringRef(Str, Len), Index, Str + Len));
+      ++Index;
+      continue;
+    }
+    const unsigned Prev = Index;
+    std::unique_ptr<Arg> A = Table.ParseOneArg(List, Index, clangDriverVisibility());
+    if (!A) {
+      MissingIndex = Prev;
+      MissingCount = Index - Prev - 1;
+      break;
+    }
+    if (Index == Prev + 1)
+      Cuts.learn(*A, Str, StaysLight);
+    List.append(A.release());
+  }
+  return Out;
+}
+
+} // namespace linkguard::flags

@@ -1,0 +1,69 @@
+//===- ParseCompare.h - flags::parseClangArgs against OptTable::ParseArgs -===//
+//
+// The parse as a list of lines, one per argument in index order
+// ("3 OPT_D -D MACRO=1"), so the shortcut path of flags/ClangArgParser.h and
+// clang's own ParseArgs can be compared whole. A light argument has no Arg:
+// its line is built from the id and value it kept, which must then equal
+// the line of the Arg ParseArgs made (one value, the same spelling).
+// Used by ClangArgParserTest and fuzz_classify.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "flags/ClangArgParser.h"
+#include "flags/ClangOptionTable.h"
+
+#include "llvm/Option/Arg.h"
+#include "llvm/Option/Option.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace linkguard::fuzz {
+
+using ParseLines = std::vector<std::pair<unsigned, std::string>>;
+
+inline std::string parseLine(unsigned Id, llvm::StringRef Spelling,
+                             llvm::ArrayRef<const char *> Values) {
+  std::string L = std::to_string(Id) + " " + Spelling.str();
+  for (const char *V : Values)
+    (L += " ") += V;
+  return L;
+}
+
+inline ParseLines linesOf(const llvm::opt::InputArgList &List) {
+  ParseLines Out;
+  for (const llvm::opt::Arg *A : List) {
+    // An alias's Arg reports the aliased option; its own spelling is kept.
+    Out.emplace_back(A->getIndex(),
+                     parseLine(A->getOption().getID(), A->getSpelling(), A->getValues()));
+  }
+  return Out;
+}
+
+/// Both parses of Argv, with the missing-value result appended as a line.
+inline std::pair<ParseLines, ParseLines>
+bothParses(llvm::ArrayRef<const char *> Argv,
+           llvm::function_ref<bool(const llvm::opt::Option &)> StaysLight) {
+  unsigned MI = 0, MC = 0, FI = 0, FC = 0;
+  llvm::opt::InputArgList Full = flags::clangOptTable().ParseArgs(
+      Argv, MI, MC, flags::clangDriverVisibility());
+  flags::ParsedArgs Fast = flags::parseClangArgs(Argv, FI, FC, StaysLight, /*Threshold=*/0);
+  ParseLines Want = linesOf(Full), Got = linesOf(Fast.List);
+  for (const flags::LightArg &L : Fast.Light) {
+    // The spelling is the argument up to the value.
+    llvm::StringRef Whole = Argv[L.Index];
+    llvm::StringRef Spelling = Whole.drop_back(std::strlen(L.Value));
+    Got.emplace_back(L.Index, parseLine(L.OptionId, Spelling, {L.Value}));
+  }
+  std::stable_sort(Got.begin(), Got.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  Want.emplace_back(~0u, "missing " + std::to_string(MI) + " " + std::to_string(MC));
+  Got.emplace_back(~0u, "missing " + std::to_string(FI) + " " + std::to_string(FC));
+  return {std::move(Want), std::move(Got)};
+}
+
+} // namespace linkguard::fuzz
