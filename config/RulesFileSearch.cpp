@@ -110,32 +110,43 @@ void judge(const DirFd &Dir, const struct stat &DirSt,
   Out.File = std::move(Found);
 }
 
-/// Walks up from WorkingDir to the first linkguard.toml, if any.
+/// The real path of WorkingDir's Levels-th parent, for messages. Computed
+/// only when a file is found: a step with no rules file reads no links.
+std::string levelPath(const std::string &WorkingDir, unsigned Levels) {
+  llvm::SmallString<256> Real;
+  std::string Path = WorkingDir;
+  if (!llvm::sys::fs::real_path(WorkingDir, Real))
+    Path = std::string(Real);
+  for (unsigned I = 0; I < Levels; ++I) {
+    std::string Up = llvm::sys::path::parent_path(Path).str();
+    Path = Up.empty() ? std::string("/") : Up;
+  }
+  return Path;
+}
+
+/// Walks up from WorkingDir to the first linkguard.toml, if any. Per level:
+/// one fstatat for the file, one openat and one fstat for the parent.
 void searchProject(const RulesFileSearch &Where, RulesFileLookup &Out) {
   if (Where.WorkingDir.empty())
     return;
   DirFd Dir = openDir(AT_FDCWD, Where.WorkingDir.c_str());
   struct stat Start {
-  }, DirSt{}, Home{};
+  }, Home{};
   if (!Dir.valid() || ::fstat(Dir.get(), &Start) != 0)
     return;
   bool HasHome = Where.Home && !Where.Home->empty() &&
                  ::stat(Where.Home->c_str(), &Home) == 0;
-  // Names for messages: the real path, as the walk below follows the real
-  // parents whatever the spelling.
-  llvm::SmallString<256> Real;
-  std::string Path = Where.WorkingDir;
-  if (!llvm::sys::fs::real_path(Where.WorkingDir, Real))
-    Path = std::string(Real);
+  struct stat DirSt = Start;
   // Each level is a real parent (".."), however the path was spelled; the
   // bound is only a guard against a filesystem that loops.
   for (unsigned Level = 0; Level < 4096; ++Level) {
-    if (::fstat(Dir.get(), &DirSt) != 0 || DirSt.st_dev != Start.st_dev)
+    if (DirSt.st_dev != Start.st_dev)
       return; // a filesystem boundary
     struct stat Candidate {};
     if (::fstatat(Dir.get(), RulesFileName, &Candidate, AT_SYMLINK_NOFOLLOW) ==
         0) {
-      judge(Dir, DirSt, Path, RulesFileOrigin::Project, Where, Out);
+      judge(Dir, DirSt, levelPath(Where.WorkingDir, Level), RulesFileOrigin::Project, Where,
+            Out);
       return;
     }
     if (HasHome && sameFile(DirSt, Home))
@@ -146,8 +157,7 @@ void searchProject(const RulesFileSearch &Where, RulesFileLookup &Out) {
         sameFile(ParentSt, DirSt))
       return; // the root
     Dir = std::move(Parent);
-    std::string Up = llvm::sys::path::parent_path(Path).str();
-    Path = Up.empty() ? std::string("/") : Up;
+    DirSt = ParentSt;
   }
 }
 

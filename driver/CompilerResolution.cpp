@@ -31,13 +31,20 @@ bool isLinkguard(const std::string &Path, const std::string &SelfPath) {
   if (SelfPath.empty())
     return false;
   // The running binary itself, under any name: the same device and inode
-  // (a symbolic link to it, or a hard link). Two stat calls, where comparing
-  // realpaths walked every component of Path with readlink.
+  // (a symbolic link to it, or a hard link). A stat of each, where comparing
+  // realpaths walked every component of Path with readlink; the running
+  // binary's is taken once per process.
   struct stat Candidate {};
-  struct stat Self {};
-  return ::stat(Path.c_str(), &Candidate) == 0 &&
-         ::stat(SelfPath.c_str(), &Self) == 0 &&
-         Candidate.st_dev == Self.st_dev && Candidate.st_ino == Self.st_ino;
+  if (::stat(Path.c_str(), &Candidate) != 0)
+    return false;
+  static std::string StatedSelf;
+  static struct stat Self {};
+  static bool SelfOk = false;
+  if (StatedSelf != SelfPath || StatedSelf.empty()) {
+    SelfOk = ::stat(SelfPath.c_str(), &Self) == 0;
+    StatedSelf = SelfPath;
+  }
+  return SelfOk && Candidate.st_dev == Self.st_dev && Candidate.st_ino == Self.st_ino;
 }
 
 static bool isExecutableFile(const std::string &Path) {
