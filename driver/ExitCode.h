@@ -22,6 +22,7 @@ enum class ExitCode : int {
       69,        // EX_UNAVAILABLE: try-load's linkguard-loader is not installed
   Internal = 70, // EX_SOFTWARE: a bug in linkguard
   SpawnFailed = 71,      // EX_OSERR: the compiler could not be started
+  OutputFailed = 74,     // EX_IOERR: a tool's output could not be written
   BadConfig = 78,        // EX_CONFIG: bad LINKGUARD_* value or rules file
   ContractViolated = 86, // enforce mode: the link output broke its contract
   LoadFailed = 87,       // try-load: the library did not load

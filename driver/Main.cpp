@@ -27,10 +27,21 @@ static int runSubcommand(const Invocation &Inv) {
   return reportError(makeDriverError(ExitCode::Usage, "unknown subcommand " + Inv.Subcommand));
 }
 
-int linkguardMain(int Argc, char **Argv) {
-  std::vector<std::string> Args(Argv + 1, Argv + Argc);
-  Invocation Inv = parseInvocation(Argc > 0 ? Argv[0] : "linkguard", Args);
+/// A tool's output that could not be written (a full disk, `>/dev/full`) is
+/// a failure of its own, not a contract's (1) and not LLVM's "IO failure"
+/// abort at exit: one line and 74.
+static int checkedOutput(int Status) {
+  llvm::raw_fd_ostream &Out = llvm::outs();
+  Out.flush();
+  if (!Out.has_error())
+    return Status;
+  std::error_code EC = Out.error();
+  Out.clear_error();
+  return reportError(makeDriverError(ExitCode::OutputFailed,
+                                     "cannot write the output: " + EC.message()));
+}
 
+static int runTool(const Invocation &Inv) {
   switch (Inv.Kind) {
   case InvocationKind::TopLevelHelp:
     llvm::outs() << commands::topLevelHelp();
@@ -55,15 +66,23 @@ int linkguardMain(int Argc, char **Argv) {
     setUpLogging(*Cfg);
     return runSubcommand(Inv);
   }
-  case InvocationKind::CompilerDriver: {
-    auto Cfg = config::configFromEnvironment();
-    if (!Cfg)
-      return reportError(Cfg.takeError());
-    setUpLogging(*Cfg);
-    return runCompilerStep(Inv, *Cfg, selfPath());
-  }
+  case InvocationKind::CompilerDriver:
+    break;
   }
   return toInt(ExitCode::Internal);
+}
+
+int linkguardMain(int Argc, char **Argv) {
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  Invocation Inv = parseInvocation(Argc > 0 ? Argv[0] : "linkguard", Args);
+  if (Inv.Kind != InvocationKind::CompilerDriver)
+    return checkedOutput(runTool(Inv));
+  // The wrapper path: the compiler's output is the compiler's own.
+  auto Cfg = config::configFromEnvironment();
+  if (!Cfg)
+    return reportError(Cfg.takeError());
+  setUpLogging(*Cfg);
+  return runCompilerStep(Inv, *Cfg, selfPath());
 }
 
 } // namespace linkguard::driver

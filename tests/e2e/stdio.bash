@@ -7,7 +7,9 @@
 #  - LINKGUARD_LOG_FILE: a FIFO without a reader does not hang the step, a
 #    symbolic link is not followed, the descriptor is not inherited by the
 #    compiler, a step that logs nothing creates no file, and with fd 1 or 2
-#    closed at start the compiler's output does not land in the log.
+#    closed at start the compiler's output does not land in the log;
+#  - a tool's standard output that cannot be written (>/dev/full) is one
+#    line and exit 74 (docs/exit-codes.md).
 # Every run that used to hang is under `timeout 20`.
 
 SUITE_stdio_PROBE() {
@@ -57,6 +59,16 @@ SUITE_stdio() {
   expect_same_file rec want
   out=$("$LINKGUARD_BIN" explain -- clang++ -c x.cpp @big.rsp)
   expect_contains "$out" "@big.rsp (larger than 16777216 bytes: not read)"
+
+  TEST "a tool whose output cannot be written: one line and 74, not LLVM's abort and 1"
+  # (/dev/full: Linux, as /proc/self/fd, which the probe requires.)
+  "$LINKGUARD_BIN" inspect "$LINKGUARD_BIN" >/dev/full 2>err
+  expect_equal $? 74 "status of inspect"
+  expect_equal "$(cat err)" "linkguard: error: cannot write the output: No space left on device" "stderr"
+  "$LINKGUARD_BIN" explain -- clang++ -c x.cpp >/dev/full 2>err
+  expect_equal $? 74 "status of explain"
+  "$LINKGUARD_BIN" --help >/dev/full 2>err
+  expect_equal $? 74 "status of --help"
 
   TEST "LINKGUARD_LOG_FILE is a FIFO without a reader: no hang, stderr instead"
   mkfifo log.fifo
