@@ -1,6 +1,9 @@
 //===- Inputs.cpp - expand a FILE into the binaries it holds --------------===//
 #include "commands/Inputs.h"
 
+#include "commands/Printer.h"
+#include "support/Printable.h"
+
 #include "driver/DriverError.h"
 #include "objlib/Reader.h"
 
@@ -26,7 +29,12 @@ std::string oneLine(std::string S) {
 } // namespace
 
 json::Object InputFailure::record() const {
-  return json::Object{{"path", Path}, {"kind", Kind}, {"message", oneLine(Message)}};
+  // Names as every record has them: a path that is not UTF-8 also as its
+  // exact bytes, escaped (pathEscaped, commands/Printer.h).
+  json::Object O{{"kind", Kind}};
+  putName(O, "path", Path);
+  putName(O, "message", oneLine(Message));
+  return O;
 }
 
 void forEachInputBinary(
@@ -49,7 +57,8 @@ void forEachInputBinary(
           F.Code = driver::exitCodeFor(E.kind());
         },
         [&](const ErrorInfoBase &E) { F.Message = Name + ": " + E.message(); });
-    errs() << "linkguard: error: " << oneLine(F.Message) << "\n";
+    // One line, a name's control bytes escaped (support/Printable.h).
+    errs() << "linkguard: error: " << printable(F.Message) << "\n";
     OnFailure(F);
   };
   package::InputKind Kind = package::classifyInput(Path);

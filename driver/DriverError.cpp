@@ -4,6 +4,7 @@
 #include "config/ConfigError.h"
 #include "flags/ResponseFiles.h"
 #include "objlib/Reader.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -36,7 +37,9 @@ int reportError(llvm::Error E) {
         Message = R.message();
       },
       [&](const llvm::ErrorInfoBase &Other) { Message = Other.message(); });
-  llvm::errs() << "linkguard: error: " << Message << "\n";
+  // One line, whatever a file or variable name in it holds: a newline or
+  // an escape sequence from a name is printed escaped (support/Printable.h).
+  llvm::errs() << "linkguard: error: " << printable(Message) << "\n";
   return toInt(Code);
 }
 

@@ -91,6 +91,8 @@ ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
     return {Table.ParseArgs(Argv, MissingIndex, MissingCount, clangDriverVisibility()), {}};
 
   ParsedArgs Out{InputArgList(Argv.begin(), Argv.end()), {}};
+  // Capacity only: pages are touched as entries are written, never copied.
+  Out.Light.reserve(Argv.size());
   InputArgList &List = Out.List;
   MissingIndex = MissingCount = 0;
   Shortcuts Cuts;

@@ -335,6 +335,16 @@ EOF
   expect_contains "$out" '"schema": "linkguard-inspect/1"'
   expect_contains "$out" '"kind": "malformed"'
 
+  TEST "a file that cannot be read: its name escaped on stderr and in errors[]"
+  "$LINKGUARD_BIN" inspect $'no\nsuch\e[31m.dylib' 2>err.txt
+  expect_equal "$?" 66 "status"
+  expect_equal "$(cat err.txt)" 'linkguard: error: no\nsuch\x1b[31m.dylib: No such file or directory' "one escaped line"
+  out=$("$LINKGUARD_BIN" inspect --json $'no\xffsuch.dylib' 2>/dev/null)
+  expect_equal "$(python3 -c 'import json,sys; e=json.load(sys.stdin)["errors"][0]; print(e["pathEscaped"], e["kind"])' <<<"$out")" \
+    'no\xffsuch.dylib unreadable' "errors[] pathEscaped"
+  "$LINKGUARD_BIN" check --mps-aot $'no\nsuch.dylib' 2>err.txt
+  expect_equal "$(cat err.txt)" 'linkguard: error: no\nsuch.dylib: No such file or directory' "check: one escaped line"
+
   TEST "usage errors exit 64; --help exits 0"
   expect_status 64 "$LINKGUARD_BIN" inspect 2>/dev/null
   expect_status 64 "$LINKGUARD_BIN" inspect --frobnicate x 2>/dev/null
