@@ -67,6 +67,14 @@ struct ReadArgs {
 
 bool isResponseFileArg(const std::string &A) { return A.size() > 1 && A[0] == '@'; }
 
+/// Room for N more elements, growing at least geometrically: a reserve of
+/// the exact size per @file would copy the vector once per @file (100,000
+/// @files on one command line: quadratic).
+template <typename T> void growFor(std::vector<T> &V, size_t N) {
+  if (V.size() + N > V.capacity())
+    V.reserve(std::max(V.size() + N, 2 * V.capacity()));
+}
+
 /// Path read the way the process sees it: relative to Opts.WorkingDir when
 /// that is set.
 std::string inWorkingDir(const ClassifyOptions &Opts, StringRef Path) {
@@ -98,8 +106,8 @@ Error readArguments(ArrayRef<std::string> Raw, const ClassifyOptions &Opts,
     // The strings stay in Sources (a moved vector keeps its buffer).
     Out.Sources.push_back(std::move(*E));
     const ExpandedArgs &X = Out.Sources.back();
-    Out.Argv.reserve(Out.Argv.size() + X.Args.size());
-    Out.Origin.reserve(Out.Origin.size() + X.Args.size());
+    growFor(Out.Argv, X.Args.size());
+    growFor(Out.Origin, X.Args.size());
     for (const std::string &A : X.Args) {
       Out.Argv.push_back(A.c_str());
       Out.Origin.push_back(I);
@@ -217,7 +225,8 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
 
   // 2. Parse with clang's own table.
   unsigned MissingIndex = 0, MissingCount = 0;
-  ParsedArgs Parsed = parseClangArgs(Read.Argv, MissingIndex, MissingCount, needsOnlyValue);
+  ParsedArgs Parsed = parseClangArgs(Read.Argv, MissingIndex, MissingCount, needsOnlyValue,
+                                     Opts.ParseShortcutThreshold);
   InputArgList &List = Parsed.List;
   if (MissingCount)
     // clang fails with "argument to '-o' is missing"; rules must decline.

@@ -46,6 +46,10 @@ struct ClassifyOptions {
   /// harmless (LINKGUARD_ASSUME_KNOWN): globs over the spelling. They stay
   /// in DriverFlags and leave UnknownArgs.
   std::vector<std::string> AssumeKnown;
+  /// Command lines with at least this many arguments are parsed with
+  /// flags/ClangArgParser.h's shortcuts. Tests and fuzz_classify set 0 and
+  /// SIZE_MAX to compare the two paths on the same command.
+  size_t ParseShortcutThreshold = 256;
 };
 
 /// Classifies one command. Fails only when a response file cannot be read

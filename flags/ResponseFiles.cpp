@@ -28,6 +28,7 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <fcntl.h>
 
 using namespace llvm;
@@ -124,8 +125,10 @@ private:
     TotalTokens += Tokens.size();
     Out.Files.push_back(Name);
     // One allocation for a 100,000-argument file, not a doubling series
-    // (each step of which is a fresh mmap to fault in).
-    Out.Args.reserve(Out.Args.size() + Tokens.size());
+    // (each step of which is a fresh mmap to fault in); still geometric, so
+    // thousands of small nested @files do not copy the vector each.
+    if (Out.Args.size() + Tokens.size() > Out.Args.capacity())
+      Out.Args.reserve(std::max(Out.Args.size() + Tokens.size(), 2 * Out.Args.capacity()));
     return expand(Tokens, Depth + 1);
   }
 

@@ -8,9 +8,10 @@
 //                tokenizer, nesting and the size/argument limits run.
 //   bit 1:       the host object format (ELF / Mach-O);
 //   bits 4-5:    the compiler name (target prefixes, "++" or not);
-//   bit 2:       also parse the argv with flags/ClangArgParser's shortcuts
-//                forced on and compare with clang's ParseArgs, argument for
-//                argument (abort on a difference).
+//   bit 2:       also classify with flags/ClangArgParser's shortcuts forced
+//                on (any length) and off, and abort unless the two
+//                classifications are the same; for an argv (bit 0 clear)
+//                also compare the two parses argument for argument.
 // classify() must return a Classification or a ResponseFileError, never
 // crash, hang or leak, whatever the bytes (ASan, UBSan, libFuzzer's -timeout
 // and -rss_limit_mb check the rest).
@@ -72,6 +73,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Opts.WorkingDir = "/nonexistent-linkguard-fuzz-cwd";
 
   auto Cls = flags::classify(Args, Opts);
+  if (Mode & 4) {
+    flags::ClassifyOptions Fast = Opts, Slow = Opts;
+    Fast.ParseShortcutThreshold = 0;
+    Slow.ParseShortcutThreshold = static_cast<size_t>(-1);
+    auto F = flags::classify(Args, Fast);
+    auto S = flags::classify(Args, Slow);
+    if (static_cast<bool>(F) != static_cast<bool>(S) || (F && fuzz::render(*F) != fuzz::render(*S)))
+      std::abort();
+    if (!F)
+      llvm::consumeError(F.takeError());
+    if (!S)
+      llvm::consumeError(S.takeError());
+  }
   if (!Cls) {
     // The only documented failure.
     llvm::handleAllErrors(Cls.takeError(), [](const flags::ResponseFileError &) {});

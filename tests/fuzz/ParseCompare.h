@@ -5,13 +5,15 @@
 // clang's own ParseArgs can be compared whole. A light argument has no Arg:
 // its line is built from the id and value it kept, which must then equal
 // the line of the Arg ParseArgs made (one value, the same spelling).
-// Used by ClangArgParserTest and fuzz_classify.
+// render() does the same for a whole Classification. Used by
+// ClangArgParserTest and fuzz_classify.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "flags/ClangArgParser.h"
 #include "flags/ClangOptionTable.h"
+#include "flags/Classification.h"
 
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/Option.h"
@@ -37,7 +39,8 @@ inline std::string parseLine(unsigned Id, llvm::StringRef Spelling,
 inline ParseLines linesOf(const llvm::opt::InputArgList &List) {
   ParseLines Out;
   for (const llvm::opt::Arg *A : List) {
-    // An alias's Arg reports the aliased option; its own spelling is kept.
+    // An alias arrives unaliased (option and spelling of the aliased
+    // option); the shortcuts never learn an alias.
     Out.emplace_back(A->getIndex(),
                      parseLine(A->getOption().getID(), A->getSpelling(), A->getValues()));
   }
@@ -64,6 +67,41 @@ bothParses(llvm::ArrayRef<const char *> Argv,
   Want.emplace_back(~0u, "missing " + std::to_string(MI) + " " + std::to_string(MC));
   Got.emplace_back(~0u, "missing " + std::to_string(FI) + " " + std::to_string(FC));
   return {std::move(Want), std::move(Got)};
+}
+
+/// Every field of a Classification as text, to compare two classifications
+/// of one command whole.
+inline std::string render(const flags::Classification &C) {
+  std::string Out;
+  auto Line = [&](const char *Key, const std::string &V) {
+    ((((Out += Key) += "=") += V) += "\n");
+  };
+  auto List = [&](const char *Key, const std::vector<std::string> &V) {
+    for (const std::string &S : V)
+      Line(Key, S);
+  };
+  Line("phase", flags::phaseName(C.Ph));
+  Line("deciding", C.DecidingArg);
+  for (const flags::Input &I : C.Inputs)
+    Line("input", I.Path + " " + I.Type + (I.IsStdin ? " stdin" : ""));
+  Line("output", C.Output.value_or("(none)"));
+  Line("target", C.Target.Triple + " " + flags::objectFormatName(C.Target.Format));
+  List("arch", C.Target.Archs);
+  Line("kind", flags::outputKindName(C.Kind));
+  for (const auto &[Name, Value] : C.Defines)
+    Line("define", Name + "=" + Value);
+  List("library", C.Libraries);
+  List("libdir", C.LibraryDirs);
+  List("linkerarg", C.LinkerArgs);
+  List("unknown", C.UnknownArgs);
+  List("uncertain", C.Uncertain);
+  Line("link", C.Link.Path + " " + C.Link.Source + " " + C.Link.Unknown);
+  Line("workdir", C.WorkingDirectory.value_or("(none)"));
+  Line("firstlib", std::to_string(C.FirstLibraryArg));
+  Line("endofoptions", std::to_string(C.EndOfOptions));
+  List("rsp", C.ResponseFiles);
+  List("driverflag", C.DriverFlags);
+  return Out;
 }
 
 } // namespace linkguard::fuzz

@@ -34,24 +34,47 @@ TEST_CASE("the shortcut parse equals ParseArgs over every spelling of the table"
           "[classify][shortcut]") {
   std::vector<std::string> Spellings = clangSpellingsExtending("");
   REQUIRE(Spellings.size() > 3000); // clang 19: every option, every prefix
-  // Each spelling joined to values that extend it in the ways that matter
-  // (a letter, '=', '-', ',', nothing), twice over: the first round teaches
-  // the shortcuts, the second is read by them.
-  std::vector<std::string> Words;
-  for (int Round = 0; Round < 2; ++Round)
-    for (const std::string &S : Spellings)
-      for (const char *Tail : {"x", "=1", "-y", ",z", "", "v.o"})
-        Words.push_back(S + Tail);
-  std::vector<const char *> Argv = cstrs(Words);
-  auto [Want, Got] = fuzz::bothParses(Argv, needsOnlyValue);
-  REQUIRE(Want.size() > 10000);
-  CHECK(Got.size() == Want.size());
-  size_t Differ = 0;
-  for (size_t I = 0; I < std::min(Want.size(), Got.size()); ++I)
-    if (Want[I] != Got[I] && Differ++ < 5)
-      FAIL_CHECK("argument " << Want[I].first << ": ParseArgs " << Want[I].second
-                             << ", shortcut " << Got[I].second);
+  // One command per spelling S, so that every joined option gets its
+  // shortcut (a command keeps 16): S joined to a value (which teaches the
+  // shortcut when S is joined), then S followed by every byte, and by every
+  // longer spelling with values -- what the shortcut must leave to the table.
+  size_t Commands = 0, Lines = 0, Differ = 0;
+  for (const std::string &S : Spellings) {
+    // Only a joined option's spelling becomes a shortcut: the others make
+    // commands both paths parse with the table alone.
+    std::string First = S + "x";
+    const char *One[] = {First.c_str()};
+    unsigned MI = 0, MC = 0;
+    llvm::opt::InputArgList L1 = clangOptTable().ParseArgs(One, MI, MC, clangDriverVisibility());
+    if (L1.size() != 1)
+      continue;
+    const llvm::opt::Arg &A = **L1.begin();
+    auto Kind = A.getOption().getKind();
+    if (A.getSpelling() != S || (Kind != llvm::opt::Option::JoinedClass &&
+                                 Kind != llvm::opt::Option::JoinedOrSeparateClass))
+      continue;
+    std::vector<std::string> Words{First};
+    for (int B = 1; B < 256; ++B)
+      Words.push_back(S + static_cast<char>(B) + "v");
+    for (const std::string &L : clangSpellingsExtending(S))
+      for (const char *Tail : {"", "x", "=1"})
+        Words.push_back(L + Tail);
+    std::vector<const char *> Argv = cstrs(Words);
+    auto [Want, Got] = fuzz::bothParses(Argv, needsOnlyValue);
+    ++Commands;
+    Lines += Want.size();
+    if (Got != Want && Differ++ < 5) {
+      for (size_t I = 0; I < std::min(Want.size(), Got.size()); ++I)
+        if (Want[I] != Got[I]) {
+          FAIL_CHECK("after " << S << "x, argument " << Want[I].first << ": ParseArgs "
+                              << Want[I].second << ", shortcut " << Got[I].second);
+          break;
+        }
+    }
+  }
   CHECK(Differ == 0);
+  CHECK(Commands > 300); // clang 19: ~420 joined spellings
+  CHECK(Lines > 100000);
 }
 
 TEST_CASE("the shortcut parse keeps -D, -U and -I light and the rest as Args",
@@ -100,4 +123,40 @@ TEST_CASE("classify reads a long command line as clang does: macro order, -U, wa
   CHECK(Long->Defines.back() == std::make_pair(std::string("USE_MPS"), std::string("1")));
   // -isystem is not in I_Group: it is a driver flag, as on a short line.
   CHECK(Long->DriverFlags == std::vector<std::string>{"-Wall", "-isystem /sys", "-c"});
+}
+
+TEST_CASE("classify gives the same result with and without the shortcuts",
+          "[classify][shortcut]") {
+  // Light arguments (-D, -U, -I) between everything the walk counts:
+  // inputs, libraries (FirstLibraryArg), linker arguments, "--"
+  // (EndOfOptions), a missing "@name", a value missing at the end.
+  std::vector<std::string> Tail[] = {
+      {"-c", "k.cpp", "-o", "k.o"},
+      {"a.o", "-lomp", "-Wl,-rpath,/x", "-L/l", "-shared", "-o", "m.dylib", "--", "-DNOT"},
+      {"-x", "c++", "k.cpp", "@missing-linkguard-rsp", "-framework", "Metal", "-o"},
+      {"-U", "M1", "-I", "/sep", "-Xclang", "-DX", "-Xlinker", "-lq", "-Wno-x", "-c", "a.c"},
+  };
+  for (const std::vector<std::string> &T : Tail) {
+    std::vector<std::string> Args;
+    for (int I = 0; I < 300; ++I) {
+      Args.push_back("-DM" + std::to_string(I % 7) + "=" + std::to_string(I));
+      if (I % 5 == 0)
+        Args.push_back("-UM" + std::to_string(I % 3));
+      if (I % 11 == 0)
+        Args.push_back("-I/inc" + std::to_string(I));
+      if (I == 150)
+        Args.insert(Args.end(), T.begin(), T.end() - 1);
+    }
+    Args.push_back(T.back());
+    ClassifyOptions Fast, Slow;
+    Fast.HostFormat = Slow.HostFormat = ObjectFormat::MachO;
+    Fast.ParseShortcutThreshold = 0;
+    Slow.ParseShortcutThreshold = static_cast<size_t>(-1);
+    auto F = classify(Args, Fast);
+    auto S = classify(Args, Slow);
+    REQUIRE(static_cast<bool>(F));
+    REQUIRE(static_cast<bool>(S));
+    CHECK(fuzz::render(*F) == fuzz::render(*S));
+    CHECK(!F->Defines.empty());
+  }
 }
