@@ -54,26 +54,24 @@ namespace linkguard::flags {
 
 namespace {
 
-/// The arguments to parse, as C strings into RawArgs and into the expanded
-/// @files kept in Sources, each with the index of the argument it came from
-/// before @file expansion (Origin empty: the identity).
+/// The arguments to parse, as C strings into RawArgs or, when the command
+/// names @files, into Expanded (which owns them), with where each of
+/// RawArgs begins among them (Expanded.Starts).
 struct ReadArgs {
   std::vector<const char *> Argv;
-  std::vector<size_t> Origin;
-  std::vector<ExpandedArgs> Sources;
-  std::vector<std::string> Missing; // "@name" with no file: left in place
+  ExpandedArgs Expanded;
   bool UsesExpansion = false;
+
+  /// The index in RawArgs of the argument Argv[Index] came from.
+  size_t originOf(size_t Index) const {
+    if (!UsesExpansion)
+      return Index;
+    const std::vector<size_t> &S = Expanded.Starts;
+    return static_cast<size_t>(std::upper_bound(S.begin(), S.end(), Index) - S.begin()) - 1;
+  }
 };
 
 bool isResponseFileArg(const std::string &A) { return A.size() > 1 && A[0] == '@'; }
-
-/// Room for N more elements, growing at least geometrically: a reserve of
-/// the exact size per @file would copy the vector once per @file (100,000
-/// @files on one command line: quadratic).
-template <typename T> void growFor(std::vector<T> &V, size_t N) {
-  if (V.size() + N > V.capacity())
-    V.reserve(std::max(V.size() + N, 2 * V.capacity()));
-}
 
 /// Path read the way the process sees it: relative to Opts.WorkingDir when
 /// that is set.
@@ -94,30 +92,16 @@ Error readArguments(ArrayRef<std::string> Raw, const ClassifyOptions &Opts,
       Out.Argv.push_back(A.c_str());
     return Error::success();
   }
-  for (size_t I = 0; I < Raw.size(); ++I) {
-    if (!isResponseFileArg(Raw[I])) {
-      Out.Argv.push_back(Raw[I].c_str());
-      Out.Origin.push_back(I);
-      continue;
-    }
-    Expected<ExpandedArgs> E = expandResponseFiles(Raw.slice(I, 1), Opts.WorkingDir);
-    if (!E)
-      return E.takeError();
-    // The strings stay in Sources (a moved vector keeps its buffer).
-    Out.Sources.push_back(std::move(*E));
-    const ExpandedArgs &X = Out.Sources.back();
-    growFor(Out.Argv, X.Args.size());
-    growFor(Out.Origin, X.Args.size());
-    for (const std::string &A : X.Args) {
-      Out.Argv.push_back(A.c_str());
-      Out.Origin.push_back(I);
-    }
-    C.ResponseFiles.insert(C.ResponseFiles.end(), X.Files.begin(), X.Files.end());
-    Out.Missing.insert(Out.Missing.end(), X.Missing.begin(), X.Missing.end());
-    // An @file linkguard must not read: the command is only partly known.
-    for (const UnreadResponseFile &U : X.Unread)
-      C.UnknownArgs.push_back("@" + U.Name + " (" + U.Reason + ")");
-  }
+  Expected<ExpandedArgs> E = expandResponseFiles(Raw, Opts.WorkingDir);
+  if (!E)
+    return E.takeError();
+  Out.Expanded = std::move(*E);
+  // The words stay in Expanded.Storage; the vector of pointers is handed on.
+  Out.Argv = std::move(Out.Expanded.Args);
+  C.ResponseFiles = Out.Expanded.Files;
+  // An @file linkguard must not read: the command is only partly known.
+  for (const UnreadResponseFile &U : Out.Expanded.Unread)
+    C.UnknownArgs.push_back("@" + U.Name + " (" + U.Reason + ")");
   return Error::success();
 }
 
@@ -219,9 +203,6 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   ReadArgs Read;
   if (Error E = readArguments(RawArgs, Opts, C, Read))
     return std::move(E);
-  auto originOf = [&](unsigned Index) -> size_t {
-    return Read.UsesExpansion ? Read.Origin[Index] : Index;
-  };
 
   // 2. Parse with clang's own table.
   unsigned MissingIndex = 0, MissingCount = 0;
@@ -241,8 +222,7 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   auto DefineArgs = List.filtered(copts::OPT_D);
   if (size_t Defines = std::distance(DefineArgs.begin(), DefineArgs.end()) + Parsed.Light.size();
       Defines > 64) {
-    C.Defines.reserve(Defines);
-    S.DefineIndex = DefineIndexMap(static_cast<unsigned>(Defines));
+    S.Macros.reserve(Defines);
   }
   // The light arguments (-D, -U, -I parsed without an Arg) take their place
   // in the order.
@@ -258,19 +238,20 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
     // directory"), which linkguard lets clang report.
     if (A->getOption().getID() == copts::OPT_INPUT &&
         StringRef(A->getValue()).starts_with("@") &&
-        llvm::is_contained(Read.Missing, A->getValue() + 1) &&
+        llvm::is_contained(Read.Expanded.Missing, A->getValue() + 1) &&
         !sys::fs::exists(inWorkingDir(Opts, A->getValue()))) {
       C.UnknownArgs.push_back(std::string(A->getValue()) + " (no such file)");
       continue;
     }
     processArg(*A, List, S, C);
-    size_t Origin = originOf(A->getIndex());
+    size_t Origin = Read.originOf(A->getIndex());
     if (S.BringsLibrary && Origin < C.FirstLibraryArg)
       C.FirstLibraryArg = Origin;
     if (A->getOption().getID() == copts::OPT__DASH_DASH)
       C.EndOfOptions = std::min(C.EndOfOptions, Origin);
   }
   walkLightBefore(~0u);
+  C.Defines = S.Macros.finish();
   if (S.WindowsQuoting && !C.ResponseFiles.empty())
     C.Uncertain.push_back("--rsp-quoting=windows changes how clang splits " +
                           C.ResponseFiles.front());

@@ -9,12 +9,11 @@
 
 #include "flags/Classification.h"
 #include "flags/Classify.h"
+#include "flags/MacroTable.h"
 #include "flags/OptionEffects.h"
 #include "flags/ProgramName.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Option/ArgList.h"
-#include "llvm/Support/Allocator.h"
 
 #include <array>
 #include <optional>
@@ -29,10 +28,6 @@ struct PendingInput {
   std::string LanguageArg;  // that -x rendered ("-x c++-header")
 };
 
-// Position of each macro in Classification::Defines: a linear search per -D
-// made 200k defines (one @file) take minutes. Bump-allocated: 100,000
-// entries are freed at once, not one by one.
-using DefineIndexMap = llvm::StringMap<size_t, llvm::BumpPtrAllocator>;
 
 struct State {
   const llvm::opt::Arg *DryRun = nullptr;     // -###, -ccc-print-*, ...
@@ -49,7 +44,7 @@ struct State {
   std::array<const llvm::opt::Arg *, 7> LastPhaseArg{};
   std::vector<PendingInput> Inputs;
   unsigned LinkerInputOptions = 0; // -l, -Wl,, -Xlinker, -z, -framework, ...
-  DefineIndexMap DefineIndex;
+  MacroTable Macros; // -D/-U in order; classify() moves it to Defines
   bool ObjC = false, ObjCXX = false;
   bool WindowsQuoting = false; // --rsp-quoting=windows
   /// ClassifyOptions::AssumeKnown: unknown spellings the user declared.

@@ -39,44 +39,6 @@ int phaseSlot(Effect E) {
   return -1;
 }
 
-/// StringRef::trim() without its per-call character-set table: a 100,000
-/// define @file calls this twice per define.
-StringRef trimBlanks(StringRef S) {
-  auto Blank = [](char Ch) { return Ch == ' ' || (Ch >= '\t' && Ch <= '\r'); };
-  while (!S.empty() && Blank(S.front()))
-    S = S.drop_front();
-  while (!S.empty() && Blank(S.back()))
-    S = S.drop_back();
-  return S;
-}
-
-void addDefine(Classification &C, DefineIndexMap &Index, StringRef Value) {
-  auto [RawName, Val] = Value.split('=');
-  // -D'F(x)=x' defines the function-like macro F.
-  StringRef Name = trimBlanks(RawName.take_until([](char Ch) { return Ch == '('; }));
-  if (Name.empty())
-    return;
-  std::string V = Value.contains('=') ? Val.str() : std::string();
-  auto [It, Inserted] = Index.try_emplace(Name, C.Defines.size());
-  if (Inserted)
-    C.Defines.emplace_back(Name.str(), std::move(V));
-  else
-    C.Defines[It->second].second = std::move(V);
-}
-
-void removeDefine(Classification &C, DefineIndexMap &Index, StringRef Value) {
-  StringRef Name = trimBlanks(Value);
-  auto It = Index.find(Name);
-  if (It == Index.end())
-    return;
-  size_t Pos = It->second;
-  C.Defines.erase(C.Defines.begin() + static_cast<std::ptrdiff_t>(Pos));
-  Index.erase(It);
-  for (auto &Entry : Index)
-    if (Entry.second > Pos)
-      --Entry.second;
-}
-
 void addInput(State &S, const ArgList &List, StringRef Path) {
   PendingInput In;
   In.Path = Path.str();
@@ -128,10 +90,10 @@ void applyEffect(Effect E, const Arg &A, State &S, Classification &C) {
     S.ObjCXX = true;
     break;
   case Effect::Define:
-    addDefine(C, S.DefineIndex, A.getValue());
+    S.Macros.define(A.getValue());
     break;
   case Effect::Undefine:
-    removeDefine(C, S.DefineIndex, A.getValue());
+    S.Macros.undefine(A.getValue());
     break;
   case Effect::Library:
   case Effect::WeakLibrary:
@@ -300,9 +262,9 @@ void processLightArg(unsigned OptionId, const char *Value, State &S, Classificat
   S.BringsLibrary = false;
   std::optional<Effect> E = effectOf(OptionId);
   if (E == Effect::Define)
-    addDefine(C, S.DefineIndex, Value);
+    S.Macros.define(Value);
   else if (E == Effect::Undefine)
-    removeDefine(C, S.DefineIndex, Value);
+    S.Macros.undefine(Value);
 }
 
 } // namespace linkguard::flags

@@ -21,6 +21,7 @@
 #include "flags/BoundedRead.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fcntl.h>
 
 using namespace llvm;
@@ -45,18 +47,59 @@ std::error_code ResponseFileError::convertToErrorCode() const {
   return inconvertibleErrorCode();
 }
 
+void tokenizeResponseFile(std::string &Text, size_t Begin, StringSaver &Saver,
+                          std::vector<const char *> &Tokens) {
+  StringRef Rest = StringRef(Text).drop_front(Begin);
+  auto Has = [&](char C) { return std::memchr(Rest.data(), C, Rest.size()) != nullptr; };
+  if (Has('"') || Has('\'') || Has('\\')) {
+    SmallVector<const char *, 64> Quoted;
+    cl::TokenizeGNUCommandLine(Rest, Saver, Quoted, /*MarkEOLs=*/false);
+    Tokens.insert(Tokens.end(), Quoted.begin(), Quoted.end());
+    return;
+  }
+  // Room for the most words the text can hold (one byte and a separator
+  // each), reserved, not touched: the pages a 100,000-word file uses are
+  // faulted in once, with no doubling series copying them. Still geometric,
+  // so thousands of small nested @files do not copy the vector each.
+  size_t Most = Tokens.size() + (Rest.size() + 1) / 2;
+  if (Most > Tokens.capacity())
+    Tokens.reserve(std::max(Most, 2 * Tokens.capacity()));
+  // With nothing quoted or escaped, an argument is a maximal run of bytes
+  // other than LLVM's four whitespace characters (' ', \t, \r, \n; not \v,
+  // \f or NUL). An embedded NUL ends the C string early, as it does for the
+  // saved copy LLVM returns. std::string's own terminator ends the last one.
+  auto Space = [](char C) { return C == ' ' || C == '\t' || C == '\r' || C == '\n'; };
+  char *P = Text.data() + Begin, *End = Text.data() + Text.size();
+  while (P != End) {
+    if (Space(*P)) {
+      *P++ = '\0';
+      continue;
+    }
+    Tokens.push_back(P);
+    while (P != End && !Space(*P))
+      ++P;
+  }
+}
+
 namespace {
+
+/// "@name": a lone "@" is an ordinary argument.
+bool isResponseFileName(const char *A) { return A[0] == '@' && A[1] != '\0'; }
 
 class Expander {
 public:
   Expander(StringRef WorkingDir, const ResponseFileLimits &Limits,
            ExpandedArgs &Out)
-      : WorkingDir(WorkingDir), Limits(Limits), Out(Out) {}
+      : WorkingDir(WorkingDir), Limits(Limits), Out(Out),
+        Saver(Out.Storage->Alloc) {}
 
   template <typename Strings> Error expand(const Strings &Args, unsigned Depth) {
-    for (StringRef A : Args) {
-      if (A.size() < 2 || A[0] != '@') {
-        Out.Args.emplace_back(A);
+    for (const auto &Word : Args) {
+      const char *A = owned(Word);
+      if (Depth == 0)
+        Out.Starts.push_back(Out.Args.size());
+      if (!isResponseFileName(A)) {
+        Out.Args.push_back(A);
         continue;
       }
       if (Error E = expandFile(A, Depth))
@@ -66,15 +109,20 @@ public:
   }
 
 private:
+  /// The caller's words are copied into the storage; a token already is
+  /// there.
+  const char *owned(const std::string &Word) { return Saver.save(Word).data(); }
+  static const char *owned(const char *Token) { return Token; }
+
   /// Leaves "@name" in place, unread, with the reason.
-  Error leave(StringRef At, std::string Why) {
-    Out.Unread.push_back({At.substr(1).str(), std::move(Why) + ": not read"});
-    Out.Args.emplace_back(At);
+  Error leave(const char *At, std::string Why) {
+    Out.Unread.push_back({std::string(At + 1), std::move(Why) + ": not read"});
+    Out.Args.push_back(At);
     return Error::success();
   }
 
-  Error expandFile(StringRef At, unsigned Depth) {
-    std::string Name = At.substr(1).str();
+  Error expandFile(const char *At, unsigned Depth) {
+    std::string Name(At + 1);
     if (Depth >= Limits.MaxDepth)
       return leave(At, "nested more than " + std::to_string(Limits.MaxDepth) +
                            " levels deep (a cycle?)");
@@ -90,7 +138,7 @@ private:
     switch (F.Outcome) {
     case ReadOutcome::Missing:
       Out.Missing.push_back(Name);
-      Out.Args.emplace_back(At);
+      Out.Args.push_back(At);
       return Error::success();
     case ReadOutcome::NotRegular:
       if (S_ISDIR(F.St.st_mode))
@@ -110,31 +158,35 @@ private:
 
     // clang's ExpansionContext also accepts UTF-16 with a BOM and strips a
     // UTF-8 BOM; the UTF-8 BOM is the only one seen on Unix hosts.
-    StringRef Text = F.Text;
-    Text.consume_front("\xEF\xBB\xBF");
-
-    BumpPtrAllocator Alloc;
-    StringSaver Saver(Alloc);
-    SmallVector<const char *, 64> Tokens;
-    cl::TokenizeGNUCommandLine(Text, Saver, Tokens, /*MarkEOLs=*/false);
+    size_t Begin = StringRef(F.Text).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    std::string &Text =
+        *Out.Storage->Texts.emplace_back(std::make_unique<std::string>(std::move(F.Text)));
+    // The words go straight to Args; only a file that names other @files
+    // has its words taken back out to be expanded in turn.
+    const size_t First = Out.Args.size();
+    tokenizeResponseFile(Text, Begin, Saver, Out.Args);
+    const size_t Count = Out.Args.size() - First;
     // Every token of every file counts, so Args never holds more than the
     // command line's own arguments plus MaxArgs.
-    if (Tokens.size() > Limits.MaxArgs - TotalTokens)
+    if (Count > Limits.MaxArgs - TotalTokens) {
+      Out.Args.resize(First);
       return leave(At, "more than " + std::to_string(Limits.MaxArgs) +
                            " arguments from response files");
-    TotalTokens += Tokens.size();
+    }
+    TotalTokens += Count;
     Out.Files.push_back(Name);
-    // One allocation for a 100,000-argument file, not a doubling series
-    // (each step of which is a fresh mmap to fault in); still geometric, so
-    // thousands of small nested @files do not copy the vector each.
-    if (Out.Args.size() + Tokens.size() > Out.Args.capacity())
-      Out.Args.reserve(std::max(Out.Args.size() + Tokens.size(), 2 * Out.Args.capacity()));
-    return expand(Tokens, Depth + 1);
+    auto Words = llvm::drop_begin(Out.Args, First);
+    if (std::none_of(Words.begin(), Words.end(), isResponseFileName))
+      return Error::success();
+    std::vector<const char *> Nested(Words.begin(), Words.end());
+    Out.Args.resize(First);
+    return expand(Nested, Depth + 1);
   }
 
   StringRef WorkingDir;
   const ResponseFileLimits &Limits;
   ExpandedArgs &Out;
+  StringSaver Saver;
   size_t TotalBytes = 0;
   size_t TotalTokens = 0;
 };
@@ -145,6 +197,7 @@ Expected<ExpandedArgs> expandResponseFiles(ArrayRef<std::string> Args,
                                            StringRef WorkingDir,
                                            const ResponseFileLimits &Limits) {
   ExpandedArgs Out;
+  Out.Storage = std::make_unique<ArgStorage>();
   Expander X(WorkingDir, Limits, Out);
   if (Error E = X.expand(Args, 0))
     return std::move(E);

@@ -19,8 +19,11 @@
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/StringSaver.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,14 +65,41 @@ struct UnreadResponseFile {
   std::string Reason;
 };
 
+/// The text ExpandedArgs::Args point into. Behind a unique_ptr, so moving
+/// an ExpandedArgs moves no character.
+struct ArgStorage {
+  llvm::BumpPtrAllocator Alloc;  // copies: the caller's words, quoted tokens
+  /// Files split in place: each string is the token's home, never resized
+  /// or moved.
+  std::vector<std::unique_ptr<std::string>> Texts;
+};
+
 struct ExpandedArgs {
-  std::vector<std::string> Args;  // with every @file read replaced
+  /// The arguments with every @file read replaced, as the C strings clang's
+  /// parser takes. They point into Storage: valid while this object lives,
+  /// moved or not.
+  std::vector<const char *> Args;
+  /// Where each of the caller's arguments begins in Args: what an @file was
+  /// replaced by runs from its Starts entry to the next one's.
+  std::vector<size_t> Starts;
   std::vector<std::string> Files; // the files read, in order, as named
   /// "@name" arguments left in place because no file `name` exists.
   std::vector<std::string> Missing;
   /// "@name" arguments left in place because linkguard must not read them.
   std::vector<UnreadResponseFile> Unread;
+  std::unique_ptr<ArgStorage> Storage; // set by expandResponseFiles
 };
+
+/// Splits the text of a response file from Begin on as
+/// llvm::cl::TokenizeGNUCommandLine does (clang's rules on every non-Windows
+/// host), appending the arguments to Tokens. A text with no quote and no
+/// backslash -- the usual @file, one word a line -- is split in place: each
+/// whitespace byte becomes a NUL and the tokens point into Text, which must
+/// then outlive them unresized. Any other text is tokenized by LLVM itself
+/// into copies kept in Saver. ResponseFilesTest compares the two on every
+/// shape of input; tests/fuzz/FuzzClassify.cpp does so on fuzzed text.
+void tokenizeResponseFile(std::string &Text, size_t Begin, llvm::StringSaver &Saver,
+                          std::vector<const char *> &Tokens);
 
 /// Expands every argument that starts with '@'. Relative names are read
 /// from WorkingDir (or the current directory when empty); a nested @file

@@ -11,7 +11,9 @@
 //   bit 2:       also classify with flags/ClangArgParser's shortcuts forced
 //                on (any length) and off, and abort unless the two
 //                classifications are the same; for an argv (bit 0 clear)
-//                also compare the two parses argument for argument.
+//                also compare the two parses argument for argument; for a
+//                response file (bit 0 set), compare flags/ResponseFiles'
+//                tokenizer with LLVM's GNU tokenizer word for word.
 // classify() must return a Classification or a ResponseFileError, never
 // crash, hang or leak, whatever the bytes (ASan, UBSan, libFuzzer's -timeout
 // and -rss_limit_mb check the rest).
@@ -24,6 +26,9 @@
 #include "flags/ClassifyState.h"
 #include "flags/ResponseFiles.h"
 
+#include "llvm/Support/CommandLine.h"
+
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -39,6 +44,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 
   std::vector<std::string> Args;
   if (Mode & 1) {
+    if (Mode & 4) {
+      std::string Text(Rest, RestSize);
+      llvm::BumpPtrAllocator A;
+      llvm::StringSaver S(A);
+      llvm::SmallVector<const char *, 16> Want;
+      std::vector<const char *> Got;
+      llvm::cl::TokenizeGNUCommandLine(Text, S, Want, /*MarkEOLs=*/false);
+      flags::tokenizeResponseFile(Text, 0, S, Got);
+      if (Want.size() != Got.size())
+        std::abort();
+      for (size_t I = 0; I < Want.size(); ++I)
+        if (std::strcmp(Want[I], Got[I]) != 0)
+          std::abort();
+    }
     Rsp.write(Data + 1, RestSize);
     Args.push_back("@" + Rsp.path());
     if (Mode & 8)
