@@ -15,6 +15,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+
 namespace linkguard::driver {
 
 using flags::Classification;
@@ -158,6 +160,29 @@ std::string declinedForUnknownArgs(const Plan &P) {
   return "";
 }
 
+/// Every macro a built-in or rules-file rule asks about, and every macro
+/// the launcher assumes (applyAssumptions adds one only when the command
+/// leaves it undefined): all that Classification::Defines needs to hold.
+std::vector<std::string> macrosRead(const Job &J, const config::Rules &Rules) {
+  std::vector<std::string> Names;
+  auto Add = [&](const std::string &M) {
+    if (std::find(Names.begin(), Names.end(), M) == Names.end())
+      Names.push_back(M);
+  };
+  auto AddRule = [&](const flags::RuleSpec &S) {
+    for (const auto *List : {&S.Match.Defined, &S.Match.NotDefined})
+      for (const std::string &M : *List)
+        Add(M);
+  };
+  for (const flags::RuleSpec &S : flags::builtinRules())
+    AddRule(S);
+  for (const flags::RuleSpec &S : Rules.FileRules)
+    AddRule(S);
+  for (const auto &Assumed : J.AssumedDefines)
+    Add(Assumed.first);
+  return Names;
+}
+
 /// Where verify would reread the output, or why it cannot.
 void planVerification(Plan &P) {
   const flags::LinkOutput &Out = P.Cls.Link;
@@ -185,17 +210,20 @@ llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
     P.Argv = J.argv(P.CompilerArgs);
     return P;
   }
+  // The rules are read first: the macros they ask about are the only ones
+  // the classification records.
+  config::Rules Rules = config::loadRules(Cfg);
   flags::ClassifyOptions Opts;
   Opts.CompilerName = J.CompilerName;
   Opts.OverrideOptions = Cfg.env("CCC_OVERRIDE_OPTIONS").value_or("");
   Opts.AssumeKnown = Cfg.AssumeKnown;
+  Opts.MacrosRead = macrosRead(J, Rules);
   auto Classified = flags::classify(J.Args, Opts);
   if (!Classified)
     return Classified.takeError();
 
   // A rules file that cannot be used stops links only (config/Rules.h), in
   // the run and in explain alike.
-  config::Rules Rules = config::loadRules(Cfg);
   if (llvm::Error E = Rules.errorForPhase(Classified->Ph))
     return std::move(E);
   Plan P;

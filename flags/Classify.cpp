@@ -217,12 +217,16 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   // 3. Walk every argument in order.
   State S;
   S.AssumeKnown = &Opts.AssumeKnown;
-  // Room for every macro up front: growing a 100,000-define table step by
-  // step copies it (and faults fresh pages in) about twenty times.
-  auto DefineArgs = List.filtered(copts::OPT_D);
-  if (size_t Defines = std::distance(DefineArgs.begin(), DefineArgs.end()) + Parsed.Light.size();
-      Defines > 64) {
-    S.Macros.reserve(Defines);
+  // Only the macros the caller's rules read; or room for every macro up
+  // front: growing a 100,000-define table step by step copies it (and
+  // faults fresh pages in) about twenty times.
+  if (Opts.MacrosRead) {
+    S.Macros.track(*Opts.MacrosRead);
+  } else {
+    auto DefineArgs = List.filtered(copts::OPT_D);
+    if (size_t Defines = std::distance(DefineArgs.begin(), DefineArgs.end()) + Parsed.Light.size();
+        Defines > 64)
+      S.Macros.reserve(Defines);
   }
   // The light arguments (-D, -U, -I parsed without an Arg) take their place
   // in the order.

@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,11 @@ struct ClassifyOptions {
   /// flags/ClangArgParser.h's shortcuts. Tests and fuzz_classify set 0 and
   /// SIZE_MAX to compare the two paths on the same command.
   size_t ParseShortcutThreshold = 256;
+  /// When set, Defines records only these macros. planJob passes the names
+  /// its rules ask about (RuleMatch::Defined and NotDefined), the only use
+  /// of Defines, so a command with 100,000 -D builds no 100,000-entry table
+  /// that nothing reads; explain shows the same plan. Unset: every macro.
+  std::optional<std::vector<std::string>> MacrosRead;
 };
 
 /// Classifies one command. Fails only when a response file cannot be read

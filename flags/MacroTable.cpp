@@ -42,6 +42,10 @@ void MacroTable::reserve(size_t N) {
   }
 }
 
+bool MacroTable::tracked(StringRef Name) const {
+  return !Tracked || std::find(Tracked->begin(), Tracked->end(), Name) != Tracked->end();
+}
+
 void MacroTable::grow() { reserve(std::max(MinSlots, Slots.size())); }
 
 uint32_t &MacroTable::slotFor(StringRef Name) {
@@ -57,7 +61,7 @@ void MacroTable::define(StringRef Value) {
   size_t Eq = Value.find('=');
   // -D'F(x)=x' defines the function-like macro F.
   StringRef Name = trimBlanks(Value.take_front(std::min(Eq, Value.find('('))));
-  if (Name.empty())
+  if (Name.empty() || !tracked(Name))
     return;
   std::string V = Eq == StringRef::npos ? std::string() : Value.substr(Eq + 1).str();
   if (2 * (Used + 1) > Slots.size())
@@ -76,9 +80,10 @@ void MacroTable::define(StringRef Value) {
 }
 
 void MacroTable::undefine(StringRef Value) {
-  if (Slots.empty())
+  StringRef Name = trimBlanks(Value);
+  if (Slots.empty() || !tracked(Name))
     return;
-  uint32_t &Slot = slotFor(trimBlanks(Value));
+  uint32_t &Slot = slotFor(Name);
   if (Slot == 0 || Dead[Slot - 1])
     return;
   Dead[Slot - 1] = true;
@@ -98,7 +103,9 @@ MacroTable::Entries MacroTable::finish() {
     }
     Out.resize(Kept);
   }
+  const std::vector<std::string> *KeepTracked = Tracked;
   *this = MacroTable();
+  Tracked = KeepTracked;
   return Out;
 }
 

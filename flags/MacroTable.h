@@ -28,6 +28,9 @@ public:
 
   /// Room for N macros without growing.
   void reserve(size_t N);
+  /// From now on, only the macros in Names are recorded (-D and -U of any
+  /// other are skipped). Names must outlive the table.
+  void track(const std::vector<std::string> &Names) { Tracked = &Names; }
   /// -D Value: "NAME", "NAME=VALUE" or "F(x)=x" (the function-like macro F);
   /// a name empty after trimming is ignored, as clang's -D "" is.
   void define(llvm::StringRef Value);
@@ -37,6 +40,7 @@ public:
   Entries finish();
 
 private:
+  bool tracked(llvm::StringRef Name) const;
   /// The slot that holds Name, or the empty slot where it would go.
   uint32_t &slotFor(llvm::StringRef Name);
   void grow();
@@ -46,6 +50,7 @@ private:
   std::vector<uint32_t> Slots; // position in Defined + 1; 0 is empty
   size_t Used = 0;            // slots in use
   size_t DeadCount = 0;
+  const std::vector<std::string> *Tracked = nullptr; // null: every macro
 };
 
 } // namespace linkguard::flags

@@ -13,7 +13,11 @@
 //                classifications are the same; for an argv (bit 0 clear)
 //                also compare the two parses argument for argument; for a
 //                response file (bit 0 set), compare flags/ResponseFiles'
-//                tokenizer with LLVM's GNU tokenizer word for word.
+//                tokenizer with LLVM's GNU tokenizer word for word;
+//   bit 6:       also classify with ClassifyOptions::MacrosRead set (USE_MPS,
+//                a name no command defines, and every other macro the full
+//                classification holds) and abort unless its Defines is the
+//                full one restricted to those names, in the same order.
 // classify() must return a Classification or a ResponseFileError, never
 // crash, hang or leak, whatever the bytes (ASan, UBSan, libFuzzer's -timeout
 // and -rss_limit_mb check the rest).
@@ -28,6 +32,7 @@
 
 #include "llvm/Support/CommandLine.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -104,6 +109,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       llvm::consumeError(F.takeError());
     if (!S)
       llvm::consumeError(S.takeError());
+  }
+  if ((Mode & 64) && Cls) {
+    std::vector<std::string> Read = {"USE_MPS", "LINKGUARD_FUZZ_NEVER_DEFINED"};
+    for (size_t I = 0; I < Cls->Defines.size(); I += 2)
+      Read.push_back(Cls->Defines[I].first);
+    flags::ClassifyOptions Filtered = Opts;
+    Filtered.MacrosRead = Read;
+    auto F = flags::classify(Args, Filtered);
+    if (!F)
+      std::abort();
+    decltype(Cls->Defines) Want;
+    for (const auto &D : Cls->Defines)
+      if (std::find(Read.begin(), Read.end(), D.first) != Read.end())
+        Want.push_back(D);
+    if (F->Defines != Want)
+      std::abort();
+    // Nothing else may change.
+    F->Defines = Cls->Defines;
+    if (fuzz::render(*F) != fuzz::render(*Cls))
+      std::abort();
   }
   if (!Cls) {
     // The only documented failure.

@@ -99,3 +99,57 @@ TEST_CASE("classify: 100,000 -D then a -U for each is linear", "[flags][classify
   REQUIRE(static_cast<bool>(C));
   CHECK(C->Defines == Entries{{"M77777", ""}, {"M5", "again"}});
 }
+
+TEST_CASE("macro table: tracking keeps the plain reading of the tracked names only",
+          "[flags][classify]") {
+  std::mt19937 Rng(20261204);
+  for (int Round = 0; Round < 50; ++Round) {
+    const int Names = 1 + static_cast<int>(Rng() % 200);
+    std::vector<std::string> Tracked;
+    for (int I = 0; I < Names; ++I)
+      if (Rng() % 4 == 0)
+        Tracked.push_back("M" + std::to_string(I));
+    MacroTable T;
+    T.track(Tracked);
+    Reference R;
+    for (int I = 0, Ops = static_cast<int>(Rng() % 3000); I < Ops; ++I) {
+      std::string Name = "M" + std::to_string(Rng() % Names);
+      if (Rng() % 3 == 0) {
+        T.undefine(" " + Name);
+        R.undefine(Name);
+      } else {
+        T.define(Name + "=" + std::to_string(I));
+        R.define(Name, std::to_string(I));
+      }
+    }
+    Entries Want;
+    for (const auto &E : R.E)
+      if (std::find(Tracked.begin(), Tracked.end(), E.first) != Tracked.end())
+        Want.push_back(E);
+    REQUIRE(T.finish() == Want);
+  }
+}
+
+TEST_CASE("classify: MacrosRead records only the macros the rules read, -U included",
+          "[flags][classify]") {
+  std::vector<std::string> Args;
+  for (int I = 0; I < 1000; ++I)
+    Args.push_back("-DM" + std::to_string(I));
+  Args.insert(Args.end(), {"-D", " USE_MPS", "-DNDEBUG=1", "-UNDEBUG", "-DF(x)=x", "-c", "x.cpp"});
+  ClassifyOptions All, Read;
+  Read.MacrosRead = std::vector<std::string>{"NDEBUG", "USE_MPS", "F", "NEVER"};
+  auto Full = classify(Args, All);
+  auto Filtered = classify(Args, Read);
+  REQUIRE(static_cast<bool>(Full));
+  REQUIRE(static_cast<bool>(Filtered));
+  CHECK(Full->Defines.size() == 1002);
+  CHECK(Filtered->Defines == Entries{{"USE_MPS", ""}, {"F", "x"}});
+  CHECK_FALSE(Filtered->isDefined("NDEBUG"));
+  CHECK(Filtered->Ph == Full->Ph);
+  CHECK(Filtered->Inputs.size() == Full->Inputs.size());
+  // An empty list: no macro at all.
+  Read.MacrosRead = std::vector<std::string>{};
+  auto None = classify(Args, Read);
+  REQUIRE(static_cast<bool>(None));
+  CHECK(None->Defines.empty());
+}

@@ -135,6 +135,42 @@ TEST_CASE("the built-in rule decides every cpp_builder fixture as labelled",
   CHECK(Yes > 0); // the table is not all "no": the comparison can fail
 }
 
+TEST_CASE("every cpp_builder fixture decides the same when only the macros the rules "
+          "read are recorded", "[rules][fixtures]") {
+  std::optional<std::string> Path = fixturePath();
+  if (!Path) {
+    linkguard::testsupport::skipTest(
+        "cpp_builder_darwin_mps.txt missing from ../shared and tests/data");
+  }
+  RuleSpec Spec = mpsAotRuleSpec();
+  ClassifyOptions Read;
+  Read.HostFormat = ObjectFormat::MachO;
+  Read.MacrosRead = Spec.Match.Defined;
+  Read.MacrosRead->insert(Read.MacrosRead->end(), Spec.Match.NotDefined.begin(),
+                          Spec.Match.NotDefined.end());
+  REQUIRE(Read.MacrosRead->size() >= 1);
+  size_t Dropped = 0;
+  for (const FixtureRow &R : readFixtures(*Path)) {
+    INFO(R.Name << ": " << R.Command);
+    Strings Argv = splitCommand(R.Command);
+    Classification Full = fixtureClassification(R);
+    Read.CompilerName = Argv[0];
+    auto Filtered = classify(Strings(Argv.begin() + 1, Argv.end()), Read);
+    REQUIRE(static_cast<bool>(Filtered));
+    Dropped += Full.Defines.size() - Filtered->Defines.size();
+    RuleDecision A = evaluateRule(Spec, Full, noFiles());
+    RuleDecision B = evaluateRule(Spec, *Filtered, noFiles());
+    CHECK(A.matches() == B.matches());
+    REQUIRE(A.Conditions.size() == B.Conditions.size());
+    for (size_t I = 0; I < A.Conditions.size(); ++I) {
+      CHECK(A.Conditions[I].Name == B.Conditions[I].Name);
+      CHECK(A.Conditions[I].Holds == B.Conditions[I].Holds);
+      CHECK(A.Conditions[I].Why == B.Conditions[I].Why);
+    }
+  }
+  CHECK(Dropped > 0); // the fixtures define other macros: the filter did something
+}
+
 TEST_CASE("the MPS rule written in TOML (docs/rules.md) decides as the built-in",
           "[rules][fixtures]") {
   std::optional<std::string> Path = fixturePath();

@@ -19,6 +19,7 @@
 
 #include "tests/unit/support/Catch.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -233,4 +234,43 @@ TEST_CASE("the plan: file rules after the built-in, [builtin] mps-aot = false, "
   REQUIRE(Q.Decisions.size() == 1);
   CHECK(Q.Decisions[0].matches());
   CHECK(Q.Appended == std::vector<std::string>{"-Wl,-dead_strip_dylibs"});
+}
+
+TEST_CASE("the plan records only the macros its rules read, and decides on them",
+          "[rulesfile][plan]") {
+  TempTree T;
+  std::string File = T.file("r.toml", "[[rule]]\nname = \"feat\"\n"
+                                      "[rule.match]\nphase = \"link\"\n"
+                                      "defined = [\"FEAT\"]\nnot-defined = [\"NOFEAT\"]\n"
+                                      "[rule.add]\nflags = \"-Wl,-x\"\n");
+  auto Cfg = config::configFromMap({{"LINKGUARD_CONFIG", File}});
+  REQUIRE(bool(Cfg));
+  std::vector<std::string> Launcher = {"/bin/sh", "-target", "arm64-apple-macos11", "w.o"};
+  for (int I = 0; I < 500; ++I)
+    Launcher.push_back("-DOTHER" + std::to_string(I));
+  Launcher.insert(Launcher.end(), {"-DFEAT=2", "-DNOFEAT", "-UNOFEAT", "-D", "USE_MPS",
+                                   "-shared", "-o", "m.so"});
+  auto J = driver::makeJob(driver::parseInvocation("linkguard", Launcher), *Cfg, "");
+  REQUIRE(bool(J));
+  auto Planned = driver::planJob(*J, *Cfg);
+  REQUIRE(bool(Planned));
+  const driver::Plan &P = *Planned;
+  // The built-in rule reads USE_MPS, the file's rule FEAT and NOFEAT.
+  CHECK(P.Cls.Defines ==
+        std::vector<std::pair<std::string, std::string>>{{"FEAT", "2"}, {"USE_MPS", ""}});
+  REQUIRE(P.Decisions.size() == 2);
+  CHECK(P.Decisions[0].matches()); // mps-aot: USE_MPS seen
+  CHECK(P.Decisions[1].RuleName == "feat");
+  CHECK(P.Decisions[1].matches()); // FEAT defined, NOFEAT undefined again
+  CHECK(P.Appended == std::vector<std::string>{"-Wl,-dead_strip_dylibs", "-Wl,-x"});
+
+  // NOFEAT left defined: the file's rule fails on it.
+  Launcher.erase(std::find(Launcher.begin(), Launcher.end(), "-UNOFEAT"));
+  auto J2 = driver::makeJob(driver::parseInvocation("linkguard", Launcher), *Cfg, "");
+  REQUIRE(bool(J2));
+  auto Planned2 = driver::planJob(*J2, *Cfg);
+  REQUIRE(bool(Planned2));
+  REQUIRE(Planned2->Decisions.size() == 2);
+  CHECK_FALSE(Planned2->Decisions[1].matches());
+  CHECK(Planned2->Cls.isDefined("NOFEAT"));
 }
