@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 
 #include <climits>
@@ -71,7 +72,10 @@ private:
   std::vector<Import> *listFor(int Ordinal, llvm::StringRef Symbol);
 
   Slice &S;
-  llvm::StringMap<SymbolState> Symbols;
+  /// One arena for every symbol's entry: a malloc'd (and aligned) entry
+  /// per import was a quarter of reading 10,000 imports.
+  llvm::BumpPtrAllocator Arena;
+  llvm::StringMap<SymbolState, llvm::BumpPtrAllocator &> Symbols{Arena};
   std::vector<bool> WeakSupplier;
   uint64_t BadOrdinals = 0;
 };
