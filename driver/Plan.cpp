@@ -15,8 +15,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-#include <algorithm>
-
 namespace linkguard::driver {
 
 using flags::Classification;
@@ -163,23 +161,19 @@ std::string declinedForUnknownArgs(const Plan &P) {
 /// Every macro a built-in or rules-file rule asks about, and every macro
 /// the launcher assumes (applyAssumptions adds one only when the command
 /// leaves it undefined): all that Classification::Defines needs to hold.
+/// (MacroTable::track sorts them and drops repeats.)
 std::vector<std::string> macrosRead(const Job &J, const config::Rules &Rules) {
   std::vector<std::string> Names;
-  auto Add = [&](const std::string &M) {
-    if (std::find(Names.begin(), Names.end(), M) == Names.end())
-      Names.push_back(M);
-  };
   auto AddRule = [&](const flags::RuleSpec &S) {
-    for (const auto *List : {&S.Match.Defined, &S.Match.NotDefined})
-      for (const std::string &M : *List)
-        Add(M);
+    Names.insert(Names.end(), S.Match.Defined.begin(), S.Match.Defined.end());
+    Names.insert(Names.end(), S.Match.NotDefined.begin(), S.Match.NotDefined.end());
   };
   for (const flags::RuleSpec &S : flags::builtinRules())
     AddRule(S);
   for (const flags::RuleSpec &S : Rules.FileRules)
     AddRule(S);
   for (const auto &Assumed : J.AssumedDefines)
-    Add(Assumed.first);
+    Names.push_back(Assumed.first);
   return Names;
 }
 

@@ -89,7 +89,8 @@ struct Classification {
   OutputKind Kind = OutputKind::None;
 
   /// Macro state after every -D/-U in order: the names still defined, with
-  /// their values ("USE_MPS" -> "" or "1").
+  /// their values ("USE_MPS" -> "" or "1"); only the names of
+  /// ClassifyOptions::MacrosRead when it is set (as planJob sets it).
   std::vector<std::pair<std::string, std::string>> Defines;
   /// Libraries by name: -lfoo -> "foo", from the driver and from linker
   /// arguments in any spelling of flags/LinkerArgs.h (-needed-l too).

@@ -51,10 +51,12 @@ struct ClassifyOptions {
   /// flags/ClangArgParser.h's shortcuts. Tests and fuzz_classify set 0 and
   /// SIZE_MAX to compare the two paths on the same command.
   size_t ParseShortcutThreshold = 256;
-  /// When set, Defines records only these macros. planJob passes the names
-  /// its rules ask about (RuleMatch::Defined and NotDefined), the only use
-  /// of Defines, so a command with 100,000 -D builds no 100,000-entry table
-  /// that nothing reads; explain shows the same plan. Unset: every macro.
+  /// When set, Defines records only these macros (repeats allowed). planJob
+  /// passes the names its rules ask about (RuleMatch::Defined and
+  /// NotDefined) and those the launcher assumes (applyAssumptions reads
+  /// Defines for them): the only readers of Defines. A command with
+  /// 100,000 -D builds no 100,000-entry table that nothing reads; explain
+  /// shows the same plan. Unset: every macro.
   std::optional<std::vector<std::string>> MacrosRead;
 };
 

@@ -42,8 +42,18 @@ void MacroTable::reserve(size_t N) {
   }
 }
 
+void MacroTable::track(std::vector<std::string> Names) {
+  std::sort(Names.begin(), Names.end());
+  Names.erase(std::unique(Names.begin(), Names.end()), Names.end());
+  Tracked = std::move(Names);
+}
+
 bool MacroTable::tracked(StringRef Name) const {
-  return !Tracked || std::find(Tracked->begin(), Tracked->end(), Name) != Tracked->end();
+  if (!Tracked)
+    return true;
+  auto It = std::lower_bound(Tracked->begin(), Tracked->end(), Name,
+                             [](const std::string &A, StringRef B) { return StringRef(A) < B; });
+  return It != Tracked->end() && *It == Name;
 }
 
 void MacroTable::grow() { reserve(std::max(MinSlots, Slots.size())); }
@@ -103,9 +113,9 @@ MacroTable::Entries MacroTable::finish() {
     }
     Out.resize(Kept);
   }
-  const std::vector<std::string> *KeepTracked = Tracked;
+  std::optional<std::vector<std::string>> KeepTracked = std::move(Tracked);
   *this = MacroTable();
-  Tracked = KeepTracked;
+  Tracked = std::move(KeepTracked);
   return Out;
 }
 

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,8 +30,10 @@ public:
   /// Room for N macros without growing.
   void reserve(size_t N);
   /// From now on, only the macros in Names are recorded (-D and -U of any
-  /// other are skipped). Names must outlive the table.
-  void track(const std::vector<std::string> &Names) { Tracked = &Names; }
+  /// other are skipped); finish() keeps this. Names are copied, sorted:
+  /// each -D then costs a binary search, however many names a rules file
+  /// lists.
+  void track(std::vector<std::string> Names);
   /// -D Value: "NAME", "NAME=VALUE" or "F(x)=x" (the function-like macro F);
   /// a name empty after trimming is ignored, as clang's -D "" is.
   void define(llvm::StringRef Value);
@@ -50,7 +53,7 @@ private:
   std::vector<uint32_t> Slots; // position in Defined + 1; 0 is empty
   size_t Used = 0;            // slots in use
   size_t DeadCount = 0;
-  const std::vector<std::string> *Tracked = nullptr; // null: every macro
+  std::optional<std::vector<std::string>> Tracked; // sorted, unique; none: every macro
 };
 
 } // namespace linkguard::flags

@@ -35,6 +35,10 @@ namespace linkguard::objlib {
 class ImportSink {
 public:
   explicit ImportSink(Slice &S) : S(S), WeakSupplier(S.Dependencies.size()) {}
+  // The map holds a reference to Arena: a moved sink's map would allocate
+  // from the old one.
+  ImportSink(const ImportSink &) = delete;
+  ImportSink &operator=(const ImportSink &) = delete;
 
   /// A binding from a table (bind, lazy-bind, chained fixups).
   void addBound(int Ordinal, llvm::StringRef Symbol, BindSource Source,

@@ -153,3 +153,21 @@ TEST_CASE("classify: MacrosRead records only the macros the rules read, -U inclu
   REQUIRE(static_cast<bool>(None));
   CHECK(None->Defines.empty());
 }
+
+TEST_CASE("macro table: 200,000 tracked names cost a lookup per -D, not a scan",
+          "[flags][classify]") {
+  HangGuard G; // a linear search of the names per -D took hours here
+  std::vector<std::string> Names;
+  for (int I = 200000; I-- > 0;)
+    Names.push_back("N" + std::to_string(I));
+  Names.push_back("N7"); // a repeat
+  MacroTable T;
+  T.track(Names);
+  for (int I = 0; I < 200000; ++I)
+    T.define("N" + std::to_string(I) + "=1");
+  for (int I = 0; I < 200000; ++I)
+    if (I != 7)
+      T.undefine("N" + std::to_string(I));
+  T.define("UNTRACKED");
+  CHECK(T.finish() == Entries{{"N7", "1"}});
+}
