@@ -162,13 +162,15 @@ std::string declinedForUnknownArgs(const Plan &P) {
 /// the launcher assumes (applyAssumptions adds one only when the command
 /// leaves it undefined): all that Classification::Defines needs to hold.
 /// (MacroTable::track sorts them and drops repeats.)
-std::vector<std::string> macrosRead(const Job &J, const config::Rules &Rules) {
+std::vector<std::string> macrosRead(const Job &J,
+                                    const std::vector<flags::RuleSpec> &Builtins,
+                                    const config::Rules &Rules) {
   std::vector<std::string> Names;
   auto AddRule = [&](const flags::RuleSpec &S) {
     Names.insert(Names.end(), S.Match.Defined.begin(), S.Match.Defined.end());
     Names.insert(Names.end(), S.Match.NotDefined.begin(), S.Match.NotDefined.end());
   };
-  for (const flags::RuleSpec &S : flags::builtinRules())
+  for (const flags::RuleSpec &S : Builtins)
     AddRule(S);
   for (const flags::RuleSpec &S : Rules.FileRules)
     AddRule(S);
@@ -207,11 +209,12 @@ llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
   // The rules are read first: the macros they ask about are the only ones
   // the classification records.
   config::Rules Rules = config::loadRules(Cfg);
+  const std::vector<flags::RuleSpec> Builtins = flags::builtinRules();
   flags::ClassifyOptions Opts;
   Opts.CompilerName = J.CompilerName;
   Opts.OverrideOptions = Cfg.env("CCC_OVERRIDE_OPTIONS").value_or("");
   Opts.AssumeKnown = Cfg.AssumeKnown;
-  Opts.MacrosRead = macrosRead(J, Rules);
+  Opts.MacrosRead = macrosRead(J, Builtins, Rules);
   auto Classified = flags::classify(J.Args, Opts);
   if (!Classified)
     return Classified.takeError();
@@ -231,7 +234,7 @@ llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
 
   flags::RuleContext Builtin = ruleContextFrom(Effective, P.Rules);
   Builtin.FileExists = fileProbe(Cls);
-  for (const flags::RuleSpec &S : flags::builtinRules())
+  for (const flags::RuleSpec &S : Builtins)
     P.Decisions.push_back(flags::evaluateRule(S, Cls, Builtin));
   flags::RuleContext FromFile = fileRuleContext(Effective, P.Rules);
   FromFile.FileExists = Builtin.FileExists;
