@@ -2,6 +2,7 @@
 #include "commands/Inputs.h"
 
 #include "commands/Printer.h"
+#include "support/Memory.h"
 #include "support/Printable.h"
 
 #include "driver/DriverError.h"
@@ -61,6 +62,7 @@ void forEachInputBinary(
     errs() << "linkguard: error: " << printable(F.Message) << "\n";
     OnFailure(F);
   };
+  keepFreedMemoryForReuse();
   package::InputKind Kind = package::classifyInput(Path);
   bool Container = Kind == package::InputKind::Zip ||
                    (Scan && Kind == package::InputKind::Other);

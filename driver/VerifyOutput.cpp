@@ -6,6 +6,7 @@
 #include "driver/Logging.h"
 #include "flags/BuiltinRules.h"
 #include "objlib/Reader.h"
+#include "support/Memory.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -83,6 +84,7 @@ int verifyLinkedOutput(const Plan &Plan, const OutputBefore &Before) {
     reportNotVerified(Why);
     return 0;
   }
+  keepFreedMemoryForReuse();
   auto Binary = objlib::readBinary(Out);
   if (!Binary) {
     // A vanished or unreadable output (66) is not a damaged one (65).

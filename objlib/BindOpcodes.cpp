@@ -248,6 +248,9 @@ std::string StreamCheck::check(Checked &Out) {
     }
   }
   cut(Stream.end(), true);
+  // One allocation of the final size: growing it by the two bytes after
+  // the copy would allocate, touch and copy it all a second time.
+  Out.Copy.reserve(Stream.size() + 2);
   Out.Copy.assign(Stream.begin(), Stream.end());
   Out.Copy.insert(Out.Copy.end(), 2, MachO::BIND_OPCODE_DONE);
   return "";

@@ -34,7 +34,11 @@ namespace linkguard::objlib {
 /// lookup per import.
 class ImportSink {
 public:
-  explicit ImportSink(Slice &S) : S(S), WeakSupplier(S.Dependencies.size()) {}
+  /// ExpectedSymbols sizes the symbol map once (growing it a doubling at a
+  /// time rehashes it a dozen times); it must be bounded by the file.
+  ImportSink(Slice &S, unsigned ExpectedSymbols)
+      : S(S), Symbols(ExpectedSymbols, Arena),
+        WeakSupplier(S.Dependencies.size()) {}
   // The map holds a reference to Arena: a moved sink's map would allocate
   // from the old one.
   ImportSink(const ImportSink &) = delete;
@@ -79,7 +83,7 @@ private:
   /// One arena for every symbol's entry: a malloc'd (and aligned) entry
   /// per import was a quarter of reading 10,000 imports.
   llvm::BumpPtrAllocator Arena;
-  llvm::StringMap<SymbolState, llvm::BumpPtrAllocator &> Symbols{Arena};
+  llvm::StringMap<SymbolState, llvm::BumpPtrAllocator &> Symbols;
   std::vector<bool> WeakSupplier;
   uint64_t BadOrdinals = 0;
 };

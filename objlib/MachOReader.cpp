@@ -257,7 +257,11 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
 
   // Errors from here on mean the file could not be read (it shrank);
   // damage is a warning.
-  ImportSink Sink(S);
+  // Imports are about as many as the undefined symbols LC_DYSYMTAB counts
+  // (zero without one). libObject checked that count against the symbol
+  // table, and the symbol table against the file.
+  const uint32_t Undefined = Obj.getDysymtabLoadCommand().nundefsym;
+  ImportSink Sink(S, std::min<uint32_t>(Undefined, 1u << 20));
   NameReader Names(Bytes);
   if (Error E = readOpcodeTables(Obj, Bytes, Sink, S))
     return std::move(E);
