@@ -39,7 +39,7 @@ json::Object InputFailure::record() const {
 }
 
 void forEachInputBinary(
-    const std::string &Path, bool Scan,
+    const std::string &Path, bool Scan, const objlib::ReadOptions &Read,
     function_ref<void(const std::string &, objlib::BinaryInfo &, const package::Image *)>
         OnBinary,
     function_ref<void(const InputFailure &)> OnFailure) {
@@ -68,7 +68,7 @@ void forEachInputBinary(
                    (Scan && Kind == package::InputKind::Other);
   if (!Container) {
     // A binary, or a file objlib explains the trouble with.
-    Visit(Path, objlib::readBinary(Path), nullptr);
+    Visit(Path, objlib::readBinary(Path, Read), nullptr);
     return;
   }
   package::ContainerOptions Opts;
@@ -76,7 +76,7 @@ void forEachInputBinary(
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
-        Visit(I.Name, objlib::readBinary(I.Data, I.Name), &I);
+        Visit(I.Name, objlib::readBinary(I.Data, I.Name, Read), &I);
       },
       [&](const std::string &Member, Error Failed) {
         Visit(Member, std::move(Failed), nullptr);

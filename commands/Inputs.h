@@ -12,6 +12,7 @@
 #include "contract/Portability.h"
 #include "driver/ExitCode.h"
 #include "objlib/BinaryInfo.h"
+#include "objlib/Reader.h"
 #include "package/Container.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -39,9 +40,9 @@ struct InputFailure {
 /// read, and where the bytes came from (null for a plain file); OnFailure
 /// for each one that could not be read, after one "linkguard: error: ..."
 /// line on stderr. A container that cannot be read, or holds no image, is
-/// one failure named Path.
+/// one failure named Path. Read says which import lists objlib keeps.
 void forEachInputBinary(
-    const std::string &Path, bool Scan,
+    const std::string &Path, bool Scan, const objlib::ReadOptions &Read,
     llvm::function_ref<void(const std::string &Name, objlib::BinaryInfo &Info,
                             const package::Image *Source)>
         OnBinary,

@@ -235,9 +235,13 @@ int runInspect(const std::vector<std::string> &Args) {
     if (Status == 0)
       Status = driver::toInt(F.Code);
   };
+  // Text without --symbols prints no import; JSON always lists them.
+  objlib::ReadOptions Read;
+  if (!Symbols && !Json)
+    Read.ListImportsOf = [](StringRef) { return false; };
   for (const std::string &Path : CL.Positionals)
     forEachInputBinary(
-        Path, CL.Args.hasArg(OPT_scan),
+        Path, CL.Args.hasArg(OPT_scan), Read,
         [&](const std::string &Name, BinaryInfo &Info, const package::Image *Source) {
           if (Arch) {
             std::vector<Slice> Kept;

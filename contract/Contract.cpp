@@ -10,6 +10,13 @@ using objlib::Dependency;
 using objlib::Referenced;
 using objlib::Slice;
 
+bool ContractSpec::needsImportsOf(const std::string &InstallName) const {
+  for (const Pattern &P : ForbidUnreferenced)
+    if (P.matches(InstallName))
+      return true;
+  return false;
+}
+
 bool Verdict::ok() const { return violations() == 0; }
 
 size_t Verdict::violations() const {
@@ -62,7 +69,7 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
       switch (D.IsReferenced) {
       case Referenced::Yes:
         add(FindingKind::Kept, D.Name, "forbid-unreferenced " + P.Text,
-            D.Name + " is kept: " + std::to_string(D.Imports.size()) +
+            D.Name + " is kept: " + std::to_string(D.ImportCount) +
                 " imported symbol(s) bind to it (" +
                 listSymbols(importNames(D)) + ")",
             importNames(D));

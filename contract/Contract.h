@@ -29,6 +29,12 @@ struct ContractSpec {
   /// --portable: every dependency system, shipped or provided
   /// (contract/Portability.h).
   std::optional<PortabilityOptions> Portable;
+
+  /// Whether judging needs the names of the imports that bind to the
+  /// dependency InstallName: a kept forbid-unreferenced dependency is
+  /// reported with them. Every other rule needs only whether any bind, so
+  /// a reader can leave the other lists out (objlib::ReadOptions).
+  bool needsImportsOf(const std::string &InstallName) const;
 };
 
 enum class FindingKind {

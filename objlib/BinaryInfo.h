@@ -64,6 +64,9 @@ struct Dependency {
   /// 1-based two-level-namespace ordinal (Mach-O), index in DT_NEEDED order (ELF).
   unsigned Ordinal = 0;
   std::vector<Import> Imports; // symbols that bind to this library
+  /// How many imports bind to it: Imports.size(), or more when ReadOptions
+  /// left the list out (objlib/Reader.h).
+  size_t ImportCount = 0;
   Referenced IsReferenced = Referenced::Unknown;
 };
 

@@ -53,8 +53,9 @@ template <class ELFT> class ELFReader {
   using Elf_Versym = typename ELFT::Versym;
 
 public:
-  ELFReader(const ELFObjectFile<ELFT> &Obj, StringRef FileName)
-      : Obj(Obj), F(Obj.getELFFile()), FileName(FileName) {}
+  ELFReader(const ELFObjectFile<ELFT> &Obj, StringRef FileName,
+            const ReadOptions &Options)
+      : Obj(Obj), F(Obj.getELFFile()), FileName(FileName), Options(Options) {}
 
   Expected<Slice> read() {
     StringRef Arch = Triple::getArchTypeName(Obj.getArch());
@@ -72,7 +73,7 @@ public:
           return !isStartupHook(I);
         });
     for (Dependency &D : S.Dependencies)
-      D.IsReferenced = !D.Imports.empty() ? Referenced::Yes
+      D.IsReferenced = D.ImportCount ? Referenced::Yes
                        : !Incomplete && !SomeImportMayBindAnywhere
                            ? Referenced::No
                            : Referenced::Unknown;
@@ -317,9 +318,10 @@ private:
     if (Verneed)
       Files = readVersionNeeds(*Verneed);
 
-    StringMap<Dependency *> ByName;
+    // Each needed library, and whether its imports are listed.
+    StringMap<std::pair<Dependency *, bool>> ByName;
     for (Dependency &D : S.Dependencies)
-      ByName.try_emplace(D.Name, &D);
+      ByName.try_emplace(D.Name, &D, Options.listsImportsOf(D.Name));
     StringSet<> Seen;
 
     for (size_t I = 1; I < Syms->size(); ++I) {
@@ -356,34 +358,41 @@ private:
               Import{Name->str(), BindSource::ELFVersion, Weak});
         continue;
       }
-      if (Seen.insert(File->second + "\1" + Name->str()).second)
-        Dep->second->Imports.push_back(
-            Import{Name->str(), BindSource::ELFVersion, Weak});
+      if (!Seen.insert(File->second + "\1" + Name->str()).second)
+        continue;
+      auto [D, Listed] = Dep->second;
+      ++D->ImportCount;
+      if (Listed)
+        D->Imports.push_back(Import{Name->str(), BindSource::ELFVersion, Weak});
     }
   }
 
   const ELFObjectFile<ELFT> &Obj;
   const ELFFile<ELFT> &F;
   StringRef FileName;
+  const ReadOptions &Options;
   Slice S;
   bool Incomplete = false;
 };
 
 template <class ELFT>
-Expected<Slice> readAs(const ELFObjectFileBase &Obj, StringRef FileName) {
-  return ELFReader<ELFT>(cast<ELFObjectFile<ELFT>>(Obj), FileName).read();
+Expected<Slice> readAs(const ELFObjectFileBase &Obj, StringRef FileName,
+                       const ReadOptions &Options) {
+  return ELFReader<ELFT>(cast<ELFObjectFile<ELFT>>(Obj), FileName, Options)
+      .read();
 }
 
 } // namespace
 
-Expected<Slice> readELFFile(const ELFObjectFileBase &Obj, StringRef FileName) {
+Expected<Slice> readELFFile(const ELFObjectFileBase &Obj, StringRef FileName,
+                            const ReadOptions &Options) {
   if (isa<ELF64LEObjectFile>(Obj))
-    return readAs<ELF64LE>(Obj, FileName);
+    return readAs<ELF64LE>(Obj, FileName, Options);
   if (isa<ELF64BEObjectFile>(Obj))
-    return readAs<ELF64BE>(Obj, FileName);
+    return readAs<ELF64BE>(Obj, FileName, Options);
   if (isa<ELF32LEObjectFile>(Obj))
-    return readAs<ELF32LE>(Obj, FileName);
-  return readAs<ELF32BE>(Obj, FileName);
+    return readAs<ELF32LE>(Obj, FileName, Options);
+  return readAs<ELF32BE>(Obj, FileName, Options);
 }
 
 } // namespace linkguard::objlib

@@ -32,7 +32,8 @@ namespace linkguard::objlib {
 /// libObject's bind tables are non-const members.
 llvm::Expected<Slice> readMachOSlice(llvm::object::MachOObjectFile &Obj,
                                      const SliceBytes &Bytes,
-                                     llvm::StringRef FileName);
+                                     llvm::StringRef FileName,
+                                     const ReadOptions &Options);
 
 /// Loads what ELFObjectFile::create reads: the ELF header, program headers
 /// and section headers (ELFLoad.cpp).
@@ -46,7 +47,8 @@ llvm::Error loadELFTables(Image &Img,
 
 /// Decodes an ELF file of any class and byte order.
 llvm::Expected<Slice> readELFFile(const llvm::object::ELFObjectFileBase &Obj,
-                                  llvm::StringRef FileName);
+                                  llvm::StringRef FileName,
+                                  const ReadOptions &Options);
 
 /// One value of a header's file-type word and its printed name.
 struct FileTypeName {

@@ -12,6 +12,7 @@
 
 #include "objlib/BinaryInfo.h"
 #include "objlib/Image.h"
+#include "objlib/Reader.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -36,9 +37,9 @@ class ImportSink {
 public:
   /// ExpectedSymbols sizes the symbol map once (growing it a doubling at a
   /// time rehashes it a dozen times); it must be bounded by the file.
-  ImportSink(Slice &S, unsigned ExpectedSymbols)
-      : S(S), Symbols(ExpectedSymbols, Arena),
-        WeakSupplier(S.Dependencies.size()) {}
+  /// Options says which dependencies' imports are listed (S.Dependencies
+  /// are read already); every one is counted.
+  ImportSink(Slice &S, unsigned ExpectedSymbols, const ReadOptions &Options);
   // The map holds a reference to Arena: a moved sink's map would allocate
   // from the old one.
   ImportSink(const ImportSink &) = delete;
@@ -77,13 +78,16 @@ private:
 
   void file(int Ordinal, llvm::StringMapEntry<SymbolState> &Entry,
             BindSource Source, bool Weak);
-  std::vector<Import> *listFor(int Ordinal, llvm::StringRef Symbol);
+  /// The list of a special ordinal, or of one past the last library (then
+  /// the image is damaged: a warning, and answers become unknown).
+  std::vector<Import> *specialList(int Ordinal, llvm::StringRef Symbol);
 
   Slice &S;
   /// One arena for every symbol's entry: a malloc'd (and aligned) entry
   /// per import was a quarter of reading 10,000 imports.
   llvm::BumpPtrAllocator Arena;
   llvm::StringMap<SymbolState, llvm::BumpPtrAllocator &> Symbols;
+  std::vector<bool> Listed; // per dependency: ReadOptions::ListImportsOf
   std::vector<bool> WeakSupplier;
   uint64_t BadOrdinals = 0;
 };

@@ -138,15 +138,31 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
 
 } // namespace
 
+ImportSink::ImportSink(Slice &S, unsigned ExpectedSymbols,
+                       const ReadOptions &Options)
+    : S(S), Symbols(ExpectedSymbols, Arena),
+      WeakSupplier(S.Dependencies.size()) {
+  Listed.reserve(S.Dependencies.size());
+  for (const Dependency &D : S.Dependencies)
+    Listed.push_back(Options.listsImportsOf(D.Name));
+}
+
 void ImportSink::file(int Ordinal, StringMapEntry<SymbolState> &Entry,
                       BindSource Source, bool Weak) {
   auto &Filed = Entry.getValue().Filed;
   if (llvm::is_contained(Filed, std::make_pair(Ordinal, Source)))
     return;
   Filed.emplace_back(Ordinal, Source);
+  if (Ordinal >= 1 && static_cast<size_t>(Ordinal) <= S.Dependencies.size()) {
+    Dependency &D = S.Dependencies[Ordinal - 1];
+    ++D.ImportCount;
+    if (Listed[Ordinal - 1])
+      D.Imports.push_back(Import{Entry.getKey().str(), Source, Weak});
+    return;
+  }
   std::vector<Import> *List = Ordinal == WeakList
                                   ? &S.WeakLookupImports
-                                  : listFor(Ordinal, Entry.getKey());
+                                  : specialList(Ordinal, Entry.getKey());
   List->push_back(Import{Entry.getKey().str(), Source, Weak});
 }
 
@@ -181,9 +197,7 @@ void ImportSink::noteWeakSupplier(int Ordinal) {
     WeakSupplier[Ordinal - 1] = true;
 }
 
-std::vector<Import> *ImportSink::listFor(int Ordinal, StringRef Symbol) {
-  if (Ordinal >= 1 && static_cast<size_t>(Ordinal) <= S.Dependencies.size())
-    return &S.Dependencies[Ordinal - 1].Imports;
+std::vector<Import> *ImportSink::specialList(int Ordinal, StringRef Symbol) {
   switch (Ordinal) {
   case MachO::BIND_SPECIAL_DYLIB_SELF:
   case MachO::BIND_SPECIAL_DYLIB_MAIN_EXECUTABLE:
@@ -235,7 +249,7 @@ Expected<StringRef> NameReader::read(uint64_t Offset, uint64_t End) {
 }
 
 Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
-                               StringRef FileName) {
+                               StringRef FileName, const ReadOptions &Options) {
   (void)FileName; // Damage below is recoverable and goes to Warnings.
   Slice S;
   uint32_t CPUType, CPUSubType, FileType, Flags;
@@ -261,7 +275,7 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   // (zero without one). libObject checked that count against the symbol
   // table, and the symbol table against the file.
   const uint32_t Undefined = Obj.getDysymtabLoadCommand().nundefsym;
-  ImportSink Sink(S, std::min<uint32_t>(Undefined, 1u << 20));
+  ImportSink Sink(S, std::min<uint32_t>(Undefined, 1u << 20), Options);
   NameReader Names(Bytes);
   if (Error E = readOpcodeTables(Obj, Bytes, Sink, S))
     return std::move(E);
@@ -286,7 +300,7 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   Sink.finish();
   for (size_t I = 0; I < S.Dependencies.size(); ++I) {
     Dependency &D = S.Dependencies[I];
-    D.IsReferenced = !D.Imports.empty() || Sink.suppliesWeak(I)
+    D.IsReferenced = D.ImportCount || Sink.suppliesWeak(I)
                          ? Referenced::Yes
                      : Sink.Incomplete ? Referenced::Unknown
                                        : Referenced::No;

@@ -127,7 +127,7 @@ std::string whyNotAnObject(Error E) {
   return NotObject ? "not an object file" : Msg;
 }
 
-Error readUniversal(Image &Img, BinaryInfo &Info) {
+Error readUniversal(Image &Img, BinaryInfo &Info, const ReadOptions &Options) {
   Expected<FatHeader> Fat = parseFatHeader(Img.buffer().getBuffer());
   if (!Fat)
     return malformed(Info.Path, whyNotAnObject(Fat.takeError()));
@@ -152,7 +152,7 @@ Error readUniversal(Image &Img, BinaryInfo &Info) {
     if (!Obj)
       return malformed(Info.Path, "slice for architecture " + ArchName + ": " +
                                       toString(Obj.takeError()));
-    Expected<Slice> S = readMachOSlice(**Obj, Bytes, Info.Path);
+    Expected<Slice> S = readMachOSlice(**Obj, Bytes, Info.Path, Options);
     if (!S)
       return S.takeError();
     // Trust the fat header's arch name over the slice's own when they
@@ -184,7 +184,7 @@ Error loadHeaders(Image &Img, file_magic Magic) {
                        Img.name() + ": neither Mach-O nor ELF");
 }
 
-Expected<BinaryInfo> readImage(Image &Img) {
+Expected<BinaryInfo> readImage(Image &Img, const ReadOptions &Options) {
   const std::string &Path = Img.name();
   // identify_magic reads the first bytes (a PE header's offset can point
   // further); the first page costs the same one read.
@@ -199,7 +199,7 @@ Expected<BinaryInfo> readImage(Image &Img) {
   if (Magic == file_magic::macho_universal_binary) {
     Info.Fmt = Format::MachO;
     Info.Universal = true;
-    if (Error E = readUniversal(Img, Info))
+    if (Error E = readUniversal(Img, Info, Options))
       return std::move(E);
     return Info;
   }
@@ -210,7 +210,7 @@ Expected<BinaryInfo> readImage(Image &Img) {
   if (auto *MachO = dyn_cast<MachOObjectFile>(Obj->get())) {
     Info.Fmt = Format::MachO;
     Expected<Slice> S =
-        readMachOSlice(*MachO, SliceBytes{&Img, 0, Img.size()}, Path);
+        readMachOSlice(*MachO, SliceBytes{&Img, 0, Img.size()}, Path, Options);
     if (!S)
       return S.takeError();
     Info.Slices.push_back(std::move(*S));
@@ -220,7 +220,7 @@ Expected<BinaryInfo> readImage(Image &Img) {
     Info.Fmt = Format::ELF;
     if (Error E = loadELFTables(Img, *ELF))
       return std::move(E);
-    Expected<Slice> S = readELFFile(*ELF, Path);
+    Expected<Slice> S = readELFFile(*ELF, Path, Options);
     if (!S)
       return S.takeError();
     Info.Slices.push_back(std::move(*S));
@@ -237,17 +237,19 @@ bool isBinaryMagic(file_magic M) {
          isELFMagic(M);
 }
 
-Expected<BinaryInfo> readBinary(const std::string &Path) {
+Expected<BinaryInfo> readBinary(const std::string &Path,
+                                const ReadOptions &Options) {
   Expected<std::unique_ptr<Image>> Img = Image::open(Path);
   if (!Img)
     return Img.takeError();
-  return readImage(**Img);
+  return readImage(**Img, Options);
 }
 
-Expected<BinaryInfo> readBinary(MemoryBufferRef Buffer, StringRef Name) {
+Expected<BinaryInfo> readBinary(MemoryBufferRef Buffer, StringRef Name,
+                                const ReadOptions &Options) {
   std::unique_ptr<Image> Img =
       Image::view(MemoryBufferRef(Buffer.getBuffer(), Name));
-  return readImage(*Img);
+  return readImage(*Img, Options);
 }
 
 } // namespace linkguard::objlib

@@ -9,6 +9,8 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
+#include <functional>
+
 namespace linkguard::objlib {
 
 /// Kinds of failure, so the CLI can map them to distinct exit codes.
@@ -39,6 +41,21 @@ private:
   std::string Message;
 };
 
+/// What a read keeps besides the dependencies and their answers.
+struct ReadOptions {
+  /// When set, only the dependencies it accepts (by install name or
+  /// DT_NEEDED string) keep their lists of imports; the others still get
+  /// ImportCount and IsReferenced, decided from the same tables. A verifier
+  /// judging libomp need not hold the 10,000 names bound to other
+  /// libraries: on this project's VM, building them was a quarter of a
+  /// verify (issue 14). The other lists of a Slice are always kept.
+  std::function<bool(llvm::StringRef DependencyName)> ListImportsOf;
+
+  bool listsImportsOf(llvm::StringRef DependencyName) const {
+    return !ListImportsOf || ListImportsOf(DependencyName);
+  }
+};
+
 /// Whether llvm::identify_magic's M names a format readBinary reads: thin
 /// Mach-O of any file type, universal, or ELF.
 bool isBinaryMagic(llvm::file_magic M);
@@ -47,12 +64,14 @@ bool isBinaryMagic(llvm::file_magic M);
 /// Opens Path once and reads only the headers, load commands and the
 /// tables that name imports (objlib/Image.h); a file that shrinks while it
 /// is read is Unreadable, never a signal.
-llvm::Expected<BinaryInfo> readBinary(const std::string &Path);
+llvm::Expected<BinaryInfo> readBinary(const std::string &Path,
+                                      const ReadOptions &Options = {});
 
 /// The same over bytes already in memory (a member of a zip archive, an
 /// image found inside a blob). Name is used in messages and as
 /// BinaryInfo::Path; Buffer must outlive the call only.
 llvm::Expected<BinaryInfo> readBinary(llvm::MemoryBufferRef Buffer,
-                                      llvm::StringRef Name);
+                                      llvm::StringRef Name,
+                                      const ReadOptions &Options = {});
 
 } // namespace linkguard::objlib

@@ -13,7 +13,9 @@
 // where libObject sees all of them, and the two results must be identical:
 // a file is read only in the ranges objlib loads (objlib/Image.h), and a
 // byte libObject reads that was not loaded would read as zero. Any
-// difference aborts, naming both results.
+// difference aborts, naming both results. A third read lists the imports
+// of some dependencies only (ReadOptions, as check and verify read) and must
+// differ from the full read in those lists alone.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
@@ -21,6 +23,8 @@
 #include "objlib/Reader.h"
 
 #include "llvm/Support/raw_ostream.h"
+
+#include <functional>
 
 using namespace linkguard;
 using namespace linkguard::objlib;
@@ -36,8 +40,11 @@ void dumpImports(llvm::raw_ostream &OS, const char *Title,
   OS << "\n";
 }
 
-/// Everything a BinaryInfo holds, or the error, as text.
-std::string dump(llvm::Expected<BinaryInfo> Info) {
+/// Everything a BinaryInfo holds, or the error, as text; with Listed, the
+/// import lists of the dependencies it rejects print empty (as a read with
+/// ReadOptions::ListImportsOf = Listed leaves them).
+std::string dump(llvm::Expected<BinaryInfo> Info,
+                 const std::function<bool(llvm::StringRef)> &Listed = {}) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   if (!Info) {
@@ -57,8 +64,9 @@ std::string dump(llvm::Expected<BinaryInfo> Info) {
       OS << " dep " << D.Ordinal << " " << D.Name << " "
          << dependencyKindName(D.Kind) << " " << D.CurrentVersion << " "
          << D.CompatibilityVersion << " " << referencedName(D.IsReferenced)
-         << "\n";
-      dumpImports(OS, "imports", D.Imports);
+         << " count " << D.ImportCount << "\n";
+      dumpImports(OS, "imports",
+                  !Listed || Listed(D.Name) ? D.Imports : std::vector<Import>());
     }
     for (const SearchPath &P : S.SearchPaths)
       OS << " path " << int(P.Kind) << " " << P.Path << "\n";
@@ -86,6 +94,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                     "from memory disagree\n--- file\n"
                  << FromFile << "\n--- memory\n"
                  << FromMemory << "\n";
+    std::abort();
+  }
+  // A read that lists the imports of some dependencies only (what check and
+  // verify do) must differ from the full read in those lists alone.
+  ReadOptions Some;
+  Some.ListImportsOf = [](llvm::StringRef Name) { return Name.size() % 2; };
+  std::string Full = dump(readBinary(Buffer, Path), Some.ListImportsOf);
+  std::string Partial = dump(readBinary(Buffer, Path, Some));
+  if (Full != Partial) {
+    llvm::errs() << "objlib: a read without some import lists differs from "
+                    "the full read elsewhere\n--- full\n"
+                 << Full << "\n--- partial\n"
+                 << Partial << "\n";
     std::abort();
   }
   return 0;

@@ -17,6 +17,7 @@ Dependency dep(std::string Name, Referenced R,
   D.IsReferenced = R;
   for (std::string &S : Syms)
     D.Imports.push_back({std::move(S), BindSource::ChainedFixup, false});
+  D.ImportCount = D.Imports.size();
   return D;
 }
 
@@ -76,6 +77,16 @@ TEST_CASE("the MPS contract: OpenMP dropped unless referenced, libSystem kept",
 
   auto NoSystem = dylib({});
   CHECK(judge(NoSystem, Spec).violations() == 1);
+
+  // Only a kept OpenMP is reported with its symbols, so a verify reads the
+  // import lists of the OpenMP runtimes alone (objlib::ReadOptions).
+  for (const char *Omp : {"/opt/llvm-openmp/lib/libomp.dylib",
+                          "/opt/homebrew/opt/libomp/lib/libomp.dylib",
+                          "@rpath/libiomp5.dylib", "libgomp.so.1"})
+    CHECK(Spec.needsImportsOf(Omp));
+  for (const char *Other : {"/usr/lib/libSystem.B.dylib", "@rpath/libc10.dylib",
+                            "/usr/lib/libc++.1.dylib", "libm.so.6"})
+    CHECK_FALSE(Spec.needsImportsOf(Other));
 }
 
 TEST_CASE("unused dependencies: libSystem is exempt, unknown is never guessed",

@@ -169,3 +169,117 @@ TEST_CASE("objlib: unreadable and malformed inputs", "[objlib]") {
     consumeError(Info.takeError());
   }
 }
+
+namespace {
+
+bool sameImports(const std::vector<Import> &A, const std::vector<Import> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I].Symbol != B[I].Symbol || A[I].Source != B[I].Source ||
+        A[I].Weak != B[I].Weak)
+      return false;
+  return true;
+}
+
+/// Part is Full with the import lists of the dependencies Keep rejects left
+/// out, and nothing else changed: counts, answers, the other lists and the
+/// warnings are those of the full read.
+void checkPartialRead(const BinaryInfo &Full, const BinaryInfo &Part,
+                      const std::function<bool(StringRef)> &Keep) {
+  REQUIRE(Part.Slices.size() == Full.Slices.size());
+  for (size_t I = 0; I < Full.Slices.size(); ++I) {
+    const Slice &F = Full.Slices[I], &P = Part.Slices[I];
+    INFO("slice " << F.Arch);
+    REQUIRE(P.Dependencies.size() == F.Dependencies.size());
+    for (size_t J = 0; J < F.Dependencies.size(); ++J) {
+      const Dependency &FD = F.Dependencies[J], &PD = P.Dependencies[J];
+      INFO("dependency " << FD.Name);
+      CHECK(PD.Name == FD.Name);
+      CHECK(PD.IsReferenced == FD.IsReferenced);
+      CHECK(FD.ImportCount == FD.Imports.size());
+      CHECK(PD.ImportCount == FD.ImportCount);
+      if (Keep(FD.Name))
+        CHECK(sameImports(PD.Imports, FD.Imports));
+      else
+        CHECK(PD.Imports.empty());
+    }
+    CHECK(sameImports(P.DynamicLookupImports, F.DynamicLookupImports));
+    CHECK(sameImports(P.ExecutableImports, F.ExecutableImports));
+    CHECK(sameImports(P.WeakLookupImports, F.WeakLookupImports));
+    CHECK(sameImports(P.UnattributedImports, F.UnattributedImports));
+    CHECK(P.Warnings == F.Warnings);
+  }
+}
+
+} // namespace
+
+TEST_CASE("objlib: ReadOptions leaves out only the import lists it is told to",
+          "[objlib]") {
+  REQUIRE_TOOLCHAIN();
+  fixtures().write("omp_foo.cpp",
+                   "extern \"C\" int omp_get_num_threads();\n"
+                   "extern \"C\" int foo_fn(), dyn_fn();\n"
+                   "extern \"C\" int k() { return omp_get_num_threads() + "
+                   "foo_fn() + dyn_fn(); }\n");
+  std::vector<std::string> Files;
+  for (const auto &[Style, Flags] : Styles) {
+    for (const char *Arch : {"arm64", "x86_64"}) {
+      std::string Out = std::string("omp_foo.") + Style + "." + Arch + ".dylib";
+      REQUIRE(fixtures().link(Out, "omp_foo.cpp",
+                              plus({"-shared", "-lomp", "-lfoo", "-undefined",
+                                    "dynamic_lookup"},
+                                   Flags),
+                              Arch));
+      Files.push_back(fixtures().path(Out));
+    }
+    std::string Fat = std::string("omp_foo.") + Style + ".universal.dylib";
+    REQUIRE(fixtures().run({BinDir + "/llvm-lipo", "-create", Files.end()[-2],
+                            Files.end()[-1], "-output", fixtures().path(Fat)}));
+    Files.push_back(fixtures().path(Fat));
+  }
+  // An ELF shared object on this host: libc and libm, attributed through
+  // their symbol versions.
+  fixtures().write("libm_user.c",
+                   "#include <math.h>\n#include <stdio.h>\n"
+                   "double k(double x) { printf(\"%f\", x); return cos(x); }\n");
+  if (fixtures().run({BinDir + "/clang", "-shared", "-fPIC",
+                      fixtures().path("libm_user.c"), "-lm", "-o",
+                      fixtures().path("libm_user.so")}))
+    Files.push_back(fixtures().path("libm_user.so"));
+  else
+    WARN("no host ELF link: the ELF case is not run");
+
+  const std::vector<std::pair<const char *, std::function<bool(StringRef)>>>
+      Filters = {
+          {"only libomp", [](StringRef N) { return N.contains("libomp"); }},
+          {"only libm", [](StringRef N) { return N.contains("libm."); }},
+          {"none", [](StringRef) { return false; }},
+          {"all", [](StringRef) { return true; }},
+      };
+  for (const std::string &Path : Files) {
+    INFO(Path);
+    const BinaryInfo Full = readOk(Path);
+    // The fixtures bind symbols to more than one library, so leaving lists
+    // out is seen.
+    size_t WithImports = 0;
+    for (const Dependency &D : Full.Slices[0].Dependencies)
+      WithImports += !D.Imports.empty();
+    CHECK(WithImports >= 2);
+    for (const auto &[What, Keep] : Filters) {
+      INFO(What);
+      ReadOptions Options;
+      Options.ListImportsOf = Keep;
+      Expected<BinaryInfo> Part = readBinary(Path, Options);
+      REQUIRE(static_cast<bool>(Part));
+      checkPartialRead(Full, *Part, Keep);
+      // From memory too, as a .pt2 member is read.
+      std::unique_ptr<MemoryBuffer> Bytes =
+          cantFail(errorOrToExpected(MemoryBuffer::getFile(Path)));
+      Expected<BinaryInfo> FromMemory =
+          readBinary(Bytes->getMemBufferRef(), Path, Options);
+      REQUIRE(static_cast<bool>(FromMemory));
+      checkPartialRead(Full, *FromMemory, Keep);
+    }
+  }
+}
