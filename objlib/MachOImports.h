@@ -69,11 +69,20 @@ public:
   bool Incomplete = false;
 
 private:
+  /// 20 bytes, so an entry with a short name is 40 (it was 64 with a
+  /// SmallVector of filings): one per imported symbol, the largest memory
+  /// of a read.
   struct SymbolState {
     std::optional<int> TableOrdinal;
-    /// (ordinal, source) pairs filed; WeakList for addWeakLookup.
-    llvm::SmallVector<std::pair<int, BindSource>, 2> Filed;
+    /// The first (ordinal, source) filed (ordinal WeakList for
+    /// addWeakLookup); any others, rare (a symbol bound by two tables, or to
+    /// two libraries), are MoreFiled[More - 1].
+    int FirstOrdinal = 0;
+    BindSource FirstSource = BindSource::Bind;
+    bool Filed = false;
+    uint32_t More = 0;
   };
+  using Filing = std::pair<int, BindSource>;
   static constexpr int WeakList = INT32_MIN;
 
   void file(int Ordinal, llvm::StringMapEntry<SymbolState> &Entry,
@@ -87,6 +96,7 @@ private:
   /// per import was a quarter of reading 10,000 imports.
   llvm::BumpPtrAllocator Arena;
   llvm::StringMap<SymbolState, llvm::BumpPtrAllocator &> Symbols;
+  std::vector<llvm::SmallVector<Filing, 2>> MoreFiled;
   std::vector<bool> Listed; // per dependency: ReadOptions::ListImportsOf
   std::vector<bool> WeakSupplier;
   uint64_t BadOrdinals = 0;

@@ -149,10 +149,23 @@ ImportSink::ImportSink(Slice &S, unsigned ExpectedSymbols,
 
 void ImportSink::file(int Ordinal, StringMapEntry<SymbolState> &Entry,
                       BindSource Source, bool Weak) {
-  auto &Filed = Entry.getValue().Filed;
-  if (llvm::is_contained(Filed, std::make_pair(Ordinal, Source)))
+  // Once per (ordinal, source): the first inline, others on the side.
+  SymbolState &State = Entry.getValue();
+  const Filing This(Ordinal, Source);
+  if (!State.Filed) {
+    State.Filed = true;
+    State.FirstOrdinal = Ordinal, State.FirstSource = Source;
+  } else if (Filing(State.FirstOrdinal, State.FirstSource) == This) {
     return;
-  Filed.emplace_back(Ordinal, Source);
+  } else if (State.More == 0) {
+    MoreFiled.push_back({This});
+    State.More = static_cast<uint32_t>(MoreFiled.size());
+  } else {
+    SmallVector<Filing, 2> &More = MoreFiled[State.More - 1];
+    if (llvm::is_contained(More, This))
+      return;
+    More.push_back(This);
+  }
   if (Ordinal >= 1 && static_cast<size_t>(Ordinal) <= S.Dependencies.size()) {
     Dependency &D = S.Dependencies[Ordinal - 1];
     ++D.ImportCount;
