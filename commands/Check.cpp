@@ -187,10 +187,7 @@ int runCheck(const std::vector<std::string> &Args) {
   const contract::FileProbe Exists = contract::realFileProbe();
   Totals T;
   int Status = 0;
-  // Only a kept forbid-unreferenced dependency is reported with the names
-  // that bind to it; the others need only whether any do.
-  objlib::ReadOptions Read;
-  Read.ListImportsOf = [&](StringRef Name) { return Contract.needsImportsOf(Name.str()); };
+  const objlib::ReadOptions Read = contract::readOptionsFor(Contract);
   for (const std::string &Path : CL.Positionals)
     forEachInputBinary(
         Path, CL.Args.hasArg(OPT_scan), Read,

@@ -17,6 +17,14 @@ bool ContractSpec::needsImportsOf(const std::string &InstallName) const {
   return false;
 }
 
+objlib::ReadOptions readOptionsFor(const ContractSpec &Spec) {
+  objlib::ReadOptions Options;
+  Options.ListImportsOf = [&Spec](llvm::StringRef Name) {
+    return Spec.needsImportsOf(Name.str());
+  };
+  return Options;
+}
+
 bool Verdict::ok() const { return violations() == 0; }
 
 size_t Verdict::violations() const {

@@ -11,6 +11,7 @@
 #include "contract/Pattern.h"
 #include "contract/Portability.h"
 #include "objlib/BinaryInfo.h"
+#include "objlib/Reader.h"
 
 #include <optional>
 #include <string>
@@ -36,6 +37,10 @@ struct ContractSpec {
   /// a reader can leave the other lists out (objlib::ReadOptions).
   bool needsImportsOf(const std::string &InstallName) const;
 };
+
+/// What a reader of a binary judged by Spec must keep: the import lists of
+/// needsImportsOf only. Spec must outlive the options.
+objlib::ReadOptions readOptionsFor(const ContractSpec &Spec);
 
 enum class FindingKind {
   Violation, // breaks the contract

@@ -85,9 +85,7 @@ int verifyLinkedOutput(const Plan &Plan, const OutputBefore &Before) {
     return 0;
   }
   keepFreedMemoryForReuse();
-  objlib::ReadOptions Read;
-  Read.ListImportsOf = [&](llvm::StringRef Name) { return Contract.needsImportsOf(Name.str()); };
-  auto Binary = objlib::readBinary(Out, Read);
+  auto Binary = objlib::readBinary(Out, contract::readOptionsFor(Contract));
   if (!Binary) {
     // A vanished or unreadable output (66) is not a damaged one (65).
     ExitCode Code = ExitCode::MalformedBinary;

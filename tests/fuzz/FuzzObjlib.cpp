@@ -40,23 +40,26 @@ void dumpImports(llvm::raw_ostream &OS, const char *Title,
   OS << "\n";
 }
 
-/// Everything a BinaryInfo holds, or the error, as text; with Listed, the
-/// import lists of the dependencies it rejects print empty (as a read with
-/// ReadOptions::ListImportsOf = Listed leaves them).
-std::string dump(llvm::Expected<BinaryInfo> Info,
-                 const std::function<bool(llvm::StringRef)> &Listed = {}) {
+/// A read's error as text. A ReadError is the only documented failure.
+std::string dumpError(llvm::Error E) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  if (!Info) {
-    // A ReadError is the only documented failure.
-    llvm::handleAllErrors(Info.takeError(), [&](const ReadError &E) {
-      OS << "error " << readErrorKindName(E.kind()) << ": " << E.message();
-    });
-    return Out;
-  }
-  OS << Info->Path << " fmt " << int(Info->Fmt) << " universal "
-     << Info->Universal << "\n";
-  for (const Slice &S : Info->Slices) {
+  llvm::handleAllErrors(std::move(E), [&](const ReadError &R) {
+    OS << "error " << readErrorKindName(R.kind()) << ": " << R.message();
+  });
+  return Out;
+}
+
+/// Everything a BinaryInfo holds, as text; with Listed, the import lists of
+/// the dependencies it rejects print empty (as a read with
+/// ReadOptions::ListImportsOf = Listed leaves them).
+std::string dumpInfo(const BinaryInfo &Info,
+                     const std::function<bool(llvm::StringRef)> &Listed = {}) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << Info.Path << " fmt " << int(Info.Fmt) << " universal "
+     << Info.Universal << "\n";
+  for (const Slice &S : Info.Slices) {
     OS << "slice " << S.Arch << " " << S.FileType << " id "
        << S.InstallName.value_or("<none>") << " " << S.CurrentVersion << " "
        << S.CompatibilityVersion << "\n";
@@ -80,34 +83,47 @@ std::string dump(llvm::Expected<BinaryInfo> Info,
   return Out;
 }
 
+std::string dump(llvm::Expected<BinaryInfo> Info) {
+  return Info ? dumpInfo(*Info) : dumpError(Info.takeError());
+}
+
+/// Two results that must be equal; otherwise both are printed and the
+/// fuzzer stops.
+void mustAgree(const char *Why, const char *NameA, const std::string &A,
+               const char *NameB, const std::string &B) {
+  if (A == B)
+    return;
+  llvm::errs() << "objlib: " << Why << "\n--- " << NameA << "\n"
+               << A << "\n--- " << NameB << "\n"
+               << B << "\n";
+  std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static fuzz::ScratchFile File(".bin");
   const std::string &Path = File.write(Data, Size);
-  std::string FromFile = dump(readBinary(Path));
-  llvm::MemoryBufferRef Buffer(
-      llvm::StringRef(reinterpret_cast<const char *>(Data), Size), Path);
-  std::string FromMemory = dump(readBinary(Buffer, Path));
-  if (FromFile != FromMemory) {
-    llvm::errs() << "objlib: reading the file and reading the same bytes "
-                    "from memory disagree\n--- file\n"
-                 << FromFile << "\n--- memory\n"
-                 << FromMemory << "\n";
-    std::abort();
-  }
   // A read that lists the imports of some dependencies only (what check and
   // verify do) must differ from the full read in those lists alone.
   ReadOptions Some;
   Some.ListImportsOf = [](llvm::StringRef Name) { return Name.size() % 2; };
-  std::string Full = dump(readBinary(Buffer, Path), Some.ListImportsOf);
-  std::string Partial = dump(readBinary(Buffer, Path, Some));
-  if (Full != Partial) {
-    llvm::errs() << "objlib: a read without some import lists differs from "
-                    "the full read elsewhere\n--- full\n"
-                 << Full << "\n--- partial\n"
-                 << Partial << "\n";
-    std::abort();
+  llvm::MemoryBufferRef Buffer(
+      llvm::StringRef(reinterpret_cast<const char *>(Data), Size), Path);
+  // The full read from memory is dumped twice: whole, and as the partial
+  // read should see it.
+  std::string FromMemory, FromMemoryListed;
+  if (llvm::Expected<BinaryInfo> Memory = readBinary(Buffer, Path)) {
+    FromMemory = dumpInfo(*Memory);
+    FromMemoryListed = dumpInfo(*Memory, Some.ListImportsOf);
+  } else {
+    FromMemory = FromMemoryListed = dumpError(Memory.takeError());
   }
+  mustAgree("reading the file and reading the same bytes from memory disagree",
+            "file", dump(readBinary(Path)), "memory", FromMemory);
+  mustAgree("a read without some import lists differs from the full read "
+            "elsewhere",
+            "full", FromMemoryListed, "partial",
+            dump(readBinary(Buffer, Path, Some)));
   return 0;
 }
