@@ -63,14 +63,15 @@ public:
     if (O.getKind() != Option::JoinedClass && O.getKind() != Option::JoinedOrSeparateClass)
       return;
     StringRef Spelling = A.getSpelling();
+    const bool Light = StaysLight && StaysLight(O) && O.getID() <= UINT16_MAX &&
+                       Spelling.size() <= UINT16_MAX;
     if (Spelling.empty() || ArgString.size() <= Spelling.size() ||
         ArgString.data() != Spelling.data())
       return;
     for (const Shortcut &Cut : Known)
       if (Cut.Spelling == Spelling)
         return;
-    Shortcut Cut{Spelling.str(), O, clangSpellingsExtending(Spelling), {},
-                 StaysLight && StaysLight(O)};
+    Shortcut Cut{Spelling.str(), O, clangSpellingsExtending(Spelling), {}, Light};
     for (const std::string &L : Cut.Longer)
       Cut.NextChars.set(static_cast<unsigned char>(L[Spelling.size()]));
     Known.push_back(std::move(Cut));
@@ -109,7 +110,8 @@ ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
       // matched part of the string, the value the rest.
       const size_t Len = Cut->Spelling.size();
       if (Cut->Light)
-        Out.Light.push_back({Index, Cut->Opt.getID(), Str + Len});
+        Out.Light.push_back({Index, static_cast<uint16_t>(Cut->Opt.getID()),
+                             static_cast<uint16_t>(Len)});
       else
         List.append(new Arg(Cut->Opt, StringRef(Str, Len), Index, Str + Len));
       ++Index;

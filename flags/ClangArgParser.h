@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Option/ArgList.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace linkguard::flags {
@@ -27,22 +28,31 @@ inline constexpr size_t ShortcutThreshold = 256;
 
 /// An argument a shortcut parsed without building an Arg: an option the
 /// caller said needs only its id and value (for classify: -D, -U, -I).
+/// Eight bytes: a 100,000-define command line keeps 0.8 MB of them, about
+/// 200 fresh pages fewer than with the value's pointer in each.
 struct LightArg {
-  unsigned Index;
-  unsigned OptionId;
-  const char *Value;
+  uint32_t Index;        // into the argument strings
+  uint16_t OptionId;     // clang has ~3,500 options; learn() checks the fit
+  uint16_t SpellingSize; // the value follows the spelling ("-D" + "M=1")
 };
+
+static_assert(sizeof(LightArg) == 8);
 
 struct ParsedArgs {
   llvm::opt::InputArgList List;
   /// In index order; together with List, what ParseArgs returns.
   std::vector<LightArg> Light;
+
+  /// The value of a light argument (a C string within its argument).
+  const char *value(const LightArg &L) const {
+    return List.getArgString(L.Index) + L.SpellingSize;
+  }
 };
 
 /// clangOptTable().ParseArgs(Argv, ..., clangDriverVisibility()), the same
 /// result, except that an argument a shortcut parses as an option for
 /// which \p StaysLight is true is in Light instead of List (a 100,000
-/// define command keeps 16 bytes per define, not an 88-byte Arg).
+/// define command keeps 8 bytes per define, not an 88-byte Arg).
 /// (Threshold: tests and fuzz_classify compare the paths on short command
 /// lines.)
 ParsedArgs parseClangArgs(llvm::ArrayRef<const char *> Argv, unsigned &MissingIndex,

@@ -233,7 +233,8 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   size_t NextLight = 0;
   auto walkLightBefore = [&](unsigned Index) {
     for (; NextLight < Parsed.Light.size() && Parsed.Light[NextLight].Index < Index; ++NextLight)
-      processLightArg(Parsed.Light[NextLight].OptionId, Parsed.Light[NextLight].Value, S, C);
+      processLightArg(Parsed.Light[NextLight].OptionId, Parsed.value(Parsed.Light[NextLight]),
+                      S, C);
   };
   for (const Arg *A : List) {
     walkLightBefore(A->getIndex());

@@ -58,9 +58,8 @@ bothParses(llvm::ArrayRef<const char *> Argv,
   ParseLines Want = linesOf(Full), Got = linesOf(Fast.List);
   for (const flags::LightArg &L : Fast.Light) {
     // The spelling is the argument up to the value.
-    llvm::StringRef Whole = Argv[L.Index];
-    llvm::StringRef Spelling = Whole.drop_back(std::strlen(L.Value));
-    Got.emplace_back(L.Index, parseLine(L.OptionId, Spelling, {L.Value}));
+    llvm::StringRef Spelling(Argv[L.Index], L.SpellingSize);
+    Got.emplace_back(L.Index, parseLine(L.OptionId, Spelling, {Fast.value(L)}));
   }
   std::stable_sort(Got.begin(), Got.end(),
                    [](const auto &A, const auto &B) { return A.first < B.first; });
