@@ -63,14 +63,15 @@ public:
     if (O.getKind() != Option::JoinedClass && O.getKind() != Option::JoinedOrSeparateClass)
       return;
     StringRef Spelling = A.getSpelling();
-    const bool Light = StaysLight && StaysLight(O) && O.getID() <= UINT16_MAX &&
-                       Spelling.size() <= UINT16_MAX;
     if (Spelling.empty() || ArgString.size() <= Spelling.size() ||
         ArgString.data() != Spelling.data())
       return;
     for (const Shortcut &Cut : Known)
       if (Cut.Spelling == Spelling)
         return;
+    // A LightArg holds the id and the spelling's length in 16 bits each.
+    const bool Light = StaysLight && StaysLight(O) && O.getID() <= UINT16_MAX &&
+                       Spelling.size() <= UINT16_MAX;
     Shortcut Cut{Spelling.str(), O, clangSpellingsExtending(Spelling), {}, Light};
     for (const std::string &L : Cut.Longer)
       Cut.NextChars.set(static_cast<unsigned char>(L[Spelling.size()]));
