@@ -2,7 +2,8 @@
 //
 // The loop is OptTable::internalParseArgs (LLVM 19) for a table without
 // grouped short options or "--" parsing, which clang's is: nullptr and
-// empty arguments are skipped, a missing value stops the parse.
+// empty arguments are skipped, a missing value stops the parse. It runs
+// for every command, over a list that borrows the strings.
 //
 //===----------------------------------------------------------------------===//
 #include "flags/ClangArgParser.h"
@@ -14,6 +15,7 @@
 #include "llvm/Option/Option.h"
 
 #include <bitset>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +24,19 @@ using namespace llvm;
 using namespace llvm::opt;
 
 namespace linkguard::flags {
+
+BorrowedArgList::~BorrowedArgList() {
+  for (Arg *A : *this)
+    delete A;
+}
+
+const char *BorrowedArgList::MakeArgStringRef(StringRef Str) const {
+  char *Copy = Made.Allocate<char>(Str.size() + 1);
+  if (!Str.empty())
+    std::memcpy(Copy, Str.data(), Str.size());
+  Copy[Str.size()] = '\0';
+  return Copy;
+}
 
 namespace {
 
@@ -45,13 +60,15 @@ struct Shortcut {
 
 class Shortcuts {
 public:
-  /// The shortcut that knows argument \p Str, if one does.
-  const Shortcut *find(StringRef Str) const {
-    for (const Shortcut &Cut : Known)
-      if (Cut.claims(Str))
-        return &Cut;
-    return nullptr;
+  /// The number of the shortcut that knows argument \p Str, or -1.
+  int find(StringRef Str) const {
+    for (size_t I = 0; I < Known.size(); ++I)
+      if (Known[I].claims(Str))
+        return static_cast<int>(I);
+    return -1;
   }
+  const Shortcut &operator[](size_t I) const { return Known[I]; }
+  size_t size() const { return Known.size(); }
 
   /// Remembers the option of an Arg the table made from one argument, when
   /// it is joined and was given in its joined form.
@@ -69,9 +86,7 @@ public:
     for (const Shortcut &Cut : Known)
       if (Cut.Spelling == Spelling)
         return;
-    // A LightArg holds the id and the spelling's length in 16 bits each.
-    const bool Light = StaysLight && StaysLight(O) && O.getID() <= UINT16_MAX &&
-                       Spelling.size() <= UINT16_MAX;
+    const bool Light = StaysLight && StaysLight(O);
     Shortcut Cut{Spelling.str(), O, clangSpellingsExtending(Spelling), {}, Light};
     for (const std::string &L : Cut.Longer)
       Cut.NextChars.set(static_cast<unsigned char>(L[Spelling.size()]));
@@ -79,7 +94,6 @@ public:
   }
 
 private:
-  static constexpr size_t MaxShortcuts = 16;
   SmallVector<Shortcut, 4> Known;
 };
 
@@ -89,14 +103,13 @@ ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
                           unsigned &MissingCount,
                           function_ref<bool(const Option &)> StaysLight, size_t Threshold) {
   const OptTable &Table = clangOptTable();
-  if (Argv.size() < Threshold)
-    return {Table.ParseArgs(Argv, MissingIndex, MissingCount, clangDriverVisibility()), {}};
-
-  ParsedArgs Out{InputArgList(Argv.begin(), Argv.end()), {}};
-  // Capacity only: pages are touched as entries are written, never copied.
-  Out.Light.reserve(Argv.size());
-  InputArgList &List = Out.List;
+  ParsedArgs Out{BorrowedArgList(Argv), {}, {}};
+  BorrowedArgList &List = Out.List;
   MissingIndex = MissingCount = 0;
+  const bool UseShortcuts = Argv.size() >= Threshold;
+  // Capacity only: pages are touched as entries are written, never copied.
+  if (UseShortcuts && StaysLight)
+    Out.Light.reserve(Argv.size());
   Shortcuts Cuts;
   unsigned Index = 0;
   const auto End = static_cast<unsigned>(Argv.size());
@@ -106,15 +119,15 @@ ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
       ++Index;
       continue;
     }
-    if (const Shortcut *Cut = Cuts.find(Str)) {
+    if (int N = UseShortcuts ? Cuts.find(Str) : -1; N >= 0) {
       // Option::acceptInternal for a joined argument: the spelling is the
       // matched part of the string, the value the rest.
-      const size_t Len = Cut->Spelling.size();
-      if (Cut->Light)
-        Out.Light.push_back({Index, static_cast<uint16_t>(Cut->Opt.getID()),
-                             static_cast<uint16_t>(Len)});
+      const Shortcut &Cut = Cuts[static_cast<size_t>(N)];
+      const size_t Len = Cut.Spelling.size();
+      if (Cut.Light && Index <= MaxLightIndex)
+        Out.Light.push_back({Index, static_cast<uint32_t>(N)});
       else
-        List.append(new Arg(Cut->Opt, StringRef(Str, Len), Index, Str + Len));
+        List.append(new Arg(Cut.Opt, StringRef(Str, Len), Index, Str + Len));
       ++Index;
       continue;
     }
@@ -125,8 +138,13 @@ ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
       MissingCount = Index - Prev - 1;
       break;
     }
-    if (Index == Prev + 1)
+    if (UseShortcuts && Index == Prev + 1) {
+      const size_t Before = Cuts.size();
       Cuts.learn(*A, Str, StaysLight);
+      if (Cuts.size() > Before)
+        Out.Cuts[Before] = {Cuts[Before].Opt.getID(),
+                            static_cast<unsigned>(Cuts[Before].Spelling.size())};
+    }
     List.append(A.release());
   }
   return Out;

@@ -208,7 +208,7 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   unsigned MissingIndex = 0, MissingCount = 0;
   ParsedArgs Parsed = parseClangArgs(Read.Argv, MissingIndex, MissingCount, needsOnlyValue,
                                      Opts.ParseShortcutThreshold);
-  InputArgList &List = Parsed.List;
+  const ArgList &List = Parsed.List;
   if (MissingCount)
     // clang fails with "argument to '-o' is missing"; rules must decline.
     C.UnknownArgs.push_back(std::string(List.getArgString(MissingIndex)) +
@@ -233,8 +233,8 @@ Expected<Classification> classify(ArrayRef<std::string> RawArgs,
   size_t NextLight = 0;
   auto walkLightBefore = [&](unsigned Index) {
     for (; NextLight < Parsed.Light.size() && Parsed.Light[NextLight].Index < Index; ++NextLight)
-      processLightArg(Parsed.Light[NextLight].OptionId, Parsed.value(Parsed.Light[NextLight]),
-                      S, C);
+      processLightArg(Parsed.optionId(Parsed.Light[NextLight]),
+                      Parsed.value(Parsed.Light[NextLight]), S, C);
   };
   for (const Arg *A : List) {
     walkLightBefore(A->getIndex());

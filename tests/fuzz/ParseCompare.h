@@ -36,7 +36,7 @@ inline std::string parseLine(unsigned Id, llvm::StringRef Spelling,
   return L;
 }
 
-inline ParseLines linesOf(const llvm::opt::InputArgList &List) {
+inline ParseLines linesOf(const llvm::opt::ArgList &List) {
   ParseLines Out;
   for (const llvm::opt::Arg *A : List) {
     // An alias arrives unaliased (option and spelling of the aliased
@@ -47,19 +47,20 @@ inline ParseLines linesOf(const llvm::opt::InputArgList &List) {
   return Out;
 }
 
-/// Both parses of Argv, with the missing-value result appended as a line.
+/// Both parses of Argv, with the missing-value result appended as a line
+/// (shortcuts from the first argument on, unless Threshold says otherwise).
 inline std::pair<ParseLines, ParseLines>
 bothParses(llvm::ArrayRef<const char *> Argv,
-           llvm::function_ref<bool(const llvm::opt::Option &)> StaysLight) {
+           llvm::function_ref<bool(const llvm::opt::Option &)> StaysLight,
+           size_t Threshold = 0) {
   unsigned MI = 0, MC = 0, FI = 0, FC = 0;
   llvm::opt::InputArgList Full = flags::clangOptTable().ParseArgs(
       Argv, MI, MC, flags::clangDriverVisibility());
-  flags::ParsedArgs Fast = flags::parseClangArgs(Argv, FI, FC, StaysLight, /*Threshold=*/0);
+  flags::ParsedArgs Fast = flags::parseClangArgs(Argv, FI, FC, StaysLight, Threshold);
   ParseLines Want = linesOf(Full), Got = linesOf(Fast.List);
   for (const flags::LightArg &L : Fast.Light) {
     // The spelling is the argument up to the value.
-    llvm::StringRef Spelling(Argv[L.Index], L.SpellingSize);
-    Got.emplace_back(L.Index, parseLine(L.OptionId, Spelling, {Fast.value(L)}));
+    Got.emplace_back(L.Index, parseLine(Fast.optionId(L), Fast.spelling(L), {Fast.value(L)}));
   }
   std::stable_sort(Got.begin(), Got.end(),
                    [](const auto &A, const auto &B) { return A.first < B.first; });

@@ -102,6 +102,41 @@ TEST_CASE("the shortcut parse keeps -D, -U and -I light and the rest as Args",
   CHECK(Got == Want);
 }
 
+TEST_CASE("the parse borrows the caller's strings and, below the threshold, is ParseArgs",
+          "[classify][shortcut]") {
+  // nullptr and "" are skipped, "-o" at the end is a missing value.
+  std::vector<const char *> Argv = {"-DA=1", nullptr, "", "-I", "/x", "-Wl,-lomp",
+                                    "-std=c++17", "-DB", "k.cpp", "-o"};
+  unsigned MI = 0, MC = 0;
+  ParsedArgs P = parseClangArgs(Argv, MI, MC, needsOnlyValue); // below the threshold
+  CHECK(P.Light.empty()); // the table parsed every argument
+  CHECK(MI == Argv.size() - 1);
+  CHECK(MC == 1);
+  REQUIRE(P.List.getNumInputArgStrings() == Argv.size());
+  for (unsigned I = 0; I < Argv.size(); ++I)
+    CHECK(P.List.getArgString(I) == Argv[I]);
+  // It reads the caller's vector, not a copy of it.
+  const char *Other = "other.cpp";
+  std::swap(Argv[8], Other);
+  CHECK(P.List.getArgString(8) == Argv[8]);
+  std::swap(Argv[8], Other);
+  // A joined value points into the caller's string.
+  const llvm::opt::Arg *D = P.List.getLastArg(clang::driver::options::OPT_D);
+  REQUIRE(D != nullptr);
+  CHECK(D->getValue() == Argv[7] + 2);
+  // Strings the list makes (Arg::getAsString renders through them) are its own.
+  llvm::StringRef Made = P.List.MakeArgString("-DMADE=1");
+  CHECK(Made == "-DMADE=1");
+  CHECK(Made.data()[Made.size()] == '\0');
+  for (const llvm::opt::Arg *A : P.List)
+    CHECK_FALSE(A->getAsString(P.List).empty());
+  auto [Want, Got] = fuzz::bothParses(Argv, needsOnlyValue, ShortcutThreshold);
+  CHECK(Got == Want);
+  // The same words from the first argument on through the shortcuts.
+  auto [Want0, Got0] = fuzz::bothParses(Argv, needsOnlyValue);
+  CHECK(Got0 == Want0);
+}
+
 TEST_CASE("classify reads a long command line as clang does: macro order, -U, warnings",
           "[classify][shortcut]") {
   std::vector<std::string> Args;
