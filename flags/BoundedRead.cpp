@@ -35,14 +35,14 @@ namespace {
 
 bool isMissing(int Err) { return Err == ENOENT || Err == ENOTDIR; }
 
-BoundedFile failed(BoundedFile F, int Err) {
+template <class File> File failed(File F, int Err) {
   F.Outcome = isMissing(Err) ? ReadOutcome::Missing : ReadOutcome::Failed;
   F.Reason = std::strerror(Err);
   return F;
 }
 
 /// Whether a stat already decides the outcome (false: go on reading).
-bool judged(BoundedFile &F, size_t MaxBytes) {
+template <class File> bool judged(File &F, size_t MaxBytes) {
   if (!S_ISREG(F.St.st_mode)) {
     F.Outcome = ReadOutcome::NotRegular;
     F.Reason = fileKindName(F.St.st_mode);
@@ -60,7 +60,7 @@ bool judged(BoundedFile &F, size_t MaxBytes) {
 /// tells a file that grew since fstat from one that is exactly MaxBytes.
 /// Straight into the string, sized from fstat: no bounce buffer (64 KB of
 /// stack is 16 fresh pages) and no copy.
-void readAll(int Fd, size_t MaxBytes, BoundedFile &F) {
+template <class File> void readAll(int Fd, size_t MaxBytes, File &F) {
   const size_t Cap = MaxBytes + 1;
   F.Text.resize(std::min<size_t>(static_cast<size_t>(F.St.st_size) + 1, Cap));
   size_t Have = 0;
@@ -93,9 +93,10 @@ void readAll(int Fd, size_t MaxBytes, BoundedFile &F) {
 
 } // namespace
 
-BoundedFile readBounded(int DirFd, const char *Name, size_t MaxBytes,
-                        bool NoFollow) {
-  BoundedFile F;
+template <class TextT>
+BasicBoundedFile<TextT> readBounded(int DirFd, const char *Name, size_t MaxBytes,
+                                    bool NoFollow) {
+  BasicBoundedFile<TextT> F;
   if (::fstatat(DirFd, Name, &F.St, NoFollow ? AT_SYMLINK_NOFOLLOW : 0) != 0)
     return failed(std::move(F), errno);
   if (judged(F, MaxBytes))
@@ -117,5 +118,8 @@ BoundedFile readBounded(int DirFd, const char *Name, size_t MaxBytes,
   ::close(Fd);
   return F;
 }
+
+template BoundedFile readBounded<std::string>(int, const char *, size_t, bool);
+template LargeBoundedFile readBounded<LargeText>(int, const char *, size_t, bool);
 
 } // namespace linkguard::flags

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "flags/LargeAlloc.h"
+
 #include <sys/stat.h>
 
 #include <string>
@@ -27,19 +29,25 @@ enum class ReadOutcome {
   Failed,     // open or read failed; Reason has the system's message
 };
 
-struct BoundedFile {
+template <class TextT> struct BasicBoundedFile {
   ReadOutcome Outcome = ReadOutcome::Missing;
-  std::string Text;
+  TextT Text;
   std::string Reason;
   /// fstat of the opened descriptor (Ok, TooLarge once opened), else the
   /// stat of the path; valid unless Missing.
   struct stat St {};
 };
 
+using BoundedFile = BasicBoundedFile<std::string>;
+/// A response file's text, in memory for long texts (flags/LargeAlloc.h).
+using LargeBoundedFile = BasicBoundedFile<LargeText>;
+
 /// Reads Name relative to the directory DirFd (AT_FDCWD: the working
-/// directory), following symbolic links unless NoFollow.
-BoundedFile readBounded(int DirFd, const char *Name, size_t MaxBytes,
-                        bool NoFollow = false);
+/// directory), following symbolic links unless NoFollow. (TextT:
+/// std::string or LargeText.)
+template <class TextT = std::string>
+BasicBoundedFile<TextT> readBounded(int DirFd, const char *Name, size_t MaxBytes,
+                                    bool NoFollow = false);
 
 /// "a directory", "a FIFO", "a character device", ... for a non-regular
 /// st_mode.

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "flags/LargeAlloc.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Option/ArgList.h"
@@ -83,7 +85,7 @@ struct LightOption {
 struct ParsedArgs {
   BorrowedArgList List;
   /// In index order; together with List, what ParseArgs returns.
-  std::vector<LightArg> Light;
+  std::vector<LightArg, LargeAllocator<LightArg>> Light;
   LightOption Cuts[MaxShortcuts];
 
   unsigned optionId(LightArg L) const { return Cuts[L.Cut].OptionId; }

@@ -58,7 +58,7 @@ namespace {
 /// names @files, into Expanded (which owns them), with where each of
 /// RawArgs begins among them (Expanded.Starts).
 struct ReadArgs {
-  std::vector<const char *> Argv;
+  ArgVector Argv;
   ExpandedArgs Expanded;
   bool UsesExpansion = false;
 

@@ -47,9 +47,9 @@ std::error_code ResponseFileError::convertToErrorCode() const {
   return inconvertibleErrorCode();
 }
 
-void tokenizeResponseFile(std::string &Text, size_t Begin, StringSaver &Saver,
-                          std::vector<const char *> &Tokens) {
-  StringRef Rest = StringRef(Text).drop_front(Begin);
+void tokenizeResponseFile(char *Text, size_t Size, size_t Begin, StringSaver &Saver,
+                          ArgVector &Tokens) {
+  StringRef Rest = StringRef(Text, Size).drop_front(Begin);
   auto Has = [&](char C) { return std::memchr(Rest.data(), C, Rest.size()) != nullptr; };
   if (Has('"') || Has('\'') || Has('\\')) {
     SmallVector<const char *, 64> Quoted;
@@ -67,9 +67,9 @@ void tokenizeResponseFile(std::string &Text, size_t Begin, StringSaver &Saver,
   // With nothing quoted or escaped, an argument is a maximal run of bytes
   // other than LLVM's four whitespace characters (' ', \t, \r, \n; not \v,
   // \f or NUL). An embedded NUL ends the C string early, as it does for the
-  // saved copy LLVM returns. std::string's own terminator ends the last one.
+  // saved copy LLVM returns. The string's own terminator ends the last one.
   auto Space = [](char C) { return C == ' ' || C == '\t' || C == '\r' || C == '\n'; };
-  char *P = Text.data() + Begin, *End = Text.data() + Text.size();
+  char *P = Text + Begin, *End = Text + Size;
   while (P != End) {
     if (Space(*P)) {
       *P++ = '\0';
@@ -134,7 +134,7 @@ private:
       Path = WorkingDir;
       sys::path::append(Path, Name);
     }
-    BoundedFile F = readBounded(AT_FDCWD, Path.c_str(), Limits.MaxFileBytes);
+    LargeBoundedFile F = readBounded<LargeText>(AT_FDCWD, Path.c_str(), Limits.MaxFileBytes);
     switch (F.Outcome) {
     case ReadOutcome::Missing:
       Out.Missing.push_back(Name);
@@ -158,9 +158,9 @@ private:
 
     // clang's ExpansionContext also accepts UTF-16 with a BOM and strips a
     // UTF-8 BOM; the UTF-8 BOM is the only one seen on Unix hosts.
-    size_t Begin = StringRef(F.Text).starts_with("\xEF\xBB\xBF") ? 3 : 0;
-    std::string &Text =
-        *Out.Storage->Texts.emplace_back(std::make_unique<std::string>(std::move(F.Text)));
+    size_t Begin = StringRef(F.Text.data(), F.Text.size()).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    LargeText &Text =
+        *Out.Storage->Texts.emplace_back(std::make_unique<LargeText>(std::move(F.Text)));
     // The words go straight to Args; only a file that names other @files
     // has its words taken back out to be expanded in turn.
     const size_t First = Out.Args.size();

@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "flags/LargeAlloc.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
@@ -71,14 +73,14 @@ struct ArgStorage {
   llvm::BumpPtrAllocator Alloc;  // copies: the caller's words, quoted tokens
   /// Files split in place: each string is the token's home, never resized
   /// or moved.
-  std::vector<std::unique_ptr<std::string>> Texts;
+  std::vector<std::unique_ptr<LargeText>> Texts;
 };
 
 struct ExpandedArgs {
   /// The arguments with every @file read replaced, as the C strings clang's
   /// parser takes. They point into Storage: valid while this object lives,
   /// moved or not.
-  std::vector<const char *> Args;
+  ArgVector Args;
   /// Where each of the caller's arguments begins in Args: what an @file was
   /// replaced by runs from its Starts entry to the next one's.
   std::vector<size_t> Starts;
@@ -90,16 +92,24 @@ struct ExpandedArgs {
   std::unique_ptr<ArgStorage> Storage; // set by expandResponseFiles
 };
 
-/// Splits the text of a response file from Begin on as
+/// Splits the text of a response file, Text[Begin, Size), as
 /// llvm::cl::TokenizeGNUCommandLine does (clang's rules on every non-Windows
-/// host), appending the arguments to Tokens. A text with no quote and no
-/// backslash -- the usual @file, one word a line -- is split in place: each
-/// whitespace byte becomes a NUL and the tokens point into Text, which must
-/// then outlive them unresized. Any other text is tokenized by LLVM itself
-/// into copies kept in Saver. ResponseFilesTest compares the two on every
-/// shape of input; tests/fuzz/FuzzClassify.cpp does so on fuzzed text.
-void tokenizeResponseFile(std::string &Text, size_t Begin, llvm::StringSaver &Saver,
-                          std::vector<const char *> &Tokens);
+/// host), appending the arguments to Tokens. Text[Size] must be a NUL (a
+/// string's terminator). A text with no quote and no backslash -- the
+/// usual @file, one word a line -- is split in place: each whitespace byte
+/// becomes a NUL and the tokens point into Text, which must then outlive
+/// them unmoved. Any other text is tokenized by LLVM itself into copies
+/// kept in Saver. ResponseFilesTest compares the two on every shape of
+/// input; tests/fuzz/FuzzClassify.cpp does so on fuzzed text.
+void tokenizeResponseFile(char *Text, size_t Size, size_t Begin, llvm::StringSaver &Saver,
+                          ArgVector &Tokens);
+
+/// The same over a whole string (std::string or LargeText).
+template <class Str>
+void tokenizeResponseFile(Str &Text, size_t Begin, llvm::StringSaver &Saver,
+                          ArgVector &Tokens) {
+  tokenizeResponseFile(Text.data(), Text.size(), Begin, Saver, Tokens);
+}
 
 /// Expands every argument that starts with '@'. Relative names are read
 /// from WorkingDir (or the current directory when empty); a nested @file
