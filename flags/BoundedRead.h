@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "flags/LargeAlloc.h"
+#include "support/LargeAlloc.h"
 
 #include <sys/stat.h>
 
@@ -39,7 +39,7 @@ template <class TextT> struct BasicBoundedFile {
 };
 
 using BoundedFile = BasicBoundedFile<std::string>;
-/// A response file's text, in memory for long texts (flags/LargeAlloc.h).
+/// A response file's text, in memory for long texts (support/LargeAlloc.h).
 using LargeBoundedFile = BasicBoundedFile<LargeText>;
 
 /// Reads Name relative to the directory DirFd (AT_FDCWD: the working

@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "flags/LargeAlloc.h"
+#include "support/LargeAlloc.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -21,6 +21,7 @@
 #include "llvm/Support/Allocator.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 namespace linkguard::flags {
@@ -41,6 +42,8 @@ inline constexpr unsigned MaxShortcuts = 16;
 class BorrowedArgList final : public llvm::opt::ArgList {
 public:
   explicit BorrowedArgList(llvm::ArrayRef<const char *> Strings) : Strings(Strings) {}
+  explicit BorrowedArgList(std::vector<const char *> &&) = delete; // would dangle
+  explicit BorrowedArgList(ArgVector &&) = delete;
   // ArgList's move constructor takes the base's members only.
   // NOLINTBEGIN(bugprone-use-after-move)
   BorrowedArgList(BorrowedArgList &&RHS) noexcept
@@ -110,5 +113,14 @@ ParsedArgs parseClangArgs(llvm::ArrayRef<const char *> Argv, unsigned &MissingIn
                           unsigned &MissingCount,
                           llvm::function_ref<bool(const llvm::opt::Option &)> StaysLight = nullptr,
                           size_t Threshold = ShortcutThreshold);
+
+/// A temporary would not outlive the list that borrows it.
+using StaysLightFn = llvm::function_ref<bool(const llvm::opt::Option &)>;
+ParsedArgs parseClangArgs(std::vector<const char *> &&, unsigned &, unsigned &,
+                          StaysLightFn = nullptr, size_t = ShortcutThreshold) = delete;
+ParsedArgs parseClangArgs(ArgVector &&, unsigned &, unsigned &, StaysLightFn = nullptr,
+                          size_t = ShortcutThreshold) = delete;
+ParsedArgs parseClangArgs(std::initializer_list<const char *>, unsigned &, unsigned &,
+                          StaysLightFn = nullptr, size_t = ShortcutThreshold) = delete;
 
 } // namespace linkguard::flags

@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "flags/LargeAlloc.h"
+#include "support/LargeAlloc.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Allocator.h"

@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       llvm::BumpPtrAllocator A;
       llvm::StringSaver S(A);
       llvm::SmallVector<const char *, 16> Want;
-      flags::ArgVector Got;
+      ArgVector Got;
       llvm::cl::TokenizeGNUCommandLine(Text, S, Want, /*MarkEOLs=*/false);
       flags::tokenizeResponseFile(Text, 0, S, Got);
       if (Want.size() != Got.size())

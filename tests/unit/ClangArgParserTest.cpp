@@ -102,6 +102,46 @@ TEST_CASE("the shortcut parse keeps -D, -U and -I light and the rest as Args",
   CHECK(Got == Want);
 }
 
+TEST_CASE("a light argument parsed by the sixteenth shortcut keeps its option",
+          "[classify][shortcut]") {
+  // Fifteen joined options that stay Args teach the first fifteen
+  // shortcuts; -D is the sixteenth (LightArg::Cut 15, its highest value).
+  std::vector<std::string> Words;
+  for (const std::string &S : clangSpellingsExtending("")) {
+    if (Words.size() == 15)
+      break;
+    std::string W = S + "x";
+    const char *One[] = {W.c_str()};
+    unsigned MI = 0, MC = 0;
+    llvm::opt::InputArgList L = clangOptTable().ParseArgs(One, MI, MC, clangDriverVisibility());
+    if (L.size() != 1)
+      continue;
+    const llvm::opt::Arg &A = **L.begin();
+    auto Kind = A.getOption().getKind();
+    if (A.getSpelling() != S || A.getAlias() || needsOnlyValue(A.getOption()) ||
+        (Kind != llvm::opt::Option::JoinedClass &&
+         Kind != llvm::opt::Option::JoinedOrSeparateClass) ||
+        S.rfind("-D", 0) == 0)
+      continue;
+    Words.push_back(W);
+  }
+  REQUIRE(Words.size() == 15);
+  for (int I = 0; I < 20; ++I)
+    Words.push_back("-DM" + std::to_string(I));
+  std::vector<const char *> Argv = cstrs(Words);
+  unsigned MI = 0, MC = 0;
+  ParsedArgs P = parseClangArgs(Argv, MI, MC, needsOnlyValue, /*Threshold=*/0);
+  REQUIRE(P.Light.size() == 19); // the first -D is the table's
+  for (LightArg L : P.Light) {
+    CHECK(L.Cut == 15);
+    CHECK(P.optionId(L) == clang::driver::options::OPT_D);
+    CHECK(P.spelling(L) == "-D");
+  }
+  CHECK(std::string(P.value(P.Light.back())) == "M19");
+  auto [Want, Got] = fuzz::bothParses(Argv, needsOnlyValue);
+  CHECK(Got == Want);
+}
+
 TEST_CASE("the parse borrows the caller's strings and, below the threshold, is ParseArgs",
           "[classify][shortcut]") {
   // nullptr and "" are skipped, "-o" at the end is a missing value.

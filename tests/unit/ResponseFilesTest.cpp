@@ -177,7 +177,7 @@ Strings llvmTokens(const std::string &Text) {
 Strings ourTokens(std::string Text, bool *InPlace = nullptr) {
   llvm::BumpPtrAllocator A;
   llvm::StringSaver S(A);
-  ArgVector T;
+  linkguard::ArgVector T;
   tokenizeResponseFile(Text, 0, S, T);
   if (InPlace)
     *InPlace = std::all_of(T.begin(), T.end(), [&](const char *P) {
