@@ -68,29 +68,30 @@ public:
     return -1;
   }
   const Shortcut &operator[](size_t I) const { return Known[I]; }
-  size_t size() const { return Known.size(); }
+  size_t count() const { return Known.size(); }
 
   /// Remembers the option of an Arg the table made from one argument, when
-  /// it is joined and was given in its joined form.
-  void learn(const Arg &A, StringRef ArgString,
-             function_ref<bool(const Option &)> StaysLight) {
+  /// it is joined and was given in its joined form: the new shortcut, or
+  /// null.
+  const Shortcut *learn(const Arg &A, StringRef ArgString, StaysLightFn StaysLight) {
     if (Known.size() == MaxShortcuts || A.getAlias())
-      return;
+      return nullptr;
     const Option &O = A.getOption();
     if (O.getKind() != Option::JoinedClass && O.getKind() != Option::JoinedOrSeparateClass)
-      return;
+      return nullptr;
     StringRef Spelling = A.getSpelling();
     if (Spelling.empty() || ArgString.size() <= Spelling.size() ||
         ArgString.data() != Spelling.data())
-      return;
+      return nullptr;
     for (const Shortcut &Cut : Known)
       if (Cut.Spelling == Spelling)
-        return;
+        return nullptr;
     const bool Light = StaysLight && StaysLight(O);
     Shortcut Cut{Spelling.str(), O, clangSpellingsExtending(Spelling), {}, Light};
     for (const std::string &L : Cut.Longer)
       Cut.NextChars.set(static_cast<unsigned char>(L[Spelling.size()]));
     Known.push_back(std::move(Cut));
+    return &Known.back();
   }
 
 private:
@@ -101,7 +102,7 @@ private:
 
 ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
                           unsigned &MissingCount,
-                          function_ref<bool(const Option &)> StaysLight, size_t Threshold) {
+                          StaysLightFn StaysLight, size_t Threshold) {
   const OptTable &Table = clangOptTable();
   ParsedArgs Out{BorrowedArgList(Argv), {}, {}};
   BorrowedArgList &List = Out.List;
@@ -138,13 +139,10 @@ ParsedArgs parseClangArgs(ArrayRef<const char *> Argv, unsigned &MissingIndex,
       MissingCount = Index - Prev - 1;
       break;
     }
-    if (UseShortcuts && Index == Prev + 1) {
-      const size_t Before = Cuts.size();
-      Cuts.learn(*A, Str, StaysLight);
-      if (Cuts.size() > Before)
-        Out.Cuts[Before] = {Cuts[Before].Opt.getID(),
-                            static_cast<unsigned>(Cuts[Before].Spelling.size())};
-    }
+    if (UseShortcuts && Index == Prev + 1)
+      if (const Shortcut *New = Cuts.learn(*A, Str, StaysLight))
+        Out.Cuts[Cuts.count() - 1] = {New->Opt.getID(),
+                                      static_cast<unsigned>(New->Spelling.size())};
     List.append(A.release());
   }
   return Out;

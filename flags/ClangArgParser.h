@@ -102,6 +102,9 @@ struct ParsedArgs {
   }
 };
 
+/// Which options a shortcut keeps light (for classify: needsOnlyValue).
+using StaysLightFn = llvm::function_ref<bool(const llvm::opt::Option &)>;
+
 /// clangOptTable().ParseArgs(Argv, ..., clangDriverVisibility()), the same
 /// result, except that the list borrows Argv's strings (which must outlive
 /// it), and that an argument a shortcut parses as an option for which
@@ -110,12 +113,10 @@ struct ParsedArgs {
 /// (Threshold: tests and fuzz_classify compare the paths on short command
 /// lines.)
 ParsedArgs parseClangArgs(llvm::ArrayRef<const char *> Argv, unsigned &MissingIndex,
-                          unsigned &MissingCount,
-                          llvm::function_ref<bool(const llvm::opt::Option &)> StaysLight = nullptr,
+                          unsigned &MissingCount, StaysLightFn StaysLight = nullptr,
                           size_t Threshold = ShortcutThreshold);
 
 /// A temporary would not outlive the list that borrows it.
-using StaysLightFn = llvm::function_ref<bool(const llvm::opt::Option &)>;
 ParsedArgs parseClangArgs(std::vector<const char *> &&, unsigned &, unsigned &,
                           StaysLightFn = nullptr, size_t = ShortcutThreshold) = delete;
 ParsedArgs parseClangArgs(ArgVector &&, unsigned &, unsigned &, StaysLightFn = nullptr,
