@@ -13,6 +13,7 @@
 
 #include "clang/Driver/Options.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,28 @@ using namespace linkguard;
 using namespace linkguard::flags;
 
 namespace {
+
+/// What the table finds for \p S joined to a value, when it is a joined
+/// option spelled S (what a shortcut could learn from, unless an alias).
+struct JoinedOption {
+  llvm::opt::Option Opt;
+  bool Alias;
+};
+
+std::optional<JoinedOption> joinedOptionSpelled(const std::string &S) {
+  std::string First = S + "x";
+  const char *One[] = {First.c_str()};
+  unsigned MI = 0, MC = 0;
+  llvm::opt::InputArgList L = clangOptTable().ParseArgs(One, MI, MC, clangDriverVisibility());
+  if (L.size() != 1)
+    return std::nullopt;
+  const llvm::opt::Arg &A = **L.begin();
+  auto Kind = A.getOption().getKind();
+  if (A.getSpelling() != S || (Kind != llvm::opt::Option::JoinedClass &&
+                               Kind != llvm::opt::Option::JoinedOrSeparateClass))
+    return std::nullopt;
+  return JoinedOption{A.getOption(), A.getAlias() != nullptr};
+}
 
 std::vector<const char *> cstrs(const std::vector<std::string> &S) {
   std::vector<const char *> Out;
@@ -42,17 +65,9 @@ TEST_CASE("the shortcut parse equals ParseArgs over every spelling of the table"
   for (const std::string &S : Spellings) {
     // Only a joined option's spelling becomes a shortcut: the others make
     // commands both paths parse with the table alone.
+    if (!joinedOptionSpelled(S))
+      continue;
     std::string First = S + "x";
-    const char *One[] = {First.c_str()};
-    unsigned MI = 0, MC = 0;
-    llvm::opt::InputArgList L1 = clangOptTable().ParseArgs(One, MI, MC, clangDriverVisibility());
-    if (L1.size() != 1)
-      continue;
-    const llvm::opt::Arg &A = **L1.begin();
-    auto Kind = A.getOption().getKind();
-    if (A.getSpelling() != S || (Kind != llvm::opt::Option::JoinedClass &&
-                                 Kind != llvm::opt::Option::JoinedOrSeparateClass))
-      continue;
     std::vector<std::string> Words{First};
     for (int B = 1; B < 256; ++B)
       Words.push_back(S + static_cast<char>(B) + "v");
@@ -110,20 +125,10 @@ TEST_CASE("a light argument parsed by the sixteenth shortcut keeps its option",
   for (const std::string &S : clangSpellingsExtending("")) {
     if (Words.size() == 15)
       break;
-    std::string W = S + "x";
-    const char *One[] = {W.c_str()};
-    unsigned MI = 0, MC = 0;
-    llvm::opt::InputArgList L = clangOptTable().ParseArgs(One, MI, MC, clangDriverVisibility());
-    if (L.size() != 1)
+    std::optional<JoinedOption> J = joinedOptionSpelled(S);
+    if (!J || J->Alias || needsOnlyValue(J->Opt) || S.rfind("-D", 0) == 0)
       continue;
-    const llvm::opt::Arg &A = **L.begin();
-    auto Kind = A.getOption().getKind();
-    if (A.getSpelling() != S || A.getAlias() || needsOnlyValue(A.getOption()) ||
-        (Kind != llvm::opt::Option::JoinedClass &&
-         Kind != llvm::opt::Option::JoinedOrSeparateClass) ||
-        S.rfind("-D", 0) == 0)
-      continue;
-    Words.push_back(W);
+    Words.push_back(S + "x");
   }
   REQUIRE(Words.size() == 15);
   for (int I = 0; I < 20; ++I)
