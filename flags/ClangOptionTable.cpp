@@ -37,15 +37,30 @@ static constexpr const llvm::ArrayRef<llvm::StringLiteral>
 
 using namespace clang::driver::options;
 
+// The option names, in the table's (sorted) order, in one object of their
+// own. As string literals they would be merged with every other literal of
+// the binary, and lld spreads merged strings over 32 shards by their hash
+// (MergeNoTailSection): a lookup's binary search would read a page per
+// probe. Here its last probes fall on the same page or two.
+struct OptionNames {
+#define OPTION(PREFIX, PREFIXED_NAME, ID, ...) char Name_##ID[sizeof(PREFIXED_NAME)];
+#include "clang/Driver/Options.inc"
+#undef OPTION
+};
+static constexpr OptionNames Names = {
+#define OPTION(PREFIX, PREFIXED_NAME, ...) PREFIXED_NAME,
+#include "clang/Driver/Options.inc"
+#undef OPTION
+};
+
 // Without clang's help texts and metavariables: linkguard parses with this
 // table and never prints its help. Left out, they are not linked
-// (--gc-sections drops unreferenced strings), and the option names a
-// lookup's binary search reads share fewer pages with prose.
+// (--gc-sections drops unreferenced strings).
 static constexpr OptTable::Info InfoTable[] = {
 #define OPTION(PREFIX, PREFIXED_NAME, ID, KIND, GROUP, ALIAS, ALIASARGS,       \
                FLAGS, VISIBILITY, PARAM, HELPTEXT, HELPTEXTSFORVARIANTS,       \
                METAVAR, VALUES)                                                \
-  LLVM_CONSTRUCT_OPT_INFO(PREFIX, PREFIXED_NAME, ID, KIND, GROUP, ALIAS,       \
+  LLVM_CONSTRUCT_OPT_INFO(PREFIX, Names.Name_##ID, ID, KIND, GROUP, ALIAS,     \
                           ALIASARGS, FLAGS, VISIBILITY, PARAM, nullptr, {},    \
                           nullptr, VALUES),
 #include "clang/Driver/Options.inc"
