@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 from typing import Any, Dict, List, Optional, Tuple, Type
 
 from ._binary import binary
@@ -91,8 +92,11 @@ def _inductor() -> Tuple[Any, Any]:
 
 
 def _predicates(cpp_builder: Any) -> List[str]:
-    return [n for n in ("_is_gcc", "_is_clang", "_is_apple_clang", "_is_intel_compiler",
-                        "_is_msvc_cl") if callable(getattr(cpp_builder, n, None))]
+    # _is_apple_clang runs --version; inductor asks it on macOS only.
+    names = ["_is_gcc", "_is_clang", "_is_intel_compiler", "_is_msvc_cl"]
+    if sys.platform == "darwin":
+        names.append("_is_apple_clang")
+    return [n for n in names if callable(getattr(cpp_builder, n, None))]
 
 
 def _ask(cpp_builder: Any, name: str, compiler: str) -> Any:
