@@ -100,6 +100,10 @@ asked = sorted(tuple(a[1:]) for a in via_dropin)
 assert ran == asked, "linkguard's steps differ from inductor's commands:\n" + "\n".join(
     difflib_line for difflib_line in __import__("difflib").unified_diff(
         [" ".join(a) for a in asked], [" ".join(r) for r in ran], "inductor", "linkguard", lineterm=""))
+# inductor still took the compiler for what it is: g++'s own flags
+# (cpp_builder adds them when _is_gcc(name)) are on its steps.
+if os.path.basename(switch.real_compiler).startswith("g++"):
+    assert any("-fno-tree-loop-vectorize" in a for a in asked), "inductor no longer saw g++"
 for p in plans:
     if p["phase"] in ("compile", "link"):
         print(f"  {p['phase']}: {p['compiler']} ... -o {p.get('output')}: {p['action_text']}")
