@@ -10,8 +10,9 @@ set -euo pipefail
 build=$LINKGUARD_BUILD_DIR
 area=$build/python-wheel
 lg=$area/venv/bin/linkguard
-wheel=$(ls "$area"/dist/linkguard-*.whl 2>/dev/null | head -n 1)
-[ -n "$wheel" ] && [ -x "$lg" ] || { echo "SKIP: no wheel from python.wheel in $area"; exit 125; }
+wheel=""
+for w in "$area"/dist/linkguard-*.whl; do [ -f "$w" ] && wheel=$w; done
+if [ -z "$wheel" ] || [ ! -x "$lg" ]; then echo "SKIP: no wheel from python.wheel in $area"; exit 125; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/linkguard-dogfood.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 -m zipfile -e "$wheel" "$work/wheel"
@@ -22,19 +23,26 @@ if [ "$st" -eq 66 ] && [[ $out == *"is a directory"* ]]; then
   exit 125
 fi
 [ "$st" -eq 0 ] || { echo "FAIL: the unpacked wheel is not portable (exit $st):"; echo "$out"; exit 1; }
-for f in linkguard linkguard-clang++ linkguard-clang; do
-  [[ $out == *"scripts/$f"* ]] || [[ $out == *"4 files"* ]] ||
-    { echo "FAIL: check did not judge .data/scripts/$f:"; echo "$out"; exit 1; }
-done
 echo "$out"
+# Every binary of the wheel was judged, and held.
+"$lg" check --json --portable "$work/wheel" | /usr/bin/python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+paths = [f["path"] for f in doc["files"]]
+for rel in ("scripts/linkguard", "scripts/linkguard-clang++", "scripts/linkguard-clang",
+            "data/libexec/linkguard/linkguard-loader"):
+    assert any(p.endswith(rel) for p in paths), f"{rel} was not judged: {paths}"
+assert doc["summary"]["holds"] is True and all(f["holds"] for f in doc["files"]), doc["summary"]
+'
 # Control: a library needing a libneedsm.so that the wheel does not ship.
 printf 'double f(double);\ndouble g(double x) { return f(x); }\n' >"$work/g.c"
 printf 'double f(double x) { return x; }\n' >"$work/f.c"
 cc=${LINKGUARD_LLVM_BINDIR:-/usr/lib/llvm-19/bin}/clang
 "$cc" -shared -fPIC "$work/f.c" -o "$work/libneedsm.so"
-"$cc" -shared -fPIC "$work/g.c" -L"$work" -lneedsm -o "$work/wheel/linkguard/libg.so"
+"$cc" -shared -fPIC "$work/g.c" -L"$work" -lneedsm -o "$work/wheel/libg.so"
 st=0
 out=$("$lg" check --portable "$work/wheel" 2>&1) || st=$?
-[ "$st" -eq 1 ] && [[ $out == *libneedsm.so* ]] ||
-  { echo "FAIL: the control (libg.so needing an unshipped libneedsm.so) passed (exit $st):"; echo "$out"; exit 1; }
+if [ "$st" -ne 1 ] || [[ $out != *libneedsm.so* ]]; then
+  echo "FAIL: the control (libg.so needing an unshipped libneedsm.so) passed (exit $st):"; echo "$out"; exit 1
+fi
 echo "control: a library with an unshipped dependency is not portable"

@@ -8,7 +8,6 @@ model, is scripts/aoti-chroot (Debian 13's python3-torch)."""
 
 import os
 import subprocess
-import sys
 import textwrap
 
 import pytest
@@ -116,7 +115,6 @@ def test_use_keeps_the_compiler_and_its_family(fake_torch, tmp_path, venv, cxx):
     import shutil
     if not shutil.which(cxx):
         pytest.skip(f"{cxx} is not installed")
-    from importlib import import_module
     out, log = run_use(fake_torch, tmp_path, cxx, venv)
     name = os.path.basename(cxx)
     # inductor now runs a drop-in that carries the compiler's own name ...
@@ -143,7 +141,6 @@ def test_use_keeps_the_compiler_and_its_family(fake_torch, tmp_path, venv, cxx):
 
 
 def test_dropin_directory_never_names_a_family(fake_torch, tmp_path, venv):
-    import shutil
     cache = tmp_path / "clang-cache"  # would make g++'s drop-in look like clang
     out, _ = run_use(fake_torch, tmp_path, "g++", venv, cache=cache)
     assert not out["cxx"].startswith(str(cache))
