@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 __all__ = ["binary", "run"]
 
@@ -17,18 +17,16 @@ def _candidates() -> List[str]:
     # The scripts directory of the installation this package lives in:
     # a venv's bin/, the interpreter's prefix, or the user scheme (--user).
     # The wheel puts the binary there (its .data/scripts), beside nothing else.
-    schemes = [None]
+    dirs: List[Optional[str]] = [sysconfig.get_path("scripts")]
+    preferred = getattr(sysconfig, "get_preferred_scheme", None)  # Python >= 3.10
+    user = str(preferred("user")) if preferred else ("posix_user" if os.name == "posix" else "nt_user")
     try:
-        schemes.append(sysconfig.get_preferred_scheme("user"))  # type: ignore[attr-defined]
-    except (AttributeError, KeyError):  # Python < 3.10
-        schemes.append("posix_user" if os.name == "posix" else "nt_user")
-    for scheme in schemes:
-        try:
-            scripts = sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
-        except KeyError:
-            continue
-        if scripts:
-            found.append(os.path.join(scripts, "linkguard"))
+        dirs.append(sysconfig.get_path("scripts", user))
+    except KeyError:  # pragma: no cover
+        pass
+    for d in dirs:
+        if d:
+            found.append(os.path.join(d, "linkguard"))
     on_path = shutil.which("linkguard")
     if on_path:
         found.append(on_path)
@@ -56,7 +54,7 @@ def binary() -> str:
     )
 
 
-def run(args: Sequence[str], env: Optional[dict] = None) -> "subprocess.CompletedProcess[bytes]":
+def run(args: Sequence[str], env: Optional[Dict[str, str]] = None) -> "subprocess.CompletedProcess[bytes]":
     """Runs ``linkguard ARGS`` and captures stdout and stderr (bytes)."""
     return subprocess.run([binary(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=env, check=False)

@@ -85,7 +85,7 @@ def _make_dropin(name: str, exe: str) -> str:
 
 def _inductor() -> Tuple[Any, Any]:
     try:
-        from torch._inductor import config, cpp_builder
+        from torch._inductor import config, cpp_builder  # type: ignore[import]
     except ImportError as e:  # pragma: no cover (exercised where torch is missing)
         raise ImportError("linkguard.inductor needs PyTorch (torch._inductor)") from e
     return config, cpp_builder

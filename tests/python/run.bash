@@ -22,6 +22,12 @@ wheel=$("$src/scripts/wheel" --from-build "$build" --out "$area/dist" | tail -n 
 "$py" -m venv --system-site-packages "$area/venv"
 "$area/venv/bin/python" -m pip install -q --no-index --no-cache-dir "$wheel"
 cd "$area"
+# The package is typed (py.typed): its annotations must hold under mypy --strict.
+if command -v mypy >/dev/null; then
+  mypy --strict --cache-dir "$area/mypy-cache" "$src/python/linkguard"
+else
+  echo "note: mypy is not installed (Debian: mypy); the type check did not run"
+fi
 unset LINKGUARD_BINARY LINKGUARD_BIN
 export LG_TEST_WHEEL=$wheel LG_TEST_VENV=$area/venv PATH=$area/venv/bin:$PATH
 exec "$area/venv/bin/python" -m pytest -q -p no:cacheprovider --basetemp="$area/tmp" "$src/tests/python"
