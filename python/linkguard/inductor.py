@@ -157,6 +157,10 @@ def use(compiler: Optional[str] = None, *, log_file: Optional[str] = None) -> Sw
     previous_cxx = config.cpp.cxx
     word = compiler if compiler is not None else cpp_builder.get_cpp_compiler()
     name = os.path.basename(word)
+    if word.startswith(dropin_dir(exe) + os.sep) and os.environ.get("LINKGUARD_CXX"):
+        # use() again while in force (a notebook cell run twice): nothing to
+        # change, and this switch's restore() changes nothing either.
+        return Switch(word, os.environ["LINKGUARD_CXX"], previous_cxx, {})
     if name.startswith("linkguard") or word.startswith(dropin_dir(exe) + os.sep):
         raise RuntimeError(f"linkguard.inductor.use(): inductor's compiler {word} is linkguard "
                            "already; name the real compiler: use(compiler=...)")

@@ -78,6 +78,9 @@ SCRIPT = textwrap.dedent("""\
         subprocess.check_call([cxx, "-O2", "-fPIC", "-c", src, "-o", obj])
         subprocess.check_call([cxx, "-shared", obj, "-o", so])
         out["so"] = so
+        with linkguard.inductor.use() as again:  # twice: the same drop-in, nothing undone
+            out["again"] = [cpp_builder.get_cpp_compiler(), again.real_compiler]
+        out["after_again"] = [cpp_builder.get_cpp_compiler(), os.environ["LINKGUARD_CXX"]]
     out["after"] = list(config.cpp.cxx) if isinstance(config.cpp.cxx, tuple) else config.cpp.cxx
     out["env_after"] = os.environ.get("LINKGUARD_CXX")
     print(json.dumps(out))
@@ -136,6 +139,7 @@ def test_use_keeps_the_compiler_and_its_family(fake_torch, tmp_path, venv, cxx):
     assert all(f"real compiler: {shutil.which(cxx)} (from LINKGUARD_CXX)" in ln and "form masquerade" in ln
                for ln in steps)
     assert os.path.isfile(out["so"])
+    assert out["again"] == out["after_again"] == [out["cxx"], out["env"]]
     # restored at the end of the with-block
     assert out["after"] == out["before"] and out["env_after"] is None
 
