@@ -65,7 +65,13 @@ def dropin_dir(linkguard_binary: Optional[str] = None) -> str:
 
 def _make_dropin(name: str, exe: str) -> str:
     d = dropin_dir(exe)
-    os.makedirs(d, mode=0o755, exist_ok=True)
+    os.makedirs(d, mode=0o700, exist_ok=True)
+    # inductor will run what this directory holds: it must be ours alone
+    # (the /tmp fallback could have been made by someone else).
+    st = os.lstat(d)
+    if not os.path.isdir(d) or os.path.islink(d) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+        raise RuntimeError(f"linkguard.inductor: {d} is not a directory of this user's that only "
+                           "this user can write; remove it or set XDG_CACHE_HOME")
     link = os.path.join(d, name)
     target = os.path.realpath(exe)
     try:

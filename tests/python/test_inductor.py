@@ -158,3 +158,17 @@ def test_refuses_linkguard_as_the_compiler(fake_torch, tmp_path, venv):
                         "import linkguard.inductor; linkguard.inductor.use()"],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert r.returncode != 0 and "is linkguard already" in r.stderr
+
+
+def test_refuses_a_dropin_directory_others_can_write(fake_torch, tmp_path, venv):
+    """inductor runs what the drop-in directory holds: one that others can
+    write (a /tmp fallback made by someone else) is refused."""
+    cache = tmp_path / "cache"
+    out, _ = run_use(fake_torch, tmp_path, "g++", venv, cache=cache)
+    d = os.path.dirname(out["cxx"])
+    os.chmod(d, 0o777)
+    env = dict(os.environ, PYTHONPATH=str(fake_torch), CXX="g++", XDG_CACHE_HOME=str(cache))
+    r = subprocess.run([os.path.join(venv, "bin", "python"), "-c",
+                        "import linkguard.inductor; linkguard.inductor.use()"],
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode != 0 and "only this user can write" in r.stderr
