@@ -36,6 +36,9 @@ LINKGUARD_PACKAGES=(
   # tests/e2e/inspect_crafted_malformed.bash, scripts/bench: peak RSS of a
   # command (GNU time; a Python child's own figure includes the interpreter).
   time
+  # scripts/wheel, tests/python: Debian's Python tooling builds and tests the wheel.
+  python3-build python3-setuptools python3-wheel python3-venv python3-pytest mypy
+  yamllint python3-yaml # tests/python/ci_recipes.bash: the hosted CI recipes in docs/ci/
 )
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command

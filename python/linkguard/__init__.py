@@ -1,0 +1,282 @@
+"""linkguard from Python: a thin typed layer over the binary's ``--json``.
+
+Every verdict comes from the ``linkguard`` executable installed with this
+package (``linkguard check|inspect|try-load --json``); nothing is judged in
+Python. A result keeps the binary's whole JSON document as ``.raw``.
+
+    >>> import linkguard
+    >>> r = linkguard.check("model.dylib", forbid=["openmp"], portable=True)
+    >>> r.holds, [f.message for f in r.findings]
+
+Usage errors (exit 64: an unknown option, a bad pattern, no contract) raise
+:class:`UsageError` with linkguard's own message. A file that cannot be read
+or is not a binary does not raise: the result does not hold and lists it in
+``.errors`` (a contract that could not be checked did not hold).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from ._binary import binary, run
+
+try:  # the installed distribution's version; a source checkout has none
+    from importlib.metadata import PackageNotFoundError, version as _dist_version
+
+    try:
+        __version__ = _dist_version("linkguard")
+    except PackageNotFoundError:
+        __version__ = "0+unknown"
+except ImportError:  # pragma: no cover (Python < 3.8)
+    __version__ = "0+unknown"
+
+__all__ = [
+    "CheckResult", "Finding", "FileError", "InspectResult", "LinkguardError",
+    "TryLoadResult", "UsageError", "binary", "check", "inspect", "try_load",
+]
+
+# linkguard's exit codes (docs/exit-codes.md) that this layer treats specially.
+EXIT_USAGE = 64
+
+
+class LinkguardError(Exception):
+    """linkguard could not answer: its exit code and its own message."""
+
+    def __init__(self, message: str, exit_code: int, argv: Sequence[str]) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+        self.argv = list(argv)
+
+
+class UsageError(LinkguardError):
+    """Exit 64: linkguard rejected the command line (``linkguard: error: ...``)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding of ``check`` or ``try-load``.
+
+    ``file`` is the file given (for a container's member, the container);
+    ``member`` the path inside the archive, or None; ``path`` linkguard's
+    name for it (``PKG!member``, ``FILE@0xOFFSET``). ``kind`` is
+    ``violation``, ``kept`` or ``unknown``.
+    """
+
+    file: str
+    member: Optional[str]
+    kind: str
+    dependency: Optional[str]
+    message: str
+    rule: str
+    path: str
+    slice: Optional[str] = None
+    symbols: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file linkguard could not judge: ``unreadable``, ``malformed``, ``unsupported``."""
+
+    path: str
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """``linkguard check --json``: ``holds`` only when the exit code is 0."""
+
+    holds: bool
+    findings: List[Finding]
+    errors: List[FileError]
+    exit_code: int
+    raw: Dict[str, Any] = field(repr=False)
+    stderr: str = field(default="", repr=False)
+
+    @property
+    def violations(self) -> List[Finding]:
+        return [f for f in self.findings if f.kind == "violation"]
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+
+@dataclass(frozen=True)
+class InspectResult:
+    """``linkguard inspect --json``: ``files`` as linkguard reports them."""
+
+    files: List[Dict[str, Any]]
+    errors: List[FileError]
+    exit_code: int
+    raw: Dict[str, Any] = field(repr=False)
+
+    def dependencies(self, path: Optional[str] = None) -> List[str]:
+        """The dependency names of every slice of every file (or of PATH), in load order."""
+        out: List[str] = []
+        for f in self.files:
+            if path is not None and f.get("path") != path:
+                continue
+            for s in f.get("slices") or []:
+                out.extend(d["name"] for d in s.get("dependencies") or [])
+        return out
+
+
+@dataclass(frozen=True)
+class TryLoadResult:
+    """``linkguard try-load --json``: ``holds`` when it loaded and the contract held."""
+
+    holds: bool
+    outcome: str
+    findings: List[Finding]
+    images: List[Dict[str, Any]]
+    problem: Optional[str]
+    exit_code: int
+    raw: Dict[str, Any] = field(repr=False)
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+
+def _strs(name: str, values: Union[str, Iterable[str], None]) -> List[str]:
+    if values is None:
+        return []
+    if isinstance(values, str):
+        return [values]
+    out = list(values)
+    for v in out:
+        if not isinstance(v, str):
+            raise TypeError(f"{name}: expected strings, got {v!r}")
+    return out
+
+
+def _fspaths(paths: Sequence[Any]) -> List[str]:
+    import os
+
+    if not paths:
+        raise TypeError("at least one path is needed")
+    return [os.fspath(p) for p in paths]
+
+
+def _run_json(args: List[str]) -> Tuple[Dict[str, Any], int, str]:
+    proc = run(args)
+    err = proc.stderr.decode("utf-8", "replace")
+    first = next((line for line in err.splitlines() if line.startswith("linkguard: error:")), err.strip())
+    if proc.returncode == EXIT_USAGE:
+        raise UsageError(first, proc.returncode, args)
+    try:
+        doc = json.loads(proc.stdout.decode("utf-8"))
+    except ValueError:
+        raise LinkguardError(first or f"linkguard {args[0]} printed no JSON (exit {proc.returncode})",
+                             proc.returncode, args) from None
+    if not isinstance(doc, dict):
+        raise LinkguardError(f"linkguard {args[0]}: unexpected JSON", proc.returncode, args)
+    return doc, proc.returncode, err
+
+
+def _errors(doc: Dict[str, Any]) -> List[FileError]:
+    return [FileError(e.get("path", ""), e.get("kind", ""), e.get("message", "")) for e in doc.get("errors") or []]
+
+
+def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
+          forbid_unreferenced: Iterable[str] = (), unused: bool = False, mps_aot: bool = False,
+          portable: bool = False, bundle_root: Optional[Any] = None, search: Iterable[str] = (),
+          provided: Iterable[str] = (), system_list: Optional[Any] = None,
+          scan: bool = False) -> CheckResult:
+    """``linkguard check --json`` over PATHS (files, containers, ``PKG!member``).
+
+    The options are ``linkguard check``'s (docs/check.md). ``holds`` is True
+    only when linkguard exits 0 and its summary holds.
+    """
+    import os
+
+    args = ["check", "--json"]
+    args += [f"--forbid={p}" for p in _strs("forbid", forbid)]
+    args += [f"--require={p}" for p in _strs("require", require)]
+    args += [f"--forbid-unreferenced={p}" for p in _strs("forbid_unreferenced", forbid_unreferenced)]
+    if unused:
+        args.append("--unused")
+    if mps_aot:
+        args.append("--mps-aot")
+    if portable:
+        args.append("--portable")
+    if bundle_root is not None:
+        args.append(f"--bundle-root={os.fspath(bundle_root)}")
+    args += [f"--search={d}" for d in _strs("search", search)]
+    args += [f"--provided={p}" for p in _strs("provided", provided)]
+    if system_list is not None:
+        args.append(f"--system-list={os.fspath(system_list)}")
+    if scan:
+        args.append("--scan")
+    args += ["--", *_fspaths(paths)]
+    doc, code, err = _run_json(args)
+    findings: List[Finding] = []
+    for f in doc.get("files") or []:
+        container = f.get("container") or {}
+        for g in f.get("findings") or []:
+            findings.append(Finding(
+                file=container.get("path") or f.get("path", ""),
+                member=container.get("member"),
+                kind=g.get("kind", ""),
+                dependency=g.get("dependency"),
+                message=g.get("message", ""),
+                rule=g.get("rule", ""),
+                path=f.get("path", ""),
+                slice=g.get("slice"),
+                symbols=tuple(g.get("symbols") or ()),
+            ))
+    summary = doc.get("summary") or {}
+    holds = code == 0 and summary.get("holds") is True
+    return CheckResult(holds=holds, findings=findings, errors=_errors(doc), exit_code=code, raw=doc,
+                       stderr=err)
+
+
+def inspect(*paths: Any, symbols: bool = False, rpaths: bool = False, arch: Optional[str] = None,
+            scan: bool = False) -> InspectResult:
+    """``linkguard inspect --json`` over PATHS: dependencies in load order per slice."""
+    args = ["inspect", "--json"]
+    if symbols:
+        args.append("--symbols")
+    if rpaths:
+        args.append("--rpaths")
+    if arch is not None:
+        args.append(f"--arch={arch}")
+    if scan:
+        args.append("--scan")
+    args += ["--", *_fspaths(paths)]
+    doc, code, _ = _run_json(args)
+    return InspectResult(files=list(doc.get("files") or []), errors=_errors(doc), exit_code=code, raw=doc)
+
+
+def try_load(path: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
+             call: Optional[str] = None, hide: Iterable[Any] = (), keep_env: bool = False,
+             lazy: bool = False, scan: bool = False) -> TryLoadResult:
+    """``linkguard try-load --json PATH``: load it in a fresh process and judge what it maps."""
+    import os
+
+    args = ["try-load", "--json"]
+    args += [f"--forbid={p}" for p in _strs("forbid", forbid)]
+    args += [f"--require={p}" for p in _strs("require", require)]
+    if call is not None:
+        args.append(f"--call={call}")
+    args += [f"--hide={os.fspath(h)}" for h in hide]
+    if keep_env:
+        args.append("--keep-env")
+    if lazy:
+        args.append("--lazy")
+    if scan:
+        args.append("--scan")
+    args += ["--", os.fspath(path)]
+    doc, code, _ = _run_json(args)
+    name = doc.get("name") or os.fspath(path)
+    file, _, member = name.partition("!")
+    findings = [Finding(file=file, member=member or None, kind=g.get("kind", ""),
+                        dependency=g.get("image"), message=g.get("message", ""),
+                        rule=g.get("rule", ""), path=name)
+                for g in doc.get("findings") or []]
+    holds = code == 0 and doc.get("outcome") == "holds"
+    return TryLoadResult(holds=holds, outcome=str(doc.get("outcome")), findings=findings,
+                         images=list(doc.get("images") or []), problem=doc.get("problem"),
+                         exit_code=code, raw=doc)

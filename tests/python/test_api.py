@@ -1,0 +1,115 @@
+"""import linkguard: the same verdicts as the CLI, on passing and failing files."""
+
+import json
+import os
+
+import pytest
+
+import linkguard
+from helpers import run
+
+
+def cli_check(cli, *args):
+    text = run(cli, "check", *args)
+    doc = run(cli, "check", "--json", *args)
+    return text, json.loads(doc.stdout) if doc.stdout else None
+
+
+CASES = [
+    # (files, contract kwargs, CLI options, expected exit)
+    (["guarded.dylib"], dict(forbid=["openmp"]), ["--forbid=openmp"], 0),
+    (["plain.dylib"], dict(forbid=["openmp"]), ["--forbid=openmp"], 1),
+    (["guarded.dylib"], dict(portable=True), ["--portable"], 0),
+    (["plain.dylib"], dict(portable=True), ["--portable"], 1),
+    (["plain.dylib", "guarded.dylib"], dict(mps_aot=True), ["--mps-aot"], 1),
+    (["guarded.dylib"], dict(require=["libsystem"], unused=True), ["--require=libsystem", "--unused"], 0),
+    (["guarded.dylib", "missing.dylib"], dict(forbid=["openmp"]), ["--forbid=openmp"], 66),
+    (["model/model.wrapper.cpp"], dict(forbid="openmp"), ["--forbid=openmp"], 65),
+]
+
+
+@pytest.mark.parametrize("files,kwargs,opts,code", CASES)
+def test_check_verdict_equals_the_cli(mps, cli, files, kwargs, opts, code):
+    paths = [str(mps / f) for f in files]
+    text, doc = cli_check(cli, *opts, "--", *paths)
+    assert text.returncode == code, text.stdout + text.stderr
+    r = linkguard.check(*paths, **kwargs)
+    assert r.exit_code == code
+    assert r.holds is (code == 0) is text.stdout.rstrip().endswith(": holds")
+    assert bool(r) is r.holds
+    assert r.raw["summary"] == doc["summary"]
+    # Every violation line the CLI prints is a finding, with its file.
+    lines = [ln for ln in text.stdout.splitlines() if ": violation: " in ln]
+    got = [f"{f.path}: violation: {f.message}" for f in r.findings if f.kind == "violation"]
+    assert sorted(got) == sorted(lines)
+    assert len(r.errors) == len(doc["errors"])
+    if code == 1:
+        assert r.violations and all(f.file in paths for f in r.violations)
+        assert any(f.dependency == "/opt/llvm-openmp/lib/libomp.dylib" for f in r.violations)
+
+
+def test_check_on_a_wheel_names_members(wheel):
+    r = linkguard.check(wheel, forbid=["openmp"])
+    assert r.holds
+    files = [f["path"] for f in r.raw["files"]]
+    assert all(p.startswith(wheel + "!") for p in files) and len(files) == 4
+
+
+def test_member_of_a_container(wheel, elf, tmp_path):
+    import zipfile
+    bad = tmp_path / "bad.whl"
+    with zipfile.ZipFile(bad, "w") as z:
+        z.write(elf / "libneedsm.so", "pkg/libneedsm.so")
+    r = linkguard.check(bad, forbid=["libm.so*"])
+    assert not r.holds and r.exit_code == 1
+    (f,) = r.violations
+    assert (f.file, f.member, f.dependency) == (str(bad), "pkg/libneedsm.so", "libm.so.6")
+
+
+def test_usage_error_raises_with_linkguards_message(mps, cli):
+    cli_err = run(cli, "check", "--", str(mps / "plain.dylib")).stderr.strip()
+    with pytest.raises(linkguard.UsageError) as e:
+        linkguard.check(mps / "plain.dylib")
+    assert e.value.exit_code == 64
+    assert str(e.value) == cli_err and cli_err.startswith("linkguard: error: check: no contract")
+    with pytest.raises(linkguard.UsageError, match="linkguard: error:"):
+        linkguard.check(mps / "plain.dylib", forbid=["[unclosed"])
+    with pytest.raises(TypeError):
+        linkguard.check(forbid=["openmp"])
+
+
+def test_inspect_equals_the_cli(mps, cli):
+    r = linkguard.inspect(mps / "plain.dylib", mps / "guarded.dylib")
+    assert r.exit_code == 0
+    text = run(cli, "inspect", mps / "plain.dylib").stdout.splitlines()
+    # otool layout: a title, the dylib's own id, then its dependencies.
+    want = [ln.strip().split(" (compat")[0] for ln in text[2:]]
+    assert r.dependencies(str(mps / "plain.dylib")) == want
+    assert "/opt/llvm-openmp/lib/libomp.dylib" in want
+    assert "/opt/llvm-openmp/lib/libomp.dylib" not in r.dependencies(str(mps / "guarded.dylib"))
+
+
+def test_try_load_equals_the_cli(elf, cli):
+    lib = str(elf / "libneedsm.so")
+    for kwargs, opts, code in [(dict(forbid=["libomp*"]), ["--forbid=libomp*"], 0),
+                               (dict(forbid=["libm.so*"]), ["--forbid=libm.so*"], 1),
+                               (dict(require=["libz.so*"]), ["--require=libz.so*"], 1)]:
+        c = run(cli, "try-load", "--json", *opts, "--", lib)
+        assert c.returncode == code, c.stderr
+        r = linkguard.try_load(lib, **kwargs)
+        assert (r.exit_code, r.holds, r.outcome) == (code, code == 0, json.loads(c.stdout)["outcome"])
+        assert len(r.findings) == len(json.loads(c.stdout)["findings"])
+        assert any(i["path"].endswith("libneedsm.so") for i in r.images)
+    r = linkguard.try_load(elf / "app")  # an executable does not load
+    assert not r.holds and r.exit_code == 87 and r.problem
+
+
+def test_binary_is_the_installed_one(venv):
+    assert linkguard.binary() == os.path.join(venv, "bin", "linkguard")
+    assert linkguard.__version__ != "0+unknown"
+
+
+def test_typed(venv):
+    import linkguard as lg
+    assert os.path.isfile(os.path.join(os.path.dirname(lg.__file__), "py.typed"))
+    assert lg.__file__.startswith(venv)

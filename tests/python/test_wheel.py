@@ -1,0 +1,104 @@
+"""The wheel as pip installs it: layout, tag, drivers on PATH, the MPS rule."""
+
+import os
+import re
+import zipfile
+
+from conftest import LLVM_BIN
+from helpers import run
+
+
+def members(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        return {i.filename: i for i in z.infolist()}
+
+
+def test_layout_is_cmake_install_s(wheel):
+    m = members(wheel)
+    ver = os.path.basename(wheel).split("-")[1]
+    data = f"linkguard-{ver}.data/"
+    for name in ("linkguard", "linkguard-clang++", "linkguard-clang"):
+        info = m[data + "scripts/" + name]
+        assert (info.external_attr >> 16) & 0o111, f"{name} is not executable in the wheel"
+    for rel in ("libexec/linkguard/linkguard-loader", "share/man/man1/linkguard.1",
+                "share/linkguard/cmake/linkguard-toolchain.cmake"):
+        assert data + "data/" + rel in m, rel
+    assert any(n.endswith("linkguard/py.typed") for n in m)
+    # No Python shim: every driver is the static executable itself.
+    with zipfile.ZipFile(wheel) as z:
+        blobs = {z.read(data + "scripts/" + n) for n in ("linkguard", "linkguard-clang++", "linkguard-clang")}
+    assert len(blobs) == 1
+    assert next(iter(blobs))[:4] == b"\x7fELF"
+
+
+def test_tag_is_the_loader_s_highest_glibc(wheel, tmp_path):
+    """manylinux_X_Y from linkguard-loader's version needs, read here from the
+    raw bytes (the GLIBC_ names in .dynstr), not the way scripts/wheel reads them."""
+    ver = os.path.basename(wheel).split("-")[1]
+    with zipfile.ZipFile(wheel) as z:
+        loader = z.read(f"linkguard-{ver}.data/data/libexec/linkguard/linkguard-loader")
+        tags = [line.split(": ", 1)[1] for line in z.read(f"linkguard-{ver}.dist-info/WHEEL").decode().splitlines()
+                if line.startswith("Tag: ")]
+        lg = z.read(f"linkguard-{ver}.data/scripts/linkguard")
+    versions = {tuple(int(x) for x in v.split(b".")) for v in re.findall(rb"GLIBC_([0-9]+\.[0-9]+(?:\.[0-9]+)?)\x00", loader)}
+    assert versions, "the loader needs no GLIBC_ version?"
+    high = max(versions)
+    arch = os.uname().machine
+    assert tags == [f"py3-none-manylinux_{high[0]}_{high[1]}_{arch}"]
+    assert os.path.basename(wheel).endswith(f"-py3-none-manylinux_{high[0]}_{high[1]}_{arch}.whl")
+    # The other binary is static (no PT_INTERP): the loader alone sets the tag.
+    (tmp_path / "lg").write_bytes(lg)
+    ph = run(os.path.join(LLVM_BIN, "llvm-readelf"), "--program-headers", tmp_path / "lg")
+    assert ph.returncode == 0 and "INTERP" not in ph.stdout
+
+
+def test_drivers_on_path_after_activate(venv):
+    out = run("bash", "-c", f'. "{venv}/bin/activate" && command -v linkguard linkguard-clang++ linkguard-clang')
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [os.path.join(venv, "bin", n) for n in
+                                  ("linkguard", "linkguard-clang++", "linkguard-clang")]
+    v = run(os.path.join(venv, "bin", "linkguard"), "--version")
+    assert v.returncode == 0 and v.stdout.startswith("linkguard ")
+
+
+def test_loader_found_beside_installed_binary(cli, venv, elf):
+    """try-load finds libexec/linkguard/linkguard-loader where pip put it."""
+    r = run(cli, "try-load", "--json", "--forbid=libnothing*", elf / "libneedsm.so")
+    assert r.returncode == 0, r.stderr
+    assert f'"loader": "{venv}/libexec/linkguard/linkguard-loader"' in r.stdout
+
+
+def test_linkguard_clang_xx_applies_the_mps_rule(mps, cli):
+    otool = os.path.join(LLVM_BIN, "llvm-otool")
+    plain = run(otool, "-L", mps / "plain.dylib").stdout
+    guarded = run(otool, "-L", mps / "guarded.dylib").stdout
+    assert "/opt/llvm-openmp/lib/libomp.dylib" in plain       # the control keeps it
+    assert "libomp" not in guarded
+    assert "/usr/lib/libSystem.B.dylib" in guarded
+    assert run(cli, "check", "--mps-aot", mps / "guarded.dylib").returncode == 0
+    assert run(cli, "check", "--mps-aot", mps / "plain.dylib").returncode == 1
+
+
+def test_python_m_linkguard_is_the_binary(venv, mps):
+    py = os.path.join(venv, "bin", "python")
+    a = run(py, "-m", "linkguard", "inspect", mps / "plain.dylib")
+    b = run(os.path.join(venv, "bin", "linkguard"), "inspect", mps / "plain.dylib")
+    assert (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr)
+    u = run(py, "-m", "linkguard", "check", "--no-such-option", mps / "plain.dylib")
+    assert u.returncode == 64 and u.stderr.startswith("linkguard: error:")
+
+
+def test_the_wheel_itself_is_portable(cli, wheel, elf, tmp_path):
+    """Dogfood, the wheel as a zip (what pip downloads); the unpacked
+    directory is tests/python/dogfood.bash. Control: the same wheel with a
+    library whose dependency it does not ship is not portable."""
+    r = run(cli, "check", "--portable", wheel)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert [ln.startswith(wheel + "!") and ln.endswith(": holds") for ln in r.stdout.splitlines()] == [True] * 4 + [False]
+    bad = tmp_path / os.path.basename(wheel)
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(bad, "w") as dst:
+        for i in src.infolist():
+            dst.writestr(i, src.read(i))
+        dst.write(elf / "app", "linkguard/app")
+    r = run(cli, "check", "--portable", bad)
+    assert r.returncode == 1 and "libneedsm.so" in r.stdout
