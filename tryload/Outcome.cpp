@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <map>
@@ -160,8 +161,6 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
     V.Problem = "report incomplete: " + std::move(Why);
     return V;
   };
-  if (!Run.ReportProblem.empty())
-    return incomplete(Run.ReportProblem);
   if (R.Hide == HideState::Unavailable || R.Hide == HideState::Failed) {
     V.What = Outcome::HideUnavailable;
     V.Problem =
@@ -181,6 +180,12 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       if (F.sameFile(Lib.Major, Lib.Minor, Lib.Inode))
         LibraryStop = I;
 
+  // A report that cannot be read: only what the kernel showed is left. A
+  // library seen mapped is still judged (a violation there is certain); a
+  // run that holds cannot be vouched for.
+  const bool ReportOk = Run.ReportProblem.empty();
+  if (!ReportOk && !(Run.Watched && LibraryStop))
+    return incomplete(Run.ReportProblem);
   if (R.Load == LoadState::Failed) {
     V.What = Outcome::LoadFailed;
     V.Problem = R.LoadError;
@@ -191,11 +196,11 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
                       "process never showed it mapped when it stopped (" +
                       howItEnded(Run) + " after " +
                       std::to_string(Run.Stops.size()) + " stops)");
-  if (Run.Watched && LibraryStop && R.Load != LoadState::Loaded)
+  if (ReportOk && Run.Watched && LibraryStop && R.Load != LoadState::Loaded)
     return incomplete("the library was mapped in the process, but the "
                       "loader's report stops before the load (the loader " +
                       howItEnded(Run) + ")");
-  if (R.Load != LoadState::Loaded) {
+  if (ReportOk && R.Load != LoadState::Loaded) {
     V.What = Outcome::LoadFailed;
     V.Problem = "the loader " + howItEnded(Run) + " while loading it";
     return V;
@@ -207,7 +212,7 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
   // Forbid may match the names the process used (they only add matches);
   // require only the names the parent read itself.
   std::vector<contract::LoadedImage> ForForbid, ForRequire;
-  std::string Gap; // the first reason the run is Incomplete
+  std::string Gap = Run.ReportProblem; // the first reason it is Incomplete
   if (Run.Watched) {
     std::vector<Seen> Images;
     std::set<std::string> AllPaths;
@@ -225,18 +230,20 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
         if (!Known)
           Images.push_back({F, I});
       }
-    // The report, cross-checked: every image it names must be one the
-    // kernel showed.
-    auto check = [&](const std::vector<contract::LoadedImage> &List) {
-      for (const contract::LoadedImage &I : List)
-        if (Gap.empty() && llvm::StringRef(I.RealPath).starts_with("/") &&
-            !AllPaths.count(I.RealPath))
-          Gap = "the loader's report lists " + I.RealPath +
-                ", which the process's maps never showed";
+    // In the order the loader listed them where it did (load order), stop
+    // by stop; the others after, in address order.
+    auto rank = [&](const Seen &S) {
+      size_t N = 0;
+      for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
+        for (const contract::LoadedImage &I : *List) {
+          if (I.RealPath == S.File.Path)
+            return std::make_pair(S.Stop, N);
+          ++N;
+        }
+      return std::make_pair(S.Stop, N);
     };
-    check(R.Baseline);
-    check(R.AfterLoad);
-    check(R.AfterCall);
+    std::stable_sort(Images.begin(), Images.end(),
+                     [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
     for (const Seen &S : Images) {
       // The name the process used for it, when the report gives one.
       std::string Path = S.File.Path;
@@ -274,6 +281,19 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
         Gap = "the library needs " + N +
               ", and no image mapped in the process is it";
     }
+    // The report, cross-checked: every image it names must be one the
+    // kernel showed.
+    auto check = [&](const std::vector<contract::LoadedImage> &List) {
+      for (const contract::LoadedImage &I : List)
+        if (Gap.empty() && llvm::StringRef(I.RealPath).starts_with("/") &&
+            !llvm::StringRef(I.RealPath).starts_with("/proc/") &&
+            !AllPaths.count(I.RealPath))
+          Gap = "the loader's report lists " + I.RealPath +
+                ", which the process's maps never showed";
+    };
+    check(R.Baseline);
+    check(R.AfterLoad);
+    check(R.AfterCall);
     if (Gap.empty() && Call && R.Call == CallState::Returned &&
         Run.Stops.size() < *LibraryStop + 2)
       Gap = "the loader reports that " + *Call +
@@ -313,6 +333,15 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
                              Req.Findings.end());
   V.What = V.Contract.ok() ? Outcome::Holds : Outcome::Broken;
 
+  if (!ReportOk) {
+    if (V.What == Outcome::Holds) {
+      V.What = Outcome::Incomplete;
+      V.Problem = "report incomplete: " + Gap;
+    } else {
+      V.Note = "report incomplete: " + Gap;
+    }
+    return V;
+  }
   if (Call && R.Call == CallState::Missing) {
     V.What = Outcome::CallFailed;
     V.Problem = R.CallError;
