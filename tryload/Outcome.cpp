@@ -146,9 +146,9 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
     llvm::consumeError(B.takeError());
     return std::nullopt;
   }
-  if (B->Slices.empty() || !hostSlice(*B).InstallName)
+  if (B->Slices.empty())
     return std::nullopt;
-  return *hostSlice(*B).InstallName;
+  return hostSlice(*B).InstallName;
 }
 
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
