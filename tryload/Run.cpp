@@ -89,6 +89,17 @@ MapsSnapshot readMaps(pid_t Pid) {
 }
 #endif
 
+/// A byte is written here whenever a child stops or ends (SIGCHLD), so the
+/// wait below wakes at once rather than at its next poll timeout.
+int ChildPipe[2] = {-1, -1};
+
+extern "C" void linkguardTryLoadChild(int /*Sig*/) {
+  int Saved = errno;
+  char Byte = 0;
+  (void)!::write(ChildPipe[1], &Byte, 1);
+  errno = Saved;
+}
+
 } // namespace
 
 char SpawnError::ID = 0;
@@ -211,6 +222,29 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   }
   Started(Pid);
 
+  // SIGCHLD, stops included, wakes the poll below (restored afterwards).
+  struct sigaction OldChld {};
+  bool Woken = ::pipe(ChildPipe) == 0;
+  if (Woken) {
+    for (int FD : ChildPipe) {
+      ::fcntl(FD, F_SETFD, FD_CLOEXEC);
+      ::fcntl(FD, F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction Act {};
+    Act.sa_handler = linkguardTryLoadChild;
+    sigemptyset(&Act.sa_mask);
+    Act.sa_flags = SA_RESTART;
+    ::sigaction(SIGCHLD, &Act, &OldChld);
+  }
+  auto Unwake = make_scope_exit([&] {
+    if (!Woken)
+      return;
+    ::sigaction(SIGCHLD, &OldChld, nullptr);
+    ::close(ChildPipe[0]);
+    ::close(ChildPipe[1]);
+    ChildPipe[0] = ChildPipe[1] = -1;
+  });
+
   // Read until the loader is gone, not until every copy of the pipe is
   // closed: a process the library forked may hold one for ever.
   ::fcntl(Pipe[0], F_SETFL, O_NONBLOCK);
@@ -232,12 +266,16 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   int Status = 0;
   bool Exited = false, Closed = false;
   while (!Exited) {
-    if (!Closed) {
-      struct pollfd P = {Pipe[0], POLLIN, 0};
-      if (::poll(&P, 1, 100) > 0)
+    struct pollfd P[2] = {{Closed ? -1 : Pipe[0], POLLIN, 0},
+                          {Woken ? ChildPipe[0] : -1, POLLIN, 0}};
+    if (::poll(P, 2, 100) > 0) {
+      if (P[0].revents)
         Closed = drain();
+      char Bytes[64];
+      while (P[1].revents && ::read(ChildPipe[0], Bytes, sizeof Bytes) > 0) {
+      }
     }
-    pid_t W = ::waitpid(Pid, &Status, (Closed ? 0 : WNOHANG) | WUNTRACED);
+    pid_t W = ::waitpid(Pid, &Status, WNOHANG | WUNTRACED);
     if (W < 0 && errno != EINTR)
       return sysError("waitpid");
     if (W == Pid && WIFSTOPPED(Status)) {
