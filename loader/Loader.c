@@ -48,8 +48,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__linux__)
 #include <signal.h>
+#if defined(__linux__)
 #include <sys/prctl.h>
 #endif
 

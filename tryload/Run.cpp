@@ -284,6 +284,8 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
       // read now are the kernel's, not the process's word.
       Run.Stops.push_back(readMaps(Pid));
       Stopped(Run);
+#else
+      (void)Stopped;
 #endif
       ::kill(Pid, SIGCONT);
       continue;
