@@ -354,7 +354,8 @@ int runTryLoad(const std::vector<std::string> &Args) {
         ExitCode::NotLoadableHere,
         "try-load: " + Target->Name + " is " + Facts->NotLoadableHere +
             ": it cannot be loaded here; read its load commands instead: "
-            "linkguard check --portable --mps-aot " + Target->Name));
+            "linkguard check --portable " + (Facts->MachO ? "--mps-aot " : "") +
+            Target->Name));
 
   Req.Library = Target->Library;
   Req.Call = O.Call;

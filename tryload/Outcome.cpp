@@ -101,6 +101,7 @@ llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path) {
     return B.takeError();
   if (B->Slices.empty())
     return F;
+  F.MachO = B->Fmt == objlib::Format::MachO;
   std::string Archs;
   for (const objlib::Slice &S : B->Slices)
     Archs += (Archs.empty() ? "" : ", ") + S.Arch;

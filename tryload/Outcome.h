@@ -62,6 +62,7 @@ struct LibraryFacts {
   /// Why this platform's loader cannot load it at all ("a Mach-O dylib
   /// (arm64); Linux loads ELF only"), or empty.
   std::string NotLoadableHere;
+  bool MachO = false; // the file's format (ELF otherwise)
 };
 
 /// Reads Path's identity and its needed libraries (its first slice).

@@ -138,7 +138,7 @@ SUITE_try_load_trust() {
   expect_contains "$(cat out.txt)" "plain.so: violation: "
   expect_contains "$(cat out.txt)" "libgomp.so.1"
 
-  TEST "a Mach-O on Linux: not loadable here (91), with the check to run instead"
+  TEST "a Mach-O on Linux, an ELF for another machine: not loadable here (91), with the check to run instead"
   write_sdk sdk
   echo 'extern "C" int f() { return 1; }' >m.cpp
   # shellcheck disable=SC2046
@@ -147,6 +147,13 @@ SUITE_try_load_trust() {
   expect_contains "$(cat err.txt)" "m.dylib is a Mach-O dylib (arm64); this platform loads ELF only"
   expect_contains "$(cat err.txt)" "linkguard check --portable --mps-aot m.dylib"
   expect_equal "$(cat out.txt)" "" "stdout"
+  # An ELF for another machine: the same, with the ELF check.
+  echo 'int f(void) { return 1; }' >arm.c
+  "$CLANG" --target=aarch64-linux-gnu -fuse-ld=lld -nostdlib -shared -fPIC arm.c -o arm.so ||
+    test_failed "arm.so"
+  expect_try_load 91 "aarch64 ELF" arm.so
+  expect_contains "$(cat err.txt)" "arm.so is an ELF ET_DYN (aarch64); this machine is x86_64"
+  expect_contains "$(cat err.txt)" "read its load commands instead: linkguard check --portable arm.so"
 
   TEST "long names are the loader's message (87, 89), not 70"
   local long
