@@ -15,6 +15,8 @@
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
 #include "driver/SelfPath.h"
+#include "support/Printable.h"
+#include "support/TerminatingSignals.h"
 #include "tryload/Outcome.h"
 #include "tryload/Run.h"
 #include "tryload/Target.h"
@@ -50,8 +52,10 @@ const CommandSpec Spec = {
     "EXIT STATUS: 0 loaded and the contract holds, 1 an image breaks the contract, 87\n"
     "the library did not load (the loader's message is printed), 88 --hide is\n"
     "unavailable here or failed, 89 --call failed (missing symbol, non-zero return,\n"
-    "crash), 64 usage, 65 malformed file, 66 missing file, 69 linkguard-loader is not\n"
-    "installed beside linkguard.\n",
+    "crash), 90 report incomplete (what the process mapped cannot be known for sure),\n"
+    "91 this platform cannot load FILE (a Mach-O on Linux), 64 usage, 65 malformed\n"
+    "file, 66 missing file, 69 linkguard-loader is not installed beside linkguard, 71\n"
+    "the loader could not be started, 73 the private directory cannot be created.\n",
     "no input file",
     /*TakesCommand=*/false,
     "it judges a file's load commands, not a process: use `linkguard check`"};
@@ -75,7 +79,7 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
     O.Call = C->getValue();
   for (const std::string &H : CL.Args.getAllArgValues(OPT_hide_EQ)) {
     if (!sys::path::is_absolute(H))
-      return usageError(Spec, "--hide " + H + ": not an absolute path");
+      return usageError(Spec, "--hide " + printable(H) + ": not an absolute path");
     O.Hide.push_back(H);
   }
   O.KeepEnv = CL.Args.hasArg(OPT_keep_env);
@@ -94,17 +98,31 @@ char CleanupDir[CleanupMax];
 char CleanupFile[CleanupMax];
 volatile sig_atomic_t HaveDir = 0, HaveFile = 0;
 volatile pid_t Child = 0;
-const int Forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 void onSignal(int Sig) {
   if (Child > 0)
-    ::kill(Child, Sig);
+    ::kill(Child, Sig); // it also dies with linkguard (PR_SET_PDEATHSIG)
   if (HaveFile)
     ::unlink(CleanupFile);
   if (HaveDir)
     ::rmdir(CleanupDir);
   ::signal(Sig, SIG_DFL);
-  ::raise(Sig);
+  ::raise(Sig); // delivered when the handler returns
+}
+
+/// Every signal whose default action ends linkguard (the table the
+/// wrapper's forwarding uses) removes the private directory first and is
+/// passed to the loader. One ignored at start stays ignored.
+void catchTerminatingSignals() {
+  struct sigaction Act {};
+  Act.sa_handler = onSignal;
+  sigemptyset(&Act.sa_mask);
+  forEachTerminatingSignal([&](int Sig) { sigaddset(&Act.sa_mask, Sig); });
+  forEachTerminatingSignal([&](int Sig) {
+    struct sigaction Cur {};
+    if (::sigaction(Sig, nullptr, &Cur) == 0 && Cur.sa_handler != SIG_IGN)
+      ::sigaction(Sig, &Act, nullptr);
+  });
 }
 
 void remember(char *Buf, volatile sig_atomic_t &Flag, const std::string &P) {
@@ -134,6 +152,8 @@ int exitCodeOf(tryload::Outcome O) {
     return toInt(ExitCode::CallFailed);
   case tryload::Outcome::HideUnavailable:
     return toInt(ExitCode::HideUnavailable);
+  case tryload::Outcome::Incomplete:
+    return toInt(ExitCode::ReportIncomplete);
   }
   return toInt(ExitCode::Internal);
 }
@@ -144,6 +164,31 @@ json::Array strings(const std::vector<std::string> &Ss) {
   for (const std::string &S : Ss)
     A.push_back(S);
   return A;
+}
+
+/// Names at Key as putName puts one: valid UTF-8 as it is; when any is not,
+/// also KeyEscaped, the same list escaped by printable().
+void putNames(json::Object &O, StringRef Key, const std::vector<std::string> &Raw) {
+  json::Array A, Escaped;
+  bool AllUTF8 = true;
+  for (const std::string &S : Raw) {
+    AllUTF8 &= json::isUTF8(S);
+    A.push_back(json::fixUTF8(S));
+    Escaped.push_back(printable(S));
+  }
+  O[Key] = std::move(A);
+  if (!AllUTF8)
+    O[(Key + "Escaped").str()] = std::move(Escaped);
+}
+
+/// The names at Key as text: the escaped list when the record has one.
+std::vector<std::string> printableNames(const json::Object &O, StringRef Key) {
+  if (O.getArray((Key + "Escaped").str()))
+    return stringsOf(O, (Key + "Escaped").str());
+  std::vector<std::string> Out;
+  for (const std::string &S : stringsOf(O, Key))
+    Out.push_back(printable(S));
+  return Out;
 }
 
 /// What one run came to, as --json prints it (docs/try-load.md).
@@ -165,18 +210,20 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
     Require.push_back(P.Text);
   const bool CallFailed = V.What == Outcome::CallFailed;
   json::Value Call = nullptr;
-  if (O.Call)
-    Call = json::Object{{"symbol", *O.Call},
-                        {"returned", CallFailed ? json::Value(nullptr)
-                                                : json::Value(Run.Report.CallStatus)},
-                        {"problem", CallFailed ? json::Value(V.Problem) : json::Value(nullptr)}};
-  bool Failed = V.What == Outcome::LoadFailed || V.What == Outcome::HideUnavailable;
+  if (O.Call) {
+    json::Object C{{"returned", CallFailed ? json::Value(nullptr)
+                                           : json::Value(Run.Report.CallStatus)},
+                   {"problem", CallFailed ? json::Value(V.Problem) : json::Value(nullptr)}};
+    putName(C, "symbol", *O.Call);
+    Call = std::move(C);
+  }
+  bool Failed = V.What == Outcome::LoadFailed || V.What == Outcome::HideUnavailable ||
+                V.What == Outcome::Incomplete;
   json::Object R{
       {"loader", Loader},
       {"mode", O.Lazy ? "lazy" : "now"},
       {"keepEnvironment", O.KeepEnv},
       {"removedFromEnvironment", strings(Removed)},
-      {"hidden", strings(Run.Report.Hidden)},
       {"contract", json::Object{{"forbid", std::move(Forbid)}, {"require", std::move(Require)}}},
       {"outcome", tryload::outcomeName(V.What)},
       {"problem", Failed ? json::Value(V.Problem) : json::Value(nullptr)},
@@ -188,6 +235,7 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
       {"exitCode", Exit}};
   putName(R, "name", Name);
   putName(R, "library", Library);
+  putNames(R, "hidden", Run.Report.Hidden);
   return R;
 }
 
@@ -204,12 +252,14 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
          : Removed.empty() ? "no loader variable to remove"
                            : "removed " + join(Removed, ", "))
      << "\n";
-  for (const std::string &H : stringsOf(R, "hidden"))
-    OS << Name << ": hidden: " << printable(H) << "\n";
+  for (const std::string &H : printableNames(R, "hidden"))
+    OS << Name << ": hidden: " << H << "\n";
   if (Outcome == "load-failed" || Outcome == "hide-unavailable") {
     OS << Name << ": " << (Outcome == "load-failed" ? "load failed: " : "not loaded: ")
        << printable(str(R, "problem")) << "\n";
   } else {
+    if (Outcome == "report-incomplete")
+      OS << Name << ": " << printable(str(R, "problem")) << "\n";
     OS << Name << ": loaded " << printableName(R, "library") << "\n";
     for (const json::Value &V : *R.getArray("images")) {
       const json::Object &I = *V.getAsObject();
@@ -220,9 +270,9 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     }
     if (const json::Object *C = R.getObject("call")) {
       if (std::optional<int64_t> Ret = C->getInteger("returned"))
-        OS << Name << ": call " << str(*C, "symbol") << ": returned " << *Ret << "\n";
+        OS << Name << ": call " << printableName(*C, "symbol") << ": returned " << *Ret << "\n";
       else
-        OS << Name << ": call " << str(*C, "symbol") << ": failed: "
+        OS << Name << ": call " << printableName(*C, "symbol") << ": failed: "
            << printable(str(*C, "problem")) << "\n";
     }
   }
@@ -258,25 +308,54 @@ int runTryLoad(const std::vector<std::string> &Args) {
         "try-load: " + Req.LoaderPath +
             " is missing: linkguard-loader is installed beside linkguard"));
 
-  auto Dir = tryload::PrivateDir::create();
-  if (!Dir)
-    return reportError(makeDriverError(
-        ExitCode::UnreadableInput, "try-load: " + toString(Dir.takeError())));
-  remember(CleanupDir, HaveDir, (*Dir)->path());
-  for (int Sig : Forwarded)
-    ::signal(Sig, onSignal);
-
-  auto Target =
-      tryload::resolveTarget(O.File, O.Scan, **Dir, [](const std::string &P) {
-        remember(CleanupFile, HaveFile, P);
-      });
-  if (!Target) {
-    Error E =
-        handleErrors(Target.takeError(), [](const tryload::AmbiguousTarget &A) {
+  catchTerminatingSignals();
+  // Made only for a member or an embedded image; removed as soon as the
+  // library is mapped in the loader (or at the end, or on a signal).
+  std::unique_ptr<tryload::PrivateDir> Dir;
+  auto GetDir = [&]() -> Expected<const tryload::PrivateDir *> {
+    if (!Dir) {
+      auto Made = tryload::PrivateDir::create();
+      if (!Made)
+        return Made.takeError();
+      Dir = std::move(*Made);
+      remember(CleanupDir, HaveDir, Dir->path());
+    }
+    return Dir.get();
+  };
+  auto RemoveDir = [&] {
+    HaveFile = HaveDir = 0;
+    Dir.reset();
+  };
+  auto Target = tryload::resolveTarget(O.File, O.Scan, GetDir, [](const std::string &P) {
+    remember(CleanupFile, HaveFile, P);
+  });
+  auto fail = [&](Error E) {
+    RemoveDir();
+    Error Mapped = handleErrors(
+        std::move(E),
+        [](const tryload::AmbiguousTarget &A) {
           return makeDriverError(ExitCode::Usage, "try-load: " + A.message());
+        },
+        [](const tryload::CantCreate &C) {
+          return makeDriverError(ExitCode::CantCreate, "try-load: " + C.message());
+        },
+        [](const tryload::SpawnError &S) {
+          return makeDriverError(ExitCode::SpawnFailed, "try-load: " + S.message());
         });
-    return reportError(std::move(E));
-  }
+    return reportError(std::move(Mapped));
+  };
+  if (!Target)
+    return fail(Target.takeError());
+  auto Facts = tryload::readLibraryFacts(Target->Library);
+  if (!Facts)
+    return fail(Facts.takeError());
+  if (!Facts->NotLoadableHere.empty())
+    return fail(makeDriverError(
+        ExitCode::NotLoadableHere,
+        "try-load: " + Target->Name + " is " + Facts->NotLoadableHere +
+            ": it cannot be loaded here; read its load commands instead: "
+            "linkguard check --portable " + (Facts->MachO ? "--mps-aot " : "") +
+            Target->Name));
 
   Req.Library = Target->Library;
   Req.Call = O.Call;
@@ -288,16 +367,26 @@ int runTryLoad(const std::vector<std::string> &Args) {
     Env.push_back(*E);
   Env = tryload::scrubEnvironment(Env, O.KeepEnv, Removed);
 
-  auto Run = tryload::runLoader(Req, Env, [](pid_t P) { Child = P; });
+  auto Run = tryload::runLoader(
+      Req, Env, [](pid_t P) { Child = P; },
+      [&](const tryload::LoaderRun &R) {
+        // dlopen has returned (or the library's own code stopped the
+        // process): the file is mapped, its name no longer needed, so even
+        // a SIGKILL from now on leaves nothing behind.
+        if (Dir && !R.Stops.empty())
+          for (const tryload::MappedFile &F : R.Stops.back().Files)
+            if (F.sameFile(Facts->Major, Facts->Minor, Facts->Inode)) {
+              RemoveDir();
+              break;
+            }
+      });
   Child = 0;
   // The library is no longer needed: remove it before printing (a closed
   // stdout must not leave it behind).
-  HaveFile = HaveDir = 0;
-  Dir->reset();
+  RemoveDir();
   if (!Run)
-    return reportError(makeDriverError(
-        ExitCode::Internal, "try-load: " + toString(Run.takeError())));
-  tryload::TryLoadVerdict Verdict = tryload::judgeRun(*Run, Req.Library, O.Call, O.Spec);
+    return fail(Run.takeError());
+  tryload::TryLoadVerdict Verdict = tryload::judgeRun(*Run, *Facts, O.Call, O.Spec);
   int Exit = exitCodeOf(Verdict.What);
   auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/1", DocumentShape::Single,
                          {printRecord, nullptr});
@@ -305,7 +394,8 @@ int runTryLoad(const std::vector<std::string> &Args) {
                             Exit));
   Out->finish({});
   if (!Verdict.Problem.empty())
-    errs() << "linkguard: error: try-load: " << Target->Name << ": " << Verdict.Problem << "\n";
+    errs() << "linkguard: error: "
+           << printable("try-load: " + Target->Name + ": " + Verdict.Problem) << "\n";
   return Exit;
 }
 

@@ -22,6 +22,7 @@ enum class ExitCode : int {
       69,        // EX_UNAVAILABLE: try-load's linkguard-loader is not installed
   Internal = 70, // EX_SOFTWARE: a bug in linkguard
   SpawnFailed = 71,      // EX_OSERR: the compiler could not be started
+  CantCreate = 73,       // EX_CANTCREAT: try-load's private directory or file
   OutputFailed = 74,     // EX_IOERR: a tool's output could not be written
   BadConfig = 78,        // EX_CONFIG: bad LINKGUARD_* value or rules file
   ContractViolated = 86, // enforce mode: the link output broke its contract
@@ -29,6 +30,8 @@ enum class ExitCode : int {
   HideUnavailable = 88,  // try-load: --hide cannot be done here, or failed
   CallFailed =
       89, // try-load: --call's symbol is missing, returned non-zero or crashed
+  ReportIncomplete = 90, // try-load: what the process mapped cannot be known
+  NotLoadableHere = 91,  // try-load: a Mach-O on Linux, an ELF on macOS
 };
 
 inline int toInt(ExitCode C) { return static_cast<int>(C); }

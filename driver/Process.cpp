@@ -10,6 +10,7 @@
 #include "driver/Process.h"
 
 #include "driver/DriverError.h"
+#include "support/TerminatingSignals.h"
 
 #include <cerrno>
 #include <csignal>
@@ -64,11 +65,6 @@ llvm::Error execCompiler(const CompilerCommand &Cmd,
 
 namespace {
 
-/// Every catchable signal whose default action ends a process without a
-/// core dump or is SIGQUIT (which a terminal sends on ^\).
-constexpr int TerminatingSignals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE,
-                                      SIGALRM, SIGTERM, SIGUSR1, SIGUSR2};
-
 /// What one spawned job holds between spawnAndWait and finishJob/exitLike.
 /// No signal handler touches it: signals are taken with sigwait, so this is
 /// plain state, not shared with an asynchronous handler.
@@ -94,14 +90,15 @@ extern "C" void linkguardNoteChild(int /*Sig*/) {}
 /// stays pending and is forwarded by the wait.
 static void holdSignals() {
   sigemptyset(&Job.Held);
-  for (int Sig : TerminatingSignals) {
+  // The table try-load shares (support/TerminatingSignals.h).
+  forEachTerminatingSignal([](int Sig) {
     struct sigaction Cur {};
     // Ignored at start (nohup's SIGHUP, a non-interactive shell's `&` jobs'
     // SIGINT/SIGQUIT): left alone, and the compiler inherits the ignore, as
     // with exec.
     if (::sigaction(Sig, nullptr, &Cur) == 0 && Cur.sa_handler != SIG_IGN)
       sigaddset(&Job.Held, Sig);
-  }
+  });
   sigset_t Block = Job.Held;
   sigaddset(&Block, SIGCHLD);
   ::pthread_sigmask(SIG_BLOCK, &Block, &Job.StartMask);

@@ -42,7 +42,8 @@ llvm::Error execCompiler(const CompilerCommand &Cmd,
 
 /// Spawns the compiler with inherited stdio, environment and signal mask and
 /// waits for it. The terminating signals linkguard was not started with
-/// ignored (HUP INT QUIT PIPE ALRM TERM USR1 USR2) are blocked before the
+/// ignored (support/TerminatingSignals.h: HUP INT QUIT PIPE ALRM TERM USR1
+/// USR2 TRAP XCPU XFSZ VTALRM PROF SYS ..., the real-time ones) are blocked before the
 /// spawn and stay held when this returns: end the step with exitLike or
 /// finishJob, which end linkguard by a signal it received. Each one that
 /// arrives while the compiler runs is forwarded: to the compiler's own

@@ -115,6 +115,12 @@ int hidePath(const char *Path, char *Why, size_t Size) {
     snprintf(Why, Size, "%s", strerror(errno));
     return 0;
   }
+  /* The directory as the kernel will cover it: "/./etc", "/tmp/../etc" and
+   * a symbolic link to / all name an entry of / and would cover the root. */
+  if (!strcmp(Dir, "/")) {
+    snprintf(Why, Size, "hiding an entry of / is not supported");
+    return 0;
+  }
   int Old = open(Dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *List = Old < 0 ? NULL : fdopendir(dup(Old));
   struct stat DirSt;

@@ -5,7 +5,8 @@
  * library (and libdl where it is separate) and nothing else, so whatever it
  * finds mapped beyond its own few images came in with the library.
  *
- *   linkguard-loader [--lazy] [--call SYMBOL] [--hide PATH]... LIBRARY
+ *   linkguard-loader [--lazy] [--stop] [--parent PID] [--call SYMBOL]
+ *                    [--hide PATH]... [--] LIBRARY
  *
  * Steps: hide each PATH in a private mount namespace (Linux), list the images
  * mapped now (the baseline), dlopen(LIBRARY, RTLD_NOW | RTLD_LOCAL) as
@@ -15,7 +16,8 @@
  *
  * The report goes to file descriptor 3 (the parent's pipe), never to stdout,
  * which belongs to the library. Each record is one line of fields, each
- * field a netstring-like "LENGTH:BYTES", so a path may hold any byte:
+ * field a netstring-like "LENGTH:BYTES", so a path may hold any byte and a
+ * field any length:
  *   hide ok PATH | hide unavailable REASON | hide failed PATH REASON
  *   baseline PATH REALPATH
  *   load ok | load failed DLERROR
@@ -24,6 +26,16 @@
  *   end
  * A record is written with one write(2) as soon as it is known, so a crash
  * in a constructor or in SYMBOL still leaves everything before it.
+ *
+ * The report is the loading process's own word, and the library runs in
+ * that process: it can write to descriptor 3 too, close it, or exit. So the
+ * parent does not rest its verdict on it. With --stop (Linux) the loader
+ * stops itself (SIGSTOP) after the baseline, after dlopen returned and after
+ * the call; at each stop the parent reads /proc/PID/maps itself and
+ * continues it (docs/try-load.md). The report is then a cross-check.
+ *
+ * --parent PID: the loader dies with linkguard (PR_SET_PDEATHSIG, which
+ * posix_spawn cannot set), and exits at once if PID is already gone.
  *
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
@@ -36,6 +48,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <signal.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
 #else
@@ -46,35 +63,52 @@
 
 enum { ReportFd = 3, MaxFields = 4 };
 
-static char Record[3 * PATH_MAX + 256];
-static size_t RecordLen;
+/* Set once a write to the report fails (the library closed descriptor 3, or
+ * the parent went away): later records are not written, the rest of the run
+ * goes on, and the parent reads the process's maps itself. */
+static int ReportLost;
 
-static void field(const char *S) {
-  size_t N = strlen(S);
-  int W = snprintf(Record + RecordLen, sizeof Record - RecordLen, "%zu:", N);
-  if (W < 0 || RecordLen + (size_t)W + N + 2 > sizeof Record)
-    return; /* cannot happen for PATH_MAX-bounded fields */
-  RecordLen += (size_t)W;
-  memcpy(Record + RecordLen, S, N);
-  RecordLen += N;
-  Record[RecordLen++] = ' ';
-}
-
-/* Writes one record of up to MaxFields fields (NULL ends the list). */
+/* Writes one record of up to MaxFields fields (NULL ends the list), of any
+ * length: a DT_NEEDED name, a dlerror() message or a symbol may be longer
+ * than any fixed buffer. */
 static void report(const char *A, const char *B, const char *C, const char *D) {
   const char *Fields[MaxFields] = {A, B, C, D};
-  RecordLen = 0;
+  size_t Size = 1;
   for (int I = 0; I < MaxFields && Fields[I]; ++I)
-    field(Fields[I]);
-  Record[RecordLen ? RecordLen - 1 : RecordLen++] = '\n';
-  for (size_t Done = 0; Done < RecordLen;) {
-    ssize_t N = write(ReportFd, Record + Done, RecordLen - Done);
+    Size += strlen(Fields[I]) + 24;
+  char *Record = malloc(Size);
+  size_t Len = 0;
+  if (!Record) {
+    ReportLost = 1; /* the parent sees a report that stops here */
+    return;
+  }
+  for (int I = 0; I < MaxFields && Fields[I]; ++I) {
+    size_t N = strlen(Fields[I]);
+    Len += (size_t)snprintf(Record + Len, Size - Len, "%zu:", N);
+    memcpy(Record + Len, Fields[I], N);
+    Len += N;
+    Record[Len++] = ' ';
+  }
+  if (Len == 0)
+    Len = 1;
+  Record[Len - 1] = '\n';
+  for (size_t Done = 0; Done < Len && !ReportLost;) {
+    ssize_t N = write(ReportFd, Record + Done, Len - Done);
     if (N < 0 && errno == EINTR)
       continue;
     if (N <= 0)
-      _exit(70); /* the parent went away */
-    Done += (size_t)N;
+      ReportLost = 1;
+    else
+      Done += (size_t)N;
   }
+  free(Record);
+}
+
+/* With --stop: wait here until the parent has read /proc/self/maps. */
+static int Stops;
+static void stopForParent(void) {
+  if (Stops)
+    raise(SIGSTOP);
 }
 
 static void reportImage(const char *Kind, const char *Phase, const char *Path) {
@@ -125,29 +159,48 @@ static void listImages(const char *Kind, const char *Phase) {
 #endif
 
 static int usage(void) {
-  fprintf(stderr, "usage: linkguard-loader [--lazy] [--call SYMBOL] "
-                  "[--hide PATH]... LIBRARY\n");
+  fprintf(stderr, "usage: linkguard-loader [--lazy] [--stop] [--parent PID] "
+                  "[--call SYMBOL] [--hide PATH]... [--] LIBRARY\n");
   return 64;
 }
 
 int main(int Argc, char **Argv) {
   const char *Call = NULL, *Library = NULL;
-  const char *Hide[64];
-  int NumHide = 0, Mode = RTLD_NOW;
+  /* At most one --hide per argument: no fixed limit. */
+  const char **Hide = malloc(sizeof(char *) * (size_t)(Argc > 0 ? Argc : 1));
+  int NumHide = 0, Mode = RTLD_NOW, Options = 1;
+  long Parent = 0;
+  if (!Hide)
+    return 71;
   for (int I = 1; I < Argc; ++I) {
-    if (!strcmp(Argv[I], "--lazy"))
+    if (Options && !strcmp(Argv[I], "--"))
+      Options = 0;
+    else if (Options && !strcmp(Argv[I], "--lazy"))
       Mode = RTLD_LAZY;
-    else if (!strcmp(Argv[I], "--call") && I + 1 < Argc)
+    else if (Options && !strcmp(Argv[I], "--stop"))
+      Stops = 1;
+    else if (Options && !strcmp(Argv[I], "--parent") && I + 1 < Argc)
+      Parent = strtol(Argv[++I], NULL, 10);
+    else if (Options && !strcmp(Argv[I], "--call") && I + 1 < Argc)
       Call = Argv[++I];
-    else if (!strcmp(Argv[I], "--hide") && I + 1 < Argc && NumHide < 64)
+    else if (Options && !strcmp(Argv[I], "--hide") && I + 1 < Argc)
       Hide[NumHide++] = Argv[++I];
-    else if (Argv[I][0] == '-' || Library)
+    else if ((Options && Argv[I][0] == '-') || Library)
       return usage();
     else
       Library = Argv[I];
   }
   if (!Library)
     return usage();
+#if defined(__linux__)
+  if (Parent > 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if ((long)getppid() != Parent)
+      return 70; /* linkguard is gone already: nobody to report to */
+  }
+#else
+  (void)Parent;
+#endif
   /* The report pipe is ours alone: a program the library runs must not
    * inherit it. */
   fcntl(ReportFd, F_SETFD, FD_CLOEXEC);
@@ -170,6 +223,7 @@ int main(int Argc, char **Argv) {
   }
 
   listImages("baseline", NULL);
+  stopForParent();
   void *Handle = dlopen(Library, Mode | RTLD_LOCAL);
   if (!Handle) {
     const char *Err = dlerror();
@@ -179,6 +233,7 @@ int main(int Argc, char **Argv) {
   }
   report("load", "ok", NULL, NULL);
   listImages("image", "loaded");
+  stopForParent();
   if (Call) {
     dlerror();
     void *Sym = dlsym(Handle, Call);
@@ -195,6 +250,7 @@ int main(int Argc, char **Argv) {
       fflush(NULL);
       report("call", "ok", Status, NULL);
       listImages("image", "called");
+      stopForParent();
     }
   }
   report("end", NULL, NULL, NULL);

@@ -1,18 +1,28 @@
 //===- Outcome.cpp - classify a loader run, judge its images --------------===//
 #include "tryload/Outcome.h"
 
+#include "objlib/Reader.h"
 #include "support/EnumNames.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <map>
+#include <set>
+#include <sys/stat.h>
+#include <sys/types.h>
+#if defined(__linux__)
+#include <sys/sysmacros.h>
+#endif
 
 namespace linkguard::tryload {
 
 const char *outcomeName(Outcome O) {
-  return enumName(
-      O, {"holds", "broken", "load-failed", "call-failed", "hide-unavailable"});
+  return enumName(O, {"holds", "broken", "load-failed", "call-failed",
+                      "hide-unavailable", "report-incomplete"});
 }
 
 const char *originName(Origin O) {
@@ -37,13 +47,121 @@ std::string howItEnded(const LoaderRun &Run) {
   return "exited with status " + std::to_string(Run.ExitStatus);
 }
 
+/// The slice this machine's loader would use: its own architecture's, else
+/// the first.
+const objlib::Slice &hostSlice(const objlib::BinaryInfo &B) {
+#if defined(__aarch64__)
+  const char *Host = "arm64";
+#elif defined(__x86_64__)
+  const char *Host = "x86_64";
+#else
+  const char *Host = "";
+#endif
+  for (const objlib::Slice &S : B.Slices)
+    if (S.Arch == Host)
+      return S;
+  return B.Slices.front();
+}
+
+/// A mapped file linkguard cannot name: a memfd, a file deleted since, an
+/// anonymous inode. Its bytes may be any library.
+bool unnamed(llvm::StringRef Path) {
+  return !Path.starts_with("/") || Path.starts_with("/memfd:") ||
+         Path.ends_with(" (deleted)");
+}
+
+/// One image the parent saw mapped with code, at the first stop that
+/// showed it.
+struct Seen {
+  MappedFile File;
+  size_t Stop = 0;
+};
+
 } // namespace
 
-TryLoadVerdict judgeRun(const LoaderRun &Run, const std::string &Library,
+llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path) {
+  LibraryFacts F;
+  F.Path = Path;
+  struct stat St;
+  if (::stat(Path.c_str(), &St) != 0)
+    return llvm::make_error<objlib::ReadError>(
+        objlib::ReadErrorKind::Unreadable,
+        Path + ": " + std::strerror(errno));
+#if defined(__linux__)
+  F.Major = major(St.st_dev);
+  F.Minor = minor(St.st_dev);
+#else
+  F.Major = static_cast<uint64_t>(St.st_dev);
+#endif
+  F.Inode = static_cast<uint64_t>(St.st_ino);
+  objlib::ReadOptions Opts;
+  Opts.ListImportsOf = [](llvm::StringRef) { return false; };
+  llvm::Expected<objlib::BinaryInfo> B = objlib::readBinary(Path, Opts);
+  if (!B)
+    return B.takeError();
+  if (B->Slices.empty())
+    return F;
+  F.MachO = B->Fmt == objlib::Format::MachO;
+  std::string Archs;
+  for (const objlib::Slice &S : B->Slices)
+    Archs += (Archs.empty() ? "" : ", ") + S.Arch;
+  const std::string What =
+      (B->Fmt == objlib::Format::MachO ? "a Mach-O " : "an ELF ") +
+      std::string(B->Universal ? "universal " : "") +
+      B->Slices.front().FileType + " (" + Archs + ")";
+#if defined(__APPLE__)
+  if (B->Fmt != objlib::Format::MachO)
+    F.NotLoadableHere = What + "; macOS loads Mach-O only";
+#else
+#if defined(__x86_64__)
+  const std::string Host = "x86_64";
+#elif defined(__aarch64__)
+  const std::string Host = "aarch64";
+#else
+  const std::string Host;
+#endif
+  if (B->Fmt != objlib::Format::ELF)
+    F.NotLoadableHere = What + "; this platform loads ELF only";
+  else if (!Host.empty() && B->Slices.front().Arch != Host)
+    F.NotLoadableHere = What + "; this machine is " + Host;
+#endif
+  for (const objlib::Dependency &D : hostSlice(*B).Dependencies)
+    if (D.Kind != objlib::DependencyKind::Weak &&
+        D.Kind != objlib::DependencyKind::Lazy)
+      F.Needed.push_back(D.Name);
+  return F;
+}
+
+std::optional<std::string> sonameOnDisk(const MappedFile &F) {
+  struct stat St;
+  if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
+    return std::nullopt;
+#if defined(__linux__)
+  if (!F.sameFile(major(St.st_dev), minor(St.st_dev), St.st_ino))
+    return std::nullopt;
+#endif
+  objlib::ReadOptions Opts;
+  Opts.ListImportsOf = [](llvm::StringRef) { return false; };
+  llvm::Expected<objlib::BinaryInfo> B = objlib::readBinary(F.Path, Opts);
+  if (!B) {
+    llvm::consumeError(B.takeError());
+    return std::nullopt;
+  }
+  if (B->Slices.empty())
+    return std::nullopt;
+  return hostSlice(*B).InstallName;
+}
+
+TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
                         const std::optional<std::string> &Call,
-                        const contract::ContractSpec &Spec) {
+                        const contract::ContractSpec &Spec, SonameFn Soname) {
   TryLoadVerdict V;
   const LoaderReport &R = Run.Report;
+  auto incomplete = [&](std::string Why) {
+    V.What = Outcome::Incomplete;
+    V.Problem = "report incomplete: " + std::move(Why);
+    return V;
+  };
   if (R.Hide == HideState::Unavailable || R.Hide == HideState::Failed) {
     V.What = Outcome::HideUnavailable;
     V.Problem =
@@ -52,34 +170,179 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const std::string &Library,
             : "could not hide " + R.HideFailedPath + ": " + R.HideProblem;
     return V;
   }
-  if (R.Load != LoadState::Loaded) {
+  for (const MapsSnapshot &S : Run.Stops)
+    if (!S.Problem.empty())
+      return incomplete(S.Problem);
+
+  // The first stop at which the kernel showed the library mapped.
+  std::optional<size_t> LibraryStop;
+  for (size_t I = 0; I < Run.Stops.size() && !LibraryStop; ++I)
+    for (const MappedFile &F : Run.Stops[I].Files)
+      if (F.sameFile(Lib.Major, Lib.Minor, Lib.Inode))
+        LibraryStop = I;
+
+  // A report that cannot be read: only what the kernel showed is left. A
+  // library seen mapped is still judged (a violation there is certain); a
+  // run that holds cannot be vouched for.
+  const bool ReportOk = Run.ReportProblem.empty();
+  if (!ReportOk && !(Run.Watched && LibraryStop))
+    return incomplete(Run.ReportProblem);
+  if (R.Load == LoadState::Failed) {
     V.What = Outcome::LoadFailed;
-    V.Problem = R.Load == LoadState::Failed
-                    ? R.LoadError
-                    : "the loader " + howItEnded(Run) + " while loading it";
+    V.Problem = R.LoadError;
+    return V;
+  }
+  if (Run.Watched && !LibraryStop && R.Load == LoadState::Loaded)
+    return incomplete("the loader reports the library loaded, but the "
+                      "process never showed it mapped when it stopped (" +
+                      howItEnded(Run) + " after " +
+                      std::to_string(Run.Stops.size()) + " stops)");
+  if (ReportOk && Run.Watched && LibraryStop && R.Load != LoadState::Loaded)
+    return incomplete("the library was mapped in the process, but the "
+                      "loader's report stops before the load (the loader " +
+                      howItEnded(Run) + ")");
+  if (ReportOk && R.Load != LoadState::Loaded) {
+    V.What = Outcome::LoadFailed;
+    V.Problem = "the loader " + howItEnded(Run) + " while loading it";
     return V;
   }
 
   llvm::SmallString<256> Real;
   std::string LibraryReal =
-      llvm::sys::fs::real_path(Library, Real) ? Library : std::string(Real);
-  for (const contract::LoadedImage &I : R.finalImages()) {
-    MappedImage M{I, Origin::Dependency};
-    if (I.Path == Library || I.RealPath == LibraryReal)
-      M.From = Origin::Library;
-    else if (listed(R.Baseline, I))
-      M.From = Origin::BeforeLoad;
-    else if (R.Call == CallState::Returned && !listed(R.AfterLoad, I))
-      M.From = Origin::Call;
-    V.Images.push_back(std::move(M));
+      llvm::sys::fs::real_path(Lib.Path, Real) ? Lib.Path : std::string(Real);
+  // Forbid may match the names the process used (they only add matches);
+  // require only the names the parent read itself.
+  std::vector<contract::LoadedImage> ForForbid, ForRequire;
+  std::string Gap = Run.ReportProblem; // the first reason it is Incomplete
+  if (Run.Watched) {
+    std::vector<Seen> Images;
+    std::set<std::string> AllPaths;
+    for (size_t I = 0; I < Run.Stops.size(); ++I)
+      for (const MappedFile &F : Run.Stops[I].Files) {
+        AllPaths.insert(F.Path);
+        if (llvm::StringRef(F.Path).ends_with(" (deleted)"))
+          AllPaths.insert(
+              llvm::StringRef(F.Path).drop_back(strlen(" (deleted)")).str());
+        if (!F.Executable)
+          continue; // a data file: no code of it can run
+        bool Known = false;
+        for (const Seen &S : Images)
+          Known |= S.File.sameFile(F.Major, F.Minor, F.Inode);
+        if (!Known)
+          Images.push_back({F, I});
+      }
+    // In the order the loader listed them where it did (load order), stop
+    // by stop; the others after, in address order.
+    auto rank = [&](const Seen &S) {
+      size_t N = 0;
+      for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
+        for (const contract::LoadedImage &I : *List) {
+          if (I.RealPath == S.File.Path)
+            return std::make_pair(S.Stop, N);
+          ++N;
+        }
+      return std::make_pair(S.Stop, N);
+    };
+    std::stable_sort(Images.begin(), Images.end(),
+                     [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
+    for (const Seen &S : Images) {
+      // The name the process used for it, when the report gives one.
+      std::string Path = S.File.Path;
+      for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
+        for (const contract::LoadedImage &I : *List)
+          if (I.RealPath == S.File.Path && Path == S.File.Path)
+            Path = I.Path;
+      MappedImage M{{Path, S.File.Path}, Origin::Dependency};
+      if (S.File.sameFile(Lib.Major, Lib.Minor, Lib.Inode))
+        M.From = Origin::Library;
+      else if (S.Stop < *LibraryStop)
+        M.From = Origin::BeforeLoad;
+      else if (S.Stop > *LibraryStop && Call &&
+               R.Call == CallState::Returned)
+        M.From = Origin::Call;
+      else if (Gap.empty() && unnamed(S.File.Path) && !Spec.Forbid.empty())
+        Gap = S.File.Path +
+              " is mapped with code from no file linkguard can name (a "
+              "memfd, a deleted file): whether --forbid matches it cannot be "
+              "known";
+      V.Images.push_back(M);
+      ForForbid.push_back(M.Image);
+      ForRequire.push_back({S.File.Path, S.File.Path});
+    }
+    // Every library the file asks for must be there: a loader cannot
+    // have loaded the library without them.
+    for (const std::string &N : Lib.Needed) {
+      llvm::StringRef Base = llvm::sys::path::filename(N);
+      bool Found = false;
+      for (const Seen &S : Images)
+        Found |= llvm::sys::path::filename(S.File.Path) == Base;
+      for (size_t I = 0; I < Images.size() && !Found; ++I)
+        Found |= Soname(Images[I].File) == N;
+      if (!Found && Gap.empty())
+        Gap = "the library needs " + N +
+              ", and no image mapped in the process is it";
+    }
+    // The report, cross-checked: every image it names must be one the
+    // kernel showed.
+    auto check = [&](const std::vector<contract::LoadedImage> &List) {
+      for (const contract::LoadedImage &I : List)
+        if (Gap.empty() && llvm::StringRef(I.RealPath).starts_with("/") &&
+            !llvm::StringRef(I.RealPath).starts_with("/proc/") &&
+            !AllPaths.count(I.RealPath))
+          Gap = "the loader's report lists " + I.RealPath +
+                ", which the process's maps never showed";
+    };
+    check(R.Baseline);
+    check(R.AfterLoad);
+    check(R.AfterCall);
+    if (Gap.empty() && Call && R.Call == CallState::Returned &&
+        Run.Stops.size() < *LibraryStop + 2)
+      Gap = "the loader reports that " + *Call +
+            " returned, but the process never stopped after the call";
+  } else {
+    for (const contract::LoadedImage &I : R.finalImages()) {
+      MappedImage M{I, Origin::Dependency};
+      if (I.Path == Lib.Path || I.RealPath == LibraryReal)
+        M.From = Origin::Library;
+      else if (listed(R.Baseline, I))
+        M.From = Origin::BeforeLoad;
+      else if (R.Call == CallState::Returned && !listed(R.AfterLoad, I))
+        M.From = Origin::Call;
+      V.Images.push_back(M);
+      ForForbid.push_back(I);
+      ForRequire.push_back(I);
+    }
+    // The report is all there is: any gap in it fails closed (one without
+    // its end record is a load or call failure below).
+    for (const std::string &N : Lib.Needed) {
+      llvm::StringRef Base = llvm::sys::path::filename(N);
+      bool Found = false;
+      for (const MappedImage &M : V.Images)
+        Found |= llvm::sys::path::filename(M.Image.Path) == Base ||
+                 llvm::sys::path::filename(M.Image.RealPath) == Base;
+      if (!Found && Gap.empty())
+        Gap = "the library needs " + N +
+              ", and the loader's report lists no image that is it";
+    }
   }
-  std::vector<contract::LoadedImage> Judged;
-  Judged.reserve(V.Images.size());
-  for (const MappedImage &M : V.Images)
-    Judged.push_back(M.Image);
-  V.Contract = contract::judgeLoadedImages(Judged, Spec);
+  contract::ContractSpec ForbidOnly, RequireOnly;
+  ForbidOnly.Forbid = Spec.Forbid;
+  RequireOnly.Require = Spec.Require;
+  V.Contract = contract::judgeLoadedImages(ForForbid, ForbidOnly);
+  contract::Verdict Req = contract::judgeLoadedImages(ForRequire, RequireOnly);
+  V.Contract.Findings.insert(V.Contract.Findings.end(), Req.Findings.begin(),
+                             Req.Findings.end());
   V.What = V.Contract.ok() ? Outcome::Holds : Outcome::Broken;
 
+  if (!ReportOk) {
+    if (V.What == Outcome::Holds) {
+      V.What = Outcome::Incomplete;
+      V.Problem = "report incomplete: " + Gap;
+    } else {
+      V.Note = "report incomplete: " + Gap;
+    }
+    return V;
+  }
   if (Call && R.Call == CallState::Missing) {
     V.What = Outcome::CallFailed;
     V.Problem = R.CallError;
@@ -89,11 +352,16 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const std::string &Library,
   } else if (Call && R.CallStatus != 0) {
     V.What = Outcome::CallFailed;
     V.Problem = *Call + " returned " + std::to_string(R.CallStatus);
-  } else if (!Call && !R.Complete) {
+  } else if (V.What == Outcome::Holds && !Gap.empty()) {
+    V.What = Outcome::Incomplete;
+    V.Problem = "report incomplete: " + Gap;
+  } else if (!Call && !R.Complete && V.What == Outcome::Holds) {
     V.What = Outcome::LoadFailed;
     V.Problem = "the loader " + howItEnded(Run) + " after the library loaded";
   }
-  if (R.Complete && (Run.Signal || Run.ExitStatus))
+  if (V.What != Outcome::Incomplete && !Gap.empty())
+    V.Note = "report incomplete: " + Gap;
+  else if (R.Complete && (Run.Signal || Run.ExitStatus))
     V.Note = "the loader " + howItEnded(Run) +
              " after its report, at exit (the library's destructors?)";
   return V;

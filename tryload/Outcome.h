@@ -5,6 +5,10 @@
 #include "contract/LoadedImages.h"
 #include "tryload/Run.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,8 +21,9 @@ enum class Outcome {
   LoadFailed,      // dlopen failed, or the loader died or exited while loading
   CallFailed,      // the symbol is missing, returned non-zero, or died
   HideUnavailable, // --hide could not be done here: nothing was loaded
+  Incomplete,      // what the process mapped cannot be known for sure
   // enumName (support/EnumNames.h) names each enumerator up to Last.
-  Last = HideUnavailable,
+  Last = Incomplete,
 };
 const char *outcomeName(Outcome O); // "holds", "broken", "load-failed", ...
 
@@ -45,9 +50,43 @@ struct TryLoadVerdict {
   contract::Verdict Contract;      // over Images (empty if nothing loaded)
 };
 
-/// Classifies a run of the loader on Library and judges its images.
-TryLoadVerdict judgeRun(const LoaderRun &Run, const std::string &Library,
+/// What linkguard knows of the library from the file itself, read before
+/// the run: nothing the loading process can change.
+struct LibraryFacts {
+  std::string Path; // as dlopened (absolute)
+  uint64_t Major = 0, Minor = 0, Inode = 0; // the file's identity
+  /// What its load commands ask the loader for: every DT_NEEDED; Mach-O's
+  /// LC_LOAD_DYLIB, LC_REEXPORT_DYLIB, LC_LOAD_UPWARD_DYLIB (a weak one may
+  /// be missing).
+  std::vector<std::string> Needed;
+  /// Why this platform's loader cannot load it at all ("a Mach-O dylib
+  /// (arm64); Linux loads ELF only"), or empty.
+  std::string NotLoadableHere;
+  bool MachO = false; // the file's format (ELF otherwise)
+};
+
+/// Reads Path's identity and its needed libraries (its first slice).
+llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path);
+
+/// The SONAME (ELF) or install name (Mach-O) of a mapped file, read from
+/// the file at its path only if that is still the same file; else nothing.
+using SonameFn =
+    llvm::function_ref<std::optional<std::string>(const MappedFile &)>;
+std::optional<std::string> sonameOnDisk(const MappedFile &F);
+
+/// Classifies a run of the loader and judges its images. When the parent
+/// watched the process (LoaderRun::Watched), the images are the files the
+/// kernel showed mapped with code at any stop (their union: a library
+/// unmapped later still counts), and the report is a cross-check: a report
+/// that cannot be read, that names an image the maps never showed, or that
+/// stops before the library was seen mapped, a needed library absent from
+/// the maps, or an image mapped from no file linkguard can name (a memfd, a
+/// deleted file) under --forbid, all make the run Incomplete. Unwatched
+/// (macOS), the report is all there is, and any gap in it (no end, a needed
+/// library it does not list) is Incomplete too.
+TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Library,
                         const std::optional<std::string> &Call,
-                        const contract::ContractSpec &Spec);
+                        const contract::ContractSpec &Spec,
+                        SonameFn Soname = sonameOnDisk);
 
 } // namespace linkguard::tryload

@@ -40,7 +40,9 @@ Expected<std::vector<std::string>> fields(StringRef &Text) {
 
 Expected<LoaderReport> parseLoaderReport(StringRef Text) {
   LoaderReport R;
-  while (!Text.empty() && !R.Complete) {
+  while (!Text.empty()) {
+    if (R.Complete)
+      return bad("records after its end");
     // A record the loader had no time to finish (it died) ends the report.
     if (!Text.contains('\n'))
       break;
@@ -57,16 +59,26 @@ Expected<LoaderReport> parseLoaderReport(StringRef Text) {
       return bad("an empty record");
     StringRef Kind = V[0];
     if (Kind == "end") {
+      if (Error E = need(1))
+        return std::move(E);
       R.Complete = true;
     } else if (Kind == "baseline") {
       if (Error E = need(3))
         return std::move(E);
+      if (R.Load != LoadState::NotReached)
+        return bad("a baseline image after the load");
       R.Baseline.push_back({V[1], V[2]});
     } else if (Kind == "image") {
       if (Error E = need(4))
         return std::move(E);
+      if (R.Load != LoadState::Loaded ||
+          (V[1] == "called") != (R.Call == CallState::Returned) ||
+          (V[1] != "called" && V[1] != "loaded"))
+        return bad("an image '" + V[1] + "' out of place");
       (V[1] == "called" ? R.AfterCall : R.AfterLoad).push_back({V[2], V[3]});
-    } else if (Kind == "load" && V.size() >= 2 && V[1] == "ok") {
+    } else if (Kind == "load" && R.Load != LoadState::NotReached) {
+      return bad("a second load");
+    } else if (Kind == "load" && V.size() == 2 && V[1] == "ok") {
       R.Load = LoadState::Loaded;
     } else if (Kind == "load") {
       if (Error E = need(3))
@@ -76,6 +88,8 @@ Expected<LoaderReport> parseLoaderReport(StringRef Text) {
     } else if (Kind == "call") {
       if (Error E = need(3))
         return std::move(E);
+      if (R.Load != LoadState::Loaded || R.Call != CallState::NotAsked)
+        return bad("a call record out of place");
       if (V[1] == "ok") {
         R.Call = CallState::Returned;
         if (StringRef(V[2]).getAsInteger(10, R.CallStatus))
@@ -85,6 +99,8 @@ Expected<LoaderReport> parseLoaderReport(StringRef Text) {
         R.CallError = V[2];
       }
     } else if (Kind == "hide" && V.size() >= 3) {
+      if (R.Load != LoadState::NotReached || !R.Baseline.empty())
+        return bad("a hide record after the load began");
       StringRef State = V[1];
       if (State == "ok") {
         R.Hide = HideState::Hidden;

@@ -7,6 +7,11 @@
 // (the loader died in a constructor or in the called function) parses up to
 // where it stops, and says so (Complete == false).
 //
+// The library under test runs in the process that writes this report and
+// can write to the same descriptor: the report is that process's word, a
+// cross-check of what the parent reads itself (tryload/Outcome.h), never
+// the verdict's only ground.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -50,8 +55,9 @@ struct LoaderReport {
   }
 };
 
-/// Parses the loader's report. A malformed record is an error (the loader
-/// and linkguard disagree: a bug); a missing tail is not.
+/// Parses the loader's report. A malformed record, a record out of order
+/// (an image before the load, a second load, anything after "end") is an
+/// error: the caller fails closed. A missing tail is not an error.
 llvm::Expected<LoaderReport> parseLoaderReport(llvm::StringRef Text);
 
 } // namespace linkguard::tryload

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <csignal>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -22,6 +23,7 @@ const LoaderVariable Variables[] = {
   {"LD_PRELOAD",                    "ld.so maps these before anything else"},
   {"LD_LIBRARY_PATH",               "ld.so searches here before RUNPATH and its cache"},
   {"LD_AUDIT",                      "ld.so maps these auditing libraries first"},
+  {"LD_TRACE_LOADED_OBJECTS",       "ld.so lists the loader's dependencies (ldd) and runs nothing"},
   {"DYLD_INSERT_LIBRARIES",         "dyld maps these before anything else"},
   {"DYLD_LIBRARY_PATH",             "dyld searches here before an install name's path"},
   {"DYLD_FALLBACK_LIBRARY_PATH",    "dyld searches here when an install name's path fails"},
@@ -37,11 +39,105 @@ const LoaderVariable Variables[] = {
 constexpr size_t MaxReport = size_t(16) << 20;
 
 Error sysError(const Twine &What) {
-  return createStringError(std::error_code(errno, std::generic_category()),
-                           What + ": " + std::strerror(errno));
+  return make_error<SpawnError>((What + ": " + std::strerror(errno)).str());
+}
+
+/// "/path\\012name" -> "/path\nname": the one escape proc(5)'s maps uses
+/// (seq_file_path escapes '\n').
+std::string unescapeMapsPath(StringRef P) {
+  std::string Out;
+  Out.reserve(P.size());
+  for (size_t I = 0; I < P.size(); ++I) {
+    if (P.substr(I).starts_with("\\012")) {
+      Out += '\n';
+      I += 3;
+    } else {
+      Out += P[I];
+    }
+  }
+  return Out;
+}
+
+#if defined(__linux__)
+/// The child's maps, read by this process (the child is stopped).
+MapsSnapshot readMaps(pid_t Pid) {
+  MapsSnapshot S;
+  std::string Path = "/proc/" + std::to_string(Pid) + "/maps";
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0) {
+    S.Problem = "cannot open " + Path + ": " + std::strerror(errno);
+    return S;
+  }
+  std::string Text;
+  char Buf[65536];
+  for (;;) {
+    ssize_t N = ::read(FD, Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0) {
+      S.Problem = "cannot read " + Path + ": " + std::strerror(errno);
+      break;
+    }
+    if (N == 0)
+      break;
+    Text.append(Buf, static_cast<size_t>(N));
+  }
+  ::close(FD);
+  if (S.Problem.empty())
+    S.Files = parseMaps(Text);
+  return S;
+}
+#endif
+
+/// A byte is written here whenever a child stops or ends (SIGCHLD), so the
+/// wait below wakes at once rather than at its next poll timeout.
+int ChildPipe[2] = {-1, -1};
+
+extern "C" void linkguardTryLoadChild(int /*Sig*/) {
+  int Saved = errno;
+  char Byte = 0;
+  (void)!::write(ChildPipe[1], &Byte, 1);
+  errno = Saved;
 }
 
 } // namespace
+
+char SpawnError::ID = 0;
+
+std::vector<MappedFile> parseMaps(StringRef Text) {
+  // "START-END PERMS OFFSET MAJ:MIN INODE      PATH", one mapping a line.
+  std::vector<MappedFile> Files;
+  while (!Text.empty()) {
+    StringRef Line;
+    std::tie(Line, Text) = Text.split('\n');
+    StringRef Rest = Line;
+    StringRef Range, Perms, Offset, Dev, Inode;
+    std::tie(Range, Rest) = Rest.ltrim(' ').split(' ');
+    std::tie(Perms, Rest) = Rest.ltrim(' ').split(' ');
+    std::tie(Offset, Rest) = Rest.ltrim(' ').split(' ');
+    std::tie(Dev, Rest) = Rest.ltrim(' ').split(' ');
+    std::tie(Inode, Rest) = Rest.ltrim(' ').split(' ');
+    StringRef Name = Rest.ltrim(' ');
+    StringRef Maj, Min;
+    std::tie(Maj, Min) = Dev.split(':');
+    MappedFile F;
+    if (Perms.size() < 3 || Maj.getAsInteger(16, F.Major) ||
+        Min.getAsInteger(16, F.Minor) || Inode.getAsInteger(10, F.Inode) ||
+        F.Inode == 0 || Name.empty() || Name.front() == '[')
+      continue; // anonymous memory, [heap], [vdso], or not a mapping line
+    F.Path = unescapeMapsPath(Name);
+    F.Executable = Perms[2] == 'x';
+    bool Seen = false;
+    for (MappedFile &Old : Files)
+      if (Old.sameFile(F.Major, F.Minor, F.Inode) && Old.Path == F.Path) {
+        Old.Executable |= F.Executable;
+        Seen = true;
+      }
+    if (!Seen)
+      Files.push_back(std::move(F));
+  }
+  return Files;
+}
 
 ArrayRef<LoaderVariable> loaderVariables() { return Variables; }
 
@@ -64,10 +160,21 @@ std::vector<std::string> scrubEnvironment(const std::vector<std::string> &Env,
 
 Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
                               const std::vector<std::string> &Env,
-                              function_ref<void(pid_t)> Started) {
+                              function_ref<void(pid_t)> Started,
+                              StopFn Stopped) {
+#if defined(__linux__)
+  const bool Watch = true;
+#else
+  const bool Watch = false; // no /proc/PID/maps: docs/try-load.md
+#endif
   std::vector<std::string> Args = {Request.LoaderPath};
   if (Request.Lazy)
     Args.push_back("--lazy");
+  if (Watch) {
+    Args.push_back("--stop");
+    Args.push_back("--parent");
+    Args.push_back(std::to_string(::getpid()));
+  }
   if (Request.Call) {
     Args.push_back("--call");
     Args.push_back(*Request.Call);
@@ -76,6 +183,7 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     Args.push_back("--hide");
     Args.push_back(H);
   }
+  Args.push_back("--"); // a library path is never an option ("-x/lib.so")
   Args.push_back(Request.Library);
   std::vector<char *> Argv, Envp;
   for (std::string &A : Args)
@@ -114,6 +222,29 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   }
   Started(Pid);
 
+  // SIGCHLD, stops included, wakes the poll below (restored afterwards).
+  struct sigaction OldChld {};
+  bool Woken = ::pipe(ChildPipe) == 0;
+  if (Woken) {
+    for (int FD : ChildPipe) {
+      ::fcntl(FD, F_SETFD, FD_CLOEXEC);
+      ::fcntl(FD, F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction Act {};
+    Act.sa_handler = linkguardTryLoadChild;
+    sigemptyset(&Act.sa_mask);
+    Act.sa_flags = SA_RESTART;
+    ::sigaction(SIGCHLD, &Act, &OldChld);
+  }
+  auto Unwake = make_scope_exit([&] {
+    if (!Woken)
+      return;
+    ::sigaction(SIGCHLD, &OldChld, nullptr);
+    ::close(ChildPipe[0]);
+    ::close(ChildPipe[1]);
+    ChildPipe[0] = ChildPipe[1] = -1;
+  });
+
   // Read until the loader is gone, not until every copy of the pipe is
   // closed: a process the library forked may hold one for ever.
   ::fcntl(Pipe[0], F_SETFL, O_NONBLOCK);
@@ -130,27 +261,45 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
         Text.append(Buf, static_cast<size_t>(N));
     }
   };
+  LoaderRun Run;
+  Run.Watched = Watch;
   int Status = 0;
   bool Exited = false, Closed = false;
   while (!Exited) {
-    if (!Closed) {
-      struct pollfd P = {Pipe[0], POLLIN, 0};
-      if (::poll(&P, 1, 100) > 0)
+    struct pollfd P[2] = {{Closed ? -1 : Pipe[0], POLLIN, 0},
+                          {Woken ? ChildPipe[0] : -1, POLLIN, 0}};
+    if (::poll(P, 2, 100) > 0) {
+      if (P[0].revents)
         Closed = drain();
+      char Bytes[64];
+      while (P[1].revents && ::read(ChildPipe[0], Bytes, sizeof Bytes) > 0) {
+      }
     }
-    pid_t W = ::waitpid(Pid, &Status, Closed ? 0 : WNOHANG);
+    pid_t W = ::waitpid(Pid, &Status, WNOHANG | WUNTRACED);
     if (W < 0 && errno != EINTR)
       return sysError("waitpid");
+    if (W == Pid && WIFSTOPPED(Status)) {
+#if defined(__linux__)
+      // Whoever stopped it (the loader, or the library itself), the maps
+      // read now are the kernel's, not the process's word.
+      Run.Stops.push_back(readMaps(Pid));
+      Stopped(Run);
+#else
+      (void)Stopped;
+#endif
+      ::kill(Pid, SIGCONT);
+      continue;
+    }
     Exited = W == Pid;
   }
   if (!Closed)
     drain(); // what the loader wrote before it exited
 
   Expected<LoaderReport> Report = parseLoaderReport(Text);
-  if (!Report)
-    return Report.takeError();
-  LoaderRun Run;
-  Run.Report = std::move(*Report);
+  if (Report)
+    Run.Report = std::move(*Report);
+  else
+    Run.ReportProblem = toString(Report.takeError());
   if (WIFSIGNALED(Status))
     Run.Signal = WTERMSIG(Status);
   else

@@ -9,6 +9,13 @@
 // /dev/null, its stdout goes to linkguard's stderr (it belongs to the
 // library), its report comes back on a pipe as file descriptor 3.
 //
+// That report is written inside the process that runs the library under
+// test, which can write there too. On Linux the loader stops itself
+// (SIGSTOP) before dlopen, after dlopen returned and after the call, and the
+// parent reads /proc/PID/maps itself at each stop (waitpid(WUNTRACED)): what
+// the kernel says is mapped is the truth, the report only a cross-check
+// (tryload/Outcome.h).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -18,6 +25,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -41,11 +49,39 @@ struct TryLoadRequest {
   bool Lazy = false;
 };
 
+/// One file mapped in the child, as /proc/PID/maps shows it.
+struct MappedFile {
+  std::string Path; // as the kernel prints it ("\012" read back as '\n')
+  uint64_t Major = 0, Minor = 0, Inode = 0;
+  bool Executable = false; // some mapping of it may run code
+  bool sameFile(uint64_t Maj, uint64_t Min, uint64_t Ino) const {
+    return Major == Maj && Minor == Min && Inode == Ino;
+  }
+};
+
+/// The child's mappings at one stop: its files, each once, in address
+/// order (anonymous memory and [vdso]/[stack]-like entries left out).
+struct MapsSnapshot {
+  std::vector<MappedFile> Files;
+  std::string Problem; // the maps could not be read: why
+};
+
+/// Parses the text of /proc/PID/maps (proc(5)).
+std::vector<MappedFile> parseMaps(llvm::StringRef Text);
+
 struct LoaderRun {
   LoaderReport Report;
+  std::string ReportProblem; // the report could not be parsed: why
+  /// The parent stopped the child and read its maps itself (Linux).
+  bool Watched = false;
+  std::vector<MapsSnapshot> Stops; // one per stop, in order
   int ExitStatus = 0; // when it exited
   int Signal = 0;     // when it died by a signal
 };
+
+/// Called at each stop of the child, after its maps were read and before it
+/// is continued (the child is stopped meanwhile).
+using StopFn = llvm::function_ref<void(const LoaderRun &)>;
 
 /// Env (NAME=VALUE strings) without the loader variables, unless KeepEnv.
 /// Removed receives the names taken out, in order.
@@ -53,11 +89,28 @@ std::vector<std::string> scrubEnvironment(const std::vector<std::string> &Env,
                                           bool KeepEnv,
                                           std::vector<std::string> &Removed);
 
+/// Why the loader could not be run at all: the system refused a pipe, a
+/// spawn or a wait (not a bug in linkguard, not the library's doing).
+class SpawnError : public llvm::ErrorInfo<SpawnError> {
+public:
+  static char ID;
+  explicit SpawnError(std::string Message) : Message(std::move(Message)) {}
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string Message;
+};
+
 /// Starts the loader with Env, reads its report, waits for it. Started is
 /// called with the child's pid as soon as it runs (so a signal handler can
-/// forward a signal to it).
+/// forward a signal to it); Stopped at each of its stops (Linux). Errors:
+/// SpawnError.
 llvm::Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
                                     const std::vector<std::string> &Env,
-                                    llvm::function_ref<void(pid_t)> Started);
+                                    llvm::function_ref<void(pid_t)> Started,
+                                    StopFn Stopped);
 
 } // namespace linkguard::tryload

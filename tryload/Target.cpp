@@ -21,6 +21,7 @@ using namespace llvm;
 namespace linkguard::tryload {
 
 char AmbiguousTarget::ID = 0;
+char CantCreate::ID = 0;
 
 void AmbiguousTarget::log(raw_ostream &OS) const {
   OS << File << " holds " << Names.size() << " binaries; name one:";
@@ -28,15 +29,24 @@ void AmbiguousTarget::log(raw_ostream &OS) const {
     OS << " '" << N << "'";
 }
 
+std::string PrivateDir::temporaryDirectory() {
+  const char *Env = std::getenv("TMPDIR");
+  if (Env && Env[0] == '/')
+    return Env;
+  if (Env) // empty or relative
+    return "/tmp";
+  SmallString<128> Dir; // unset: /tmp, or the per-user one on macOS
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+  return sys::path::is_absolute(Dir) ? std::string(Dir) : "/tmp";
+}
+
 Expected<std::unique_ptr<PrivateDir>> PrivateDir::create() {
-  SmallString<128> Model;
-  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
+  SmallString<128> Model(temporaryDirectory());
   sys::path::append(Model, "linkguard-try-load-XXXXXX");
   std::string Buf(Model.str());
   if (!::mkdtemp(Buf.data())) // mode 0700
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "cannot create a private directory like " + Buf +
-                                 ": " + std::strerror(errno));
+    return make_error<CantCreate>("cannot create a private directory like " +
+                                  Buf + ": " + std::strerror(errno));
   return std::unique_ptr<PrivateDir>(new PrivateDir(Buf));
 }
 
@@ -53,18 +63,22 @@ std::string PrivateDir::pathFor(StringRef Name) const {
     Safe += isAlnum(C) || StringRef("._+-").contains(C) ? C : '_';
   if (Safe.empty() || Safe[0] == '.')
     Safe = "library" + Safe;
+  if (Safe.size() > 121) // NAME_MAX is 255 on every file system that matters
+    Safe = Safe.substr(0, 60) + "_" + Safe.substr(Safe.size() - 60);
   return Dir + "/" + Safe;
 }
 
 Error PrivateDir::write(const std::string &Path, StringRef Bytes) const {
   int FD = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
   if (FD < 0)
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "cannot create " + Path + ": " +
-                                 std::strerror(errno));
+    return make_error<CantCreate>("cannot create " + Path + ": " +
+                                  std::strerror(errno));
   Error E = package::writeAll(FD, Bytes);
   ::close(FD);
-  return E;
+  if (E)
+    return make_error<CantCreate>("cannot write " + Path + ": " +
+                                  toString(std::move(E)));
+  return Error::success();
 }
 
 namespace {
@@ -85,7 +99,8 @@ std::string containerOf(StringRef Arg) {
 } // namespace
 
 Expected<Target>
-resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
+resolveTarget(const std::string &Arg, bool Scan,
+              function_ref<Expected<const PrivateDir *>()> GetDir,
               function_ref<void(const std::string &)> BeforeWrite) {
   std::string Container = Arg;
   bool Named = false; // Arg names one member or image
@@ -123,9 +138,14 @@ resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
         Names.push_back(I.Name);
         if (Names.size() > 1 || Failed)
           return;
-        T = {I.Name, Dir.pathFor(I.Name)};
+        Expected<const PrivateDir *> Dir = GetDir();
+        if (!Dir) {
+          Failed = Dir.takeError();
+          return;
+        }
+        T = {I.Name, (*Dir)->pathFor(I.Name)};
         BeforeWrite(T.Library);
-        Failed = Dir.write(T.Library, I.Data.getBuffer());
+        Failed = (*Dir)->write(T.Library, I.Data.getBuffer());
       },
       [&](const std::string &Member, Error E) {
         if (!Named || Member == Arg)

@@ -21,19 +21,42 @@
 
 namespace linkguard::tryload {
 
+/// The private directory or the file in it could not be made: TMPDIR is
+/// missing, not writable, full (exit 73, docs/exit-codes.md).
+class CantCreate : public llvm::ErrorInfo<CantCreate> {
+public:
+  static char ID;
+  explicit CantCreate(std::string Message) : Message(std::move(Message)) {}
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string Message;
+};
+
 /// A directory only this user can enter, removed with its contents when
 /// destroyed.
 class PrivateDir {
 public:
+  /// mkdtemp in TMPDIR when it is an absolute path; an empty or relative
+  /// TMPDIR is ignored for /tmp, as mkstemp(3) users such as mktemp(1) do
+  /// (a relative one would name a different directory for the loader, and
+  /// "-x/..." would read as an option). Errors: CantCreate.
   static llvm::Expected<std::unique_ptr<PrivateDir>> create();
+  /// The directory create() would use.
+  static std::string temporaryDirectory();
   ~PrivateDir();
   PrivateDir(const PrivateDir &) = delete;
   PrivateDir &operator=(const PrivateDir &) = delete;
 
   const std::string &path() const { return Dir; }
-  /// Where a file named after Name (reduced to [A-Za-z0-9._+-]) goes.
+  /// Where a file named after Name (reduced to [A-Za-z0-9._+-], and to
+  /// at most 121 bytes, its start and its end, so any member name fits a
+  /// file system's 255) goes.
   std::string pathFor(llvm::StringRef Name) const;
-  /// Writes Bytes to the new file Path (mode 0700).
+  /// Writes Bytes to the new file Path (mode 0700). Errors: CantCreate.
   llvm::Error write(const std::string &Path, llvm::StringRef Bytes) const;
 
 private:
@@ -62,12 +85,14 @@ struct Target {
   std::string Library; // the absolute path to dlopen
 };
 
-/// Resolves Arg. A library inside a container is written to Dir, after
+/// Resolves Arg. A library inside a container is written to the private
+/// directory GetDir makes (only then: a library file needs none), after
 /// BeforeWrite has seen the path it will take (a signal handler's cue).
 /// Errors: objlib::ReadError (cannot read, malformed, nothing there),
-/// AmbiguousTarget.
+/// AmbiguousTarget, CantCreate.
 llvm::Expected<Target>
-resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
+resolveTarget(const std::string &Arg, bool Scan,
+              llvm::function_ref<llvm::Expected<const PrivateDir *>()> GetDir,
               llvm::function_ref<void(const std::string &)> BeforeWrite);
 
 } // namespace linkguard::tryload

@@ -48,6 +48,18 @@ LoaderRun run(const std::string &Text, int Signal = 0, int Status = 0) {
   return Run;
 }
 
+/// The library as the parent reads it: no needed library, so an unwatched
+/// run (the report alone, as on macOS) has no gap to find.
+LibraryFacts model(std::vector<std::string> Needed = {}) {
+  LibraryFacts F;
+  F.Path = "/m/model.so";
+  F.Major = 8;
+  F.Minor = 1;
+  F.Inode = 100;
+  F.Needed = std::move(Needed);
+  return F;
+}
+
 contract::ContractSpec forbidOpenMP() {
   contract::ContractSpec S;
   S.Forbid = {{"openmp"}};
@@ -86,11 +98,18 @@ TEST_CASE("try-load: a report cut short parses up to where it stops",
   CHECK_FALSE(R->Complete);
   CHECK(R->Load == LoadState::Loaded);
   CHECK(R->Call == CallState::NotAsked);
-  // A record that disagrees with the format is a bug, said so.
+  // A record that disagrees with the format or the order fails closed.
   for (const std::string &Bad :
        {std::string("4:load 2:ok x\n"), std::string("9:load\n"),
         std::string("x:y\n"), rec({"image", "loaded", "/a"}),
-        rec({"frobnicate"}), rec({"call", "ok", "zero"})}) {
+        rec({"frobnicate"}), loadedReport() + rec({"call", "ok", "zero"}),
+        // Out of order: what only the library under test could have written.
+        rec({"load", "ok"}) + rec({"end"}) + rec({"load", "ok"}),
+        rec({"image", "loaded", "/a", "/a"}),
+        rec({"load", "ok"}) + rec({"load", "ok"}),
+        rec({"load", "ok"}) + rec({"baseline", "/a", "/a"}),
+        rec({"call", "ok", "0"}), rec({"end", "x"}),
+        loadedReport() + rec({"end"}) + "garbage"}) {
     Expected<LoaderReport> B = parseLoaderReport(Bad);
     INFO(Bad);
     CHECK_FALSE(static_cast<bool>(B));
@@ -144,7 +163,7 @@ TEST_CASE("try-load: a process's images are judged by path and real path",
 
 TEST_CASE("try-load: runs come to the right outcome", "[tryload]") {
   // Loaded: images sorted by where they came from, libomp forbidden.
-  TryLoadVerdict V = judgeRun(run(loadedReport() + rec({"end"})), "/m/model.so",
+  TryLoadVerdict V = judgeRun(run(loadedReport() + rec({"end"})), model(),
                               std::nullopt, forbidOpenMP());
   CHECK(V.What == Outcome::Broken);
   REQUIRE(V.Images.size() == 4);
@@ -160,13 +179,13 @@ TEST_CASE("try-load: runs come to the right outcome", "[tryload]") {
           rec({"image", "called", "/m/model.so", "/m/model.so"}) +
           rec({"image", "called", "/x/libgomp.so.1", "/x/libgomp.so.1"}) +
           rec({"end"})),
-      "/m/model.so", std::string("selftest"), {});
+      model(), std::string("selftest"), {});
   CHECK(V.What == Outcome::Holds);
   CHECK(V.Images.back().From == Origin::Call);
 
   V = judgeRun(
       run(rec({"hide", "unavailable", "unshare: EPERM"}) + rec({"end"})),
-      "/m/model.so", std::nullopt, forbidOpenMP());
+      model(), std::nullopt, forbidOpenMP());
   CHECK(V.What == Outcome::HideUnavailable);
   CHECK(V.Problem == "--hide is unavailable here: unshare: EPERM");
 
@@ -175,12 +194,12 @@ TEST_CASE("try-load: runs come to the right outcome", "[tryload]") {
                         "libomp.so.9: cannot open shared "
                         "object file"}) +
                    rec({"end"})),
-               "/m/model.so", std::nullopt, {});
+               model(), std::nullopt, {});
   CHECK(V.What == Outcome::LoadFailed);
   CHECK(V.Problem == "libomp.so.9: cannot open shared object file");
   CHECK(V.Images.empty());
 
-  V = judgeRun(run(rec({"baseline", Libc, Libc}), /*Signal=*/11), "/m/model.so",
+  V = judgeRun(run(rec({"baseline", Libc, Libc}), /*Signal=*/11), model(),
                std::nullopt, {});
   CHECK(V.What == Outcome::LoadFailed);
   CHECK_THAT(V.Problem, Catch::StartsWith("the loader died by signal 11"));
@@ -188,24 +207,190 @@ TEST_CASE("try-load: runs come to the right outcome", "[tryload]") {
   V = judgeRun(run(loadedReport() +
                    rec({"call", "missing", "undefined symbol: f"}) +
                    rec({"end"})),
-               "/m/model.so", std::string("f"), {});
+               model(), std::string("f"), {});
   CHECK(V.What == Outcome::CallFailed);
   CHECK(V.Problem == "undefined symbol: f");
 
   V = judgeRun(run(loadedReport() + rec({"call", "ok", "3"}) + rec({"end"})),
-               "/m/model.so", std::string("f"), forbidOpenMP());
+               model(), std::string("f"), forbidOpenMP());
   CHECK(V.What == Outcome::CallFailed);
   CHECK(V.Problem == "f returned 3");
   CHECK(V.Contract.violations() == 1); // still judged
 
-  V = judgeRun(run(loadedReport(), /*Signal=*/11), "/m/model.so",
+  V = judgeRun(run(loadedReport(), /*Signal=*/11), model(),
                std::string("f"), {});
   CHECK(V.What == Outcome::CallFailed);
   CHECK_THAT(V.Problem,
              Catch::Contains("died by signal 11") && Catch::EndsWith(" in f"));
 
   V = judgeRun(run(loadedReport() + rec({"end"}), 0, /*Status=*/3),
-               "/m/model.so", std::nullopt, {});
+               model(), std::nullopt, {});
   CHECK(V.What == Outcome::Holds);
   CHECK_THAT(V.Note, Catch::Contains("exited with status 3 after its report"));
+}
+
+namespace {
+
+/// A line of /proc/PID/maps.
+std::string mapsLine(const std::string &Perms, const std::string &Dev,
+                     unsigned Inode, const std::string &Path) {
+  return "7f0000000000-7f0000001000 " + Perms + " 00000000 " + Dev + " " +
+         std::to_string(Inode) + "                    " + Path + "\n";
+}
+
+const std::string LoaderMaps = mapsLine("r-xp", "08:01", 10, Loader) +
+                               mapsLine("r-xp", "08:01", 11,
+                                        "/usr/lib/x86_64-linux-gnu/libc.so.6") +
+                               mapsLine("rw-p", "00:00", 0, "[heap]") +
+                               mapsLine("r-xp", "00:00", 0, "[vdso]");
+const std::string ModelMaps = mapsLine("r--p", "08:01", 100, "/m/model.so") +
+                              mapsLine("r-xp", "08:01", 100, "/m/model.so");
+const std::string GompMaps = mapsLine(
+    "r-xp", "08:01", 12, "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
+
+/// A run the parent watched: the report, and the maps at each stop.
+LoaderRun watched(const std::string &Report,
+                  std::initializer_list<std::string> Stops, int Signal = 0) {
+  LoaderRun Run;
+  Expected<LoaderReport> R = parseLoaderReport(Report);
+  if (R)
+    Run.Report = std::move(*R);
+  else
+    Run.ReportProblem = toString(R.takeError());
+  Run.Watched = true;
+  for (const std::string &S : Stops)
+    Run.Stops.push_back({parseMaps(S), ""});
+  Run.Signal = Signal;
+  return Run;
+}
+
+std::optional<std::string> noSoname(const MappedFile &) { return std::nullopt; }
+
+} // namespace
+
+TEST_CASE("try-load: /proc/PID/maps is read into the files mapped",
+          "[tryload]") {
+  std::vector<MappedFile> F = parseMaps(
+      LoaderMaps + ModelMaps +
+      mapsLine("r-xp", "00:01", 7, "/memfd:libgomp.so.1 (deleted)") +
+      mapsLine("r--p", "fd:02", 9, "/tmp/a b\\012c.so") + "garbage line\n");
+  REQUIRE(F.size() == 5);
+  CHECK(F[0].Path == Loader);
+  CHECK(F[2].Path == "/m/model.so");
+  CHECK(F[2].Executable); // r--p then r-xp: one file, executable
+  CHECK(F[2].sameFile(8, 1, 100));
+  CHECK(F[3].Path == "/memfd:libgomp.so.1 (deleted)");
+  CHECK(F[4].Path == "/tmp/a b\nc.so");
+  CHECK(F[4].Major == 0xfd);
+  CHECK_FALSE(F[4].Executable);
+}
+
+TEST_CASE("try-load: a watched run rests on the maps, not on the report",
+          "[tryload]") {
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  // The report as the library under test forged it: loaded, no image, end.
+  // The maps show libgomp mapped: broken, whatever the report says.
+  std::string Forged = rec({"load", "ok"}) + rec({"end"});
+  TryLoadVerdict V = judgeRun(watched(Forged, {Before, Loaded + GompMaps}),
+                              model(), std::nullopt, forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Images.size() == 4);
+  CHECK(V.Images[2].From == Origin::Library);
+  CHECK(V.Images[3].Image.RealPath ==
+        "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
+
+  // The report claims a load the parent never saw: the library wrote it and
+  // ended the process before the loader's stop.
+  V = judgeRun(watched(Forged, {Before}), model(), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+  CHECK_THAT(V.Problem, Catch::StartsWith("report incomplete: ") &&
+                            Catch::Contains("never showed it mapped"));
+
+  // The library closed the report's descriptor: it loaded, but the report
+  // stops at the baseline.
+  V = judgeRun(watched(rec({"baseline", Loader, Loader}), {Before, Loaded}),
+               model(), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+  CHECK_THAT(V.Problem, Catch::Contains("stops before the load"));
+
+  // A library that unmapped what it needs: the needed library is in no map.
+  std::string Report = rec({"load", "ok"}) + rec({"end"});
+  V = judgeRun(watched(Report, {Before, Loaded}), model({"libgomp.so.1"}),
+               std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+  CHECK_THAT(V.Problem, Catch::Contains("needs libgomp.so.1"));
+  // Mapped under its real name, found by its SONAME.
+  V = judgeRun(
+      watched(Report, {Before, Loaded + GompMaps}), model({"libgomp.so.1"}),
+      std::nullopt, {}, [](const MappedFile &F) -> std::optional<std::string> {
+        if (F.Path == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0")
+          return std::string("libgomp.so.1");
+        return std::nullopt;
+      });
+  CHECK(V.What == Outcome::Holds);
+  // By file name.
+  V = judgeRun(watched(Report, {Before, Loaded}),
+               model({"libc.so.6", "/m/model.so"}), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Holds);
+
+  // The report names an image the kernel never showed.
+  V = judgeRun(watched(rec({"load", "ok"}) +
+                           rec({"image", "loaded", "/x/libfake.so",
+                                "/x/libfake.so"}) +
+                           rec({"end"}),
+                       {Before, Loaded}),
+               model(), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+  CHECK_THAT(V.Problem, Catch::Contains("/x/libfake.so"));
+
+  // Code from a memfd: unnamed, so --forbid cannot be decided.
+  std::string Memfd =
+      mapsLine("r-xp", "00:01", 7, "/memfd:libgomp.so.1 (deleted)");
+  V = judgeRun(watched(Report, {Before, Loaded + Memfd}), model(), std::nullopt,
+               forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+  CHECK_THAT(V.Problem, Catch::Contains("/memfd:libgomp.so.1 (deleted)"));
+  V = judgeRun(watched(Report, {Before, Loaded + Memfd}), model(), std::nullopt,
+               {}, noSoname);
+  CHECK(V.What == Outcome::Holds);
+
+  // Garbage on the report's descriptor: not a bug in linkguard, incomplete.
+  V = judgeRun(watched("x:y\n", {Before, Loaded}), model(), std::nullopt, {},
+               noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+
+  // A library unmapped before the last stop still counts: the union.
+  V = judgeRun(watched(Report + "", {Before, Loaded + GompMaps, Loaded}),
+               model(), std::nullopt, forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Broken);
+
+  // --require is met by the names the parent read, never by the report's.
+  contract::ContractSpec Require;
+  Require.Require = {{"libtorch*"}};
+  V = judgeRun(watched(rec({"load", "ok"}) +
+                           rec({"image", "loaded", "/x/libtorch.so",
+                                "/usr/lib/x86_64-linux-gnu/libc.so.6"}) +
+                           rec({"end"}),
+                       {Before, Loaded}),
+               model(), std::nullopt, Require, noSoname);
+  CHECK(V.What == Outcome::Broken);
+
+  // "Returned" from the report, but no stop after the call.
+  V = judgeRun(watched(rec({"load", "ok"}) + rec({"call", "ok", "0"}) +
+                           rec({"end"}),
+                       {Before, Loaded}),
+               model(), std::string("f"), {}, noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+}
+
+TEST_CASE("try-load: unwatched (macOS), the report's gaps fail closed",
+          "[tryload]") {
+  TryLoadVerdict V = judgeRun(run(loadedReport()), model(), std::nullopt, {});
+  CHECK(V.What == Outcome::LoadFailed); // died before its end record
+  V = judgeRun(run(loadedReport() + rec({"end"})), model({"libgomp.so.1"}),
+               std::nullopt, {});
+  CHECK(V.What == Outcome::Incomplete);
+  V = judgeRun(run(loadedReport() + rec({"end"})), model({"libomp.so.5"}),
+               std::nullopt, {});
+  CHECK(V.What == Outcome::Holds);
 }
