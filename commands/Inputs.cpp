@@ -77,8 +77,6 @@ void forEachInputBinary(
     if (!Info && Kind == package::InputKind::Other && !Scan)
       Info = handleErrors(Info.takeError(), [&](const objlib::ReadError &E) -> Error {
         // "not an object file": a .pte or a blob may still carry images.
-        if (E.kind() != objlib::ReadErrorKind::Malformed)
-          return make_error<objlib::ReadError>(E.kind(), E.message());
         return make_error<objlib::ReadError>(
             E.kind(), E.message() + " (to look for Mach-O/ELF images embedded in it, "
                                     "as in a .pte, add --scan)");

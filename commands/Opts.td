@@ -32,6 +32,10 @@ def json : F<"json", "One JSON document (schema: docs/inspect.md, docs/check.md,
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
 
+def quiet : F<"quiet", "Print the verdict alone: the summary line (ctest's --quiet); "
+                       "the exit status is the same", [CheckVis]>;
+def : Flag<["-"], "q">, Alias<quiet>, Flags<[HelpHidden]>, Visibility<[CheckVis]>;
+
 // inspect
 def symbols : F<"symbols", "Under each library, the imported symbols bound to it; "
                            "then dynamic-lookup, executable, weak-lookup and "

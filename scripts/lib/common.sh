@@ -36,6 +36,9 @@ LINKGUARD_PACKAGES=(
   # tests/e2e/inspect_crafted_malformed.bash, scripts/bench: peak RSS of a
   # command (GNU time; a Python child's own figure includes the interpreter).
   time
+  # tests/e2e/ux.bash: every --json document validated against docs/schema/.
+  python3-jsonschema
+  zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
 )
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command
