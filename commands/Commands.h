@@ -19,6 +19,7 @@ int runTryLoad(const std::vector<std::string> &Args); // TryLoad.cpp
 int runExplain(const std::vector<std::string> &Args); // Explain.cpp
 int runRun(const std::vector<std::string> &Args);     // Run.cpp
 int runEnv(const std::vector<std::string> &Args);     // Env.cpp
+int runCompletion(const std::vector<std::string> &Args); // Completion.cpp
 
 /// The subcommand Name with Args; nothing when there is no such subcommand.
 std::optional<int> runSubcommand(const std::string &Name, const std::vector<std::string> &Args);

@@ -155,6 +155,7 @@ std::string topLevelHelp() {
          "  linkguard env                    the same as shell export lines\n"
          "  linkguard --version              version and the real compiler in "
          "use\n"
+         "  linkguard completion SHELL       completion script: bash, zsh, fish\n"
          "  linkguard help [SUBCOMMAND|TOPIC] a subcommand's help; topics: "
          "environment, exit-codes\n"
          "\n"
@@ -183,6 +184,7 @@ struct Subcommand {
 const Subcommand Subcommands[] = {
     {"inspect", runInspect}, {"check", runCheck}, {"try-load", runTryLoad},
     {"explain", runExplain}, {"run", runRun},     {"env", runEnv},
+    {"completion", runCompletion},
 };
 
 } // namespace
