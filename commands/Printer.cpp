@@ -106,7 +106,8 @@ std::string coloured(StringRef Word) {
     return Word.str();
   // Red for what fails, green for what holds, yellow for the rest.
   const char *Code = StringSwitch<const char *>(Word)
-                         .Cases("violation", "broken", "incomplete", "error", "\x1b[1;31m")
+                         .Cases("violation", "broken", "incomplete", "load-failed",
+                                "\x1b[1;31m")
                          .Case("holds", "\x1b[1;32m")
                          .Default("\x1b[1;33m");
   return Code + Word.str() + "\x1b[0m";

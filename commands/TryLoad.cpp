@@ -230,11 +230,12 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     OS << Name << ": note: " << printable(str(R, "note")) << "\n";
   for (const json::Value &V : *R.getArray("findings")) {
     const json::Object &F = *V.getAsObject();
-    OS << Name << ": " << str(F, "kind") << ": " << printableName(F, "message") << "\n";
+    OS << Name << ": " << coloured(str(F, "kind")) << ": " << printableName(F, "message") << "\n";
   }
   int64_t Violations = R.getInteger("violations").value_or(0);
   OS << "linkguard try-load: " << R.getArray("images")->size() << " images mapped, "
-     << Violations << " violation" << (Violations == 1 ? "" : "s") << ": " << Outcome << "\n";
+     << Violations << " violation" << (Violations == 1 ? "" : "s") << ": "
+     << coloured(Outcome) << "\n";
 }
 
 } // namespace

@@ -103,6 +103,8 @@ private:
     if (Fd >= 0)
       return;
     Fd = STDERR_FILENO;
+    // On stderr, stderr's one prefix ("linkguard: debug: ..."), not the file's.
+    set_pattern_("linkguard: %l: %v");
     std::string Line = "linkguard: warning: cannot open LINKGUARD_LOG_FILE " + Path +
                        ": " + Why + "; logging to stderr\n";
     writeAll(Fd, Line.data(), Line.size());

@@ -64,6 +64,27 @@ sys.exit(1 if errors else 0)
 EOF
 }
 
+# on_tty CMD...: CMD's output as a terminal shows it (a pseudo-terminal).
+on_tty() {
+  python3 - "$@" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode("utf-8", "replace"))
+PY
+}
+
 SUITE_ux() {
   TEST "every name inspect and check print is accepted back (PKG!member, PKG/member, FILE@0xOFF)"
   mkdir lib && elf_lib lib/a.so
@@ -185,4 +206,202 @@ linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors: holds"
   expect_equal "$status" 0 "linkguard version"
   expect_equal "$(printf '%s\n' "$out" | head -1)" "$(LG --version | head -1)"
   expect_contains "$out" "linkguard "
+  TEST "env --shell bash and zsh: the lines those shells run"
+  hostile_env_values
+  for sh in bash zsh; do
+    command -v "$sh" >/dev/null || test_failed "$sh not installed (scripts/lib/common.sh lists it)"
+    out=$(CXX=$HOSTILE_CXX CC=$HOSTILE_CC LG env --shell "$sh"); status=$?
+    expect_equal "$status" 0 "env --shell $sh"
+    expect_equal "$out" "$(CXX=$HOSTILE_CXX CC=$HOSTILE_CC LG env)" "--shell $sh = the sh lines"
+    CXX=$HOSTILE_CXX CC=$HOSTILE_CC LG env --shell "$sh" >lines.sh
+    "$sh" -c '. ./lines.sh; printf %s "$LINKGUARD_CXX" >got.cxx; printf %s "$LINKGUARD_CC" >got.cc' ||
+      test_failed "$sh could not run the lines"
+    expect_same_file got.cxx want.cxx
+    expect_same_file got.cc want.cc
+    expect_missing pwned
+  done
+  err=$(LG env --shell csh 2>&1); status=$?
+  expect_equal "$status" 64 "env --shell csh"
+  expect_contains "$err" "expected sh, bash, zsh, dash, ksh or fish"
+
+  TEST "--json usage errors: a JSON document on stdout too"
+  for cmd in "check --json --bogus x" "check --json" "inspect --json --nope" "try-load --json" \
+             "explain --json --nope -- cc"; do
+    # shellcheck disable=SC2086
+    LG $cmd >out.json 2>err.txt; status=$?
+    expect_equal "$status" 64 "linkguard $cmd"
+    expect_contains "$(cat err.txt)" "linkguard: error: "
+    python3 - "$cmd" <<'PY' || test_failed "linkguard $cmd: stdout is not the error document: $(cat out.json)"
+import json, sys
+d = json.load(open("out.json"))
+assert d["schema"] == "linkguard-error/1", d
+assert d["kind"] == "usage" and d["exitCode"] == 64, d
+assert d["command"] == sys.argv[1].split()[0], d
+assert d["message"], d
+PY
+    validate error.json out.json
+  done
+  # Without --json, stdout stays empty.
+  expect_equal "$(LG check --bogus x 2>/dev/null)" "" "check --bogus without --json"
+
+  TEST "one prefix on stderr: linkguard: warning: / linkguard: error:"
+  echo 'int main() { return 0; }' >m.cpp
+  # A log line at debug level, and the warning for a log file it cannot open.
+  err=$(LINKGUARD_LOG=debug LINKGUARD_LOG_FILE=/nonexistent/dir/log \
+        LINKGUARD_CXX=$CLANGXX "$(dirname "$LINKGUARD_BIN")/linkguard-clang++" -c m.cpp -o m.o 2>&1)
+  expect_contains "$err" "linkguard: warning: cannot open LINKGUARD_LOG_FILE /nonexistent/dir/log"
+  expect_not_contains "$err" "linkguard["
+  while IFS= read -r line; do
+    case $line in
+      "linkguard: error: "* | "linkguard: warning: "* | "linkguard: info: "* | "linkguard: debug: "* | \
+        "linkguard: trace: "*) ;;
+      *) test_failed "a stderr line with another prefix: [$line]" ;;
+    esac
+  done <<<"$err"
+  # The log file itself keeps the process id: a parallel build shares it.
+  LINKGUARD_LOG=debug LINKGUARD_LOG_FILE=$PWD/lg.log \
+    LINKGUARD_CXX=$CLANGXX "$(dirname "$LINKGUARD_BIN")/linkguard-clang++" -c m.cpp -o m.o
+  expect_contains "$(cat lg.log)" "linkguard["
+
+  TEST "colour for verdicts on a terminal only; NO_COLOR respected"
+  omp_dylib k.dylib arm64
+  esc=$(printf '\033[')
+  out=$(on_tty "$LINKGUARD_BIN" check --portable k.dylib)
+  expect_contains "$out" "${esc}1;31mviolation${esc}0m" "on a terminal"
+  expect_contains "$out" "${esc}1;31mbroken${esc}0m" "on a terminal"
+  out=$(NO_COLOR=1 on_tty "$LINKGUARD_BIN" check --portable k.dylib)
+  expect_not_contains "$out" "$esc" "NO_COLOR=1"
+  out=$(TERM=dumb on_tty "$LINKGUARD_BIN" check --portable k.dylib)
+  expect_not_contains "$out" "$esc" "TERM=dumb"
+  out=$(LG check --portable k.dylib)
+  expect_not_contains "$out" "$esc" "to a pipe"
+  expect_contains "$out" "k.dylib: violation: "
+
+  TEST "completions from the OptTable: bash, zsh, fish offer each subcommand's options"
+  LG completion bash >c.bash || test_failed "completion bash"
+  LG completion zsh >_linkguard || test_failed "completion zsh"
+  LG completion fish >c.fish || test_failed "completion fish"
+  got=$(bash -c '. ./c.bash
+    COMP_WORDS=(linkguard ch); COMP_CWORD=1; _linkguard; echo "${COMPREPLY[*]}"
+    COMP_WORDS=(linkguard check --fo); COMP_CWORD=2; _linkguard; echo "${COMPREPLY[*]}"
+    COMP_WORDS=(linkguard env --shell z); COMP_CWORD=3; _linkguard; echo "${COMPREPLY[*]}"
+    COMP_WORDS=(linkguard check --q); COMP_CWORD=2; _linkguard; echo "${COMPREPLY[*]}"')
+  expect_equal "$got" "check
+--forbid-unreferenced --forbid
+zsh
+--quiet" "bash completions"
+  # Every option check --help lists is offered, in each shell's script.
+  for opt in $(LG check --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p'); do
+    grep -qE -- "^    opts='(.* )?$opt( |')" c.bash || test_failed "bash: check's $opt"
+    expect_contains "$(cat _linkguard)" "$opt" "zsh: check's $opt"
+    expect_contains "$(cat c.fish)" "-l ${opt#--} " "fish: check's $opt"
+  done
+  if command -v zsh >/dev/null; then
+    zsh -n _linkguard || test_failed "zsh cannot parse _linkguard"
+  fi
+  if command -v fish >/dev/null; then
+    got=$(fish -c "source c.fish; complete -C 'linkguard env --shell '" | cut -f1 | sort | tr '\n' ' ')
+    expect_equal "$got" "bash fish sh zsh " "fish: --shell choices"
+    got=$(fish -c "source c.fish; complete -C 'linkguard try-lo'" | cut -f1)
+    expect_equal "$got" "try-load" "fish: subcommand"
+  fi
+  expect_status 64 LG completion tcsh 2>/dev/null
+
+  TEST "the man page: EXIT STATUS and ENVIRONMENT from the tables the code uses; what it points to is installed"
+  DESTDIR='' cmake --install "$LINKGUARD_BUILD_DIR" --prefix "$PWD/prefix" >install.log 2>&1 ||
+    test_failed "cmake --install: $(cat install.log)"
+  page=$(cat prefix/share/man/man1/linkguard.1)
+  expect_contains "$page" ".SH EXIT STATUS"
+  expect_contains "$page" ".SH ENVIRONMENT"
+  # Every exit code of driver/ExitCode.h, with its name, in the page and in
+  # docs/exit-codes.md.
+  python3 - "$LINKGUARD_SOURCE_DIR/driver/ExitCode.h" prefix/share/man/man1/linkguard.1 \
+    "$LINKGUARD_SOURCE_DIR/docs/exit-codes.md" <<'PY' || test_failed "exit codes missing (above)"
+import re, sys
+src = re.sub(r"//[^\n]*", "", open(sys.argv[1]).read())
+codes = re.findall(r"(\w+)\s*=\s*(\d+)\s*,", src)
+assert len(codes) >= 15, codes
+page, doc = open(sys.argv[2]).read(), open(sys.argv[3]).read()
+status = page.split(".SH EXIT STATUS")[1].split(".SH ")[0]
+bad = 0
+for name, value in codes:
+    if not re.search(r"^\s*%s\s+%s\s" % (value, name), status, re.M):
+        print("man page EXIT STATUS lacks %s %s" % (value, name), file=sys.stderr); bad = 1
+    if not re.search(r"^\| %s \| %s \|" % (value, name), doc, re.M):
+        print("docs/exit-codes.md lacks %s %s" % (value, name), file=sys.stderr); bad = 1
+sys.exit(bad)
+PY
+  # Every LINKGUARD_* variable the sources read is in ENVIRONMENT.
+  env_section=$(printf '%s' "$page" | sed -n '/^\.SH ENVIRONMENT/,/^\.SH FILES/p')
+  for v in $(grep -rhoE '"LINKGUARD_[A-Z_]+"' "$LINKGUARD_SOURCE_DIR/config" "$LINKGUARD_SOURCE_DIR/driver" \
+               "$LINKGUARD_SOURCE_DIR/commands" --include='*.cpp' | tr -d '"' | sort -u); do
+    expect_contains "$env_section" "$v" "the man page's ENVIRONMENT"
+  done
+  expect_contains "$env_section" "NO_COLOR"
+  # What the page and --help point to is installed.
+  expect_exists prefix/share/doc/linkguard/exit-codes.md
+  for s in "$LINKGUARD_SOURCE_DIR"/docs/schema/*.json; do
+    expect_same_file "prefix/share/doc/linkguard/schema/$(basename "$s")" "$s"
+  done
+  LG completion bash | cmp -s - prefix/share/bash-completion/completions/linkguard ||
+    test_failed "the installed bash completion is not linkguard completion bash"
+  LG completion zsh | cmp -s - prefix/share/zsh/site-functions/_linkguard ||
+    test_failed "the installed zsh completion is not linkguard completion zsh"
+  LG completion fish | cmp -s - prefix/share/fish/vendor_completions.d/linkguard.fish ||
+    test_failed "the installed fish completion is not linkguard completion fish"
+  expect_not_contains "$(LG --help)" "docs/exit-codes.md" "--help points to an uninstalled file"
+  if command -v man >/dev/null && command -v groff >/dev/null; then
+    out=$(MANWIDTH=100 man -l prefix/share/man/man1/linkguard.1 2>&1) || test_failed "man -l: $out"
+    expect_contains "$out" "EXIT STATUS"
+    expect_contains "$out" "ContractViolated"
+  fi
+  TEST "every --json document is valid against its schema in docs/schema/ and names it"
+  mkdir lib && elf_lib lib/a.so
+  zip_of pkg.pt2 lib/a.so
+  head -c 1000 /dev/zero >blob.pte && cat lib/a.so >>blob.pte
+  omp_dylib k_arm64.dylib arm64
+  omp_dylib k_x86_64.dylib x86_64
+  "$LLVM_BIN/llvm-lipo" -create k_arm64.dylib k_x86_64.dylib -output fat.dylib || test_failed "llvm-lipo"
+  printf 'int ok(void) { return 0; }\n' >ok.c
+  "$CLANG" -shared -fPIC ok.c -o ok.so || test_failed "ok.so"
+  printf '\xff\xfe' >"$(printf 'bad\xffname.so')"
+  n=0
+  json_of() { # SCHEMA CMD...: validates CMD's stdout against docs/schema/SCHEMA.json
+    local schema=$1; shift
+    n=$((n + 1))
+    "$@" >doc$n.json 2>/dev/null
+    python3 - "$schema" doc$n.json <<'PY' || test_failed "[$*]: the schema field"
+import json, sys
+assert json.load(open(sys.argv[2]))["schema"] == "linkguard-%s/1" % sys.argv[1]
+PY
+    validate "$schema.json" doc$n.json
+  }
+  json_of check LG check --json --portable --mps-aot --forbid openmp --unused fat.dylib k_arm64.dylib lib/a.so
+  json_of check LG check --json --portable --search lib --provided 'libfoo*' pkg.pt2 missing.so
+  json_of check LG check --json --forbid x --scan blob.pte "$(printf 'bad\xffname.so')"
+  json_of check LG check --json --require libz pkg.pt2/lib/a.so
+  json_of inspect LG inspect --json --symbols --rpaths fat.dylib lib/a.so pkg.pt2 missing.so
+  json_of inspect LG inspect --json --scan blob.pte
+  if [ -x "$(dirname "$LINKGUARD_BIN")/../libexec/linkguard/linkguard-loader" ]; then
+    json_of try-load LG try-load --json --call ok ok.so
+    json_of try-load LG try-load --json --forbid 'libc.so*' ok.so
+    json_of try-load LG try-load --json --call missing_symbol ok.so
+    json_of try-load LG try-load --json pkg.pt2
+  fi
+  json_of explain LG explain --json -- "$CLANGXX" -shared lib.cpp -o x.so
+  json_of explain LG explain --json -- "$CLANGXX" -c lib.cpp -o x.o
+  # shellcheck disable=SC2046
+  json_of explain LG explain --json -- "$CLANGXX" $(macho_flags sdk) -DUSE_MPS -shared k.cpp -o m.dylib
+  json_of error LG check --json --frobnicate
+  # The schemas are strict: a field no schema names is drift, and fails.
+  python3 - doc1.json <<'PY' >drift.json || test_failed "making drift.json"
+import json, sys
+d = json.load(open(sys.argv[1])); d["files"][0]["newField"] = 1; print(json.dumps(d))
+PY
+  if python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/check.json" drift.json 2>/dev/null <<'PY'; then
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+    test_failed "check.json accepts a field it does not name"
+  fi
 }
