@@ -26,7 +26,7 @@ string(APPEND page ".SH NAME\nlinkguard, linkguard-clang++, linkguard-clang \\- 
 string(APPEND page "a compiler-driver wrapper that adds link flags only where they belong\n")
 string(APPEND page ".SH DESCRIPTION\n${top_roff}")
 string(APPEND page ".SH SUBCOMMANDS\n")
-foreach(sub run env explain inspect check try-load)
+foreach(sub run env explain inspect check try-load completion)
   execute_process(COMMAND "${LINKGUARD}" ${sub} --help
     OUTPUT_VARIABLE text RESULT_VARIABLE rc)
   if(rc EQUAL 0 AND text)
@@ -34,5 +34,24 @@ foreach(sub run env explain inspect check try-load)
     string(APPEND page ".SS linkguard ${sub}\n${roff}")
   endif()
 endforeach()
+# EXIT STATUS and ENVIRONMENT come from the tables the binary itself uses
+# (commands/Help.cpp: `linkguard help exit-codes`, `help environment`).
+foreach(topic "exit-codes;EXIT STATUS" "environment;ENVIRONMENT")
+  list(GET topic 0 name)
+  list(GET topic 1 title)
+  execute_process(COMMAND "${LINKGUARD}" help ${name}
+    OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT text)
+    message(FATAL_ERROR "${LINKGUARD} help ${name} failed (${rc})")
+  endif()
+  _linkguard_roff_block("${text}" roff)
+  string(APPEND page ".SH ${title}\n${roff}")
+endforeach()
+string(APPEND page ".SH FILES\n.nf\n"
+  "share/doc/linkguard/          the documentation (exit-codes.md says more of each code)\n"
+  "share/doc/linkguard/schema/   a JSON Schema for each --json document\n"
+  "share/linkguard/cmake/linkguard-toolchain.cmake   the CMake toolchain file\n"
+  "share/bash-completion/completions/linkguard, share/zsh/site-functions/_linkguard,\n"
+  "share/fish/vendor_completions.d/linkguard.fish   shell completions\n.fi\n")
 string(APPEND page ".SH SEE ALSO\nThe CMake toolchain file: share/linkguard/cmake/linkguard-toolchain.cmake.\n")
 file(WRITE "${OUTPUT}" "${page}")

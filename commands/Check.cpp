@@ -17,9 +17,13 @@
 #include "commands/Contracts.h"
 #include "commands/Inputs.h"
 #include "commands/Printer.h"
+#include "config/RulesFile.h"
 #include "driver/ExitCode.h"
 #include "driver/Plan.h"
+#include "flags/BuiltinRules.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -37,9 +41,12 @@ const CommandSpec Spec = {
     "PKG!path/in/archive, and the archive is what ships (--portable). A pattern is a\n"
     "glob on the install name / DT_NEEDED string or on its file name, or a group:\n"
     "openmp (libomp, libiomp5, libgomp in every spelling) or libsystem.",
-    "Text output: one line per finding, \"FILE[ (arch)]: violation|kept|unknown:\n"
-    "message\" (a container's member without findings: \"PKG!member: holds\"), then a\n"
-    "summary line.\n"
+    "Text output: one line per finding, \"FILE[ (arch, ...)]: violation|kept|unknown:\n"
+    "message\" (one line for a dependency that breaks several rules, naming the\n"
+    "others after \"also:\"); a file or member without findings: \"FILE: holds\"; then\n"
+    "a summary line (--quiet: the summary line alone). Every name printed is\n"
+    "accepted back as FILE: PKG!member (quote it in an interactive shell: '!' is\n"
+    "history expansion there; or write PKG/member), FILE@0xOFFSET.\n"
     "\n"
     "EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a damaged or\n"
     "lying zip, a container with no image), 66 missing or unreadable file (a file\n"
@@ -102,6 +109,37 @@ std::optional<int> contractFrom(const opt::InputArgList &A, contract::ContractSp
   return std::nullopt;
 }
 
+/// The flags a rule adds, as one string.
+std::string joined(const std::vector<std::string> &Flags) {
+  std::string Out;
+  for (const std::string &F : Flags)
+    Out += (Out.empty() ? "" : " ") + F;
+  return Out;
+}
+
+/// The flag that drops an unreferenced dependency of a file in Fmt, from
+/// the rules linkguard ships: the built-in MPS rule (Mach-O) and the ELF
+/// rule of examples/linkguard.toml, compiled in as text.
+std::string dropFlagFor(objlib::Format Fmt) {
+  if (Fmt == objlib::Format::MachO)
+    return joined(flags::mpsAotRuleSpec().Add);
+  static const std::string Elf = [] {
+    static constexpr char Text[] =
+#include "commands/ExampleRules.inc"
+        ;
+    auto File = config::parseRulesText(Text, "examples/linkguard.toml");
+    if (!File) {
+      consumeError(File.takeError());
+      return std::string();
+    }
+    for (const flags::RuleSpec &R : File->Rules)
+      if (R.Match.Format == flags::ObjectFormat::ELF && !R.Contract.ForbidUnreferenced.empty())
+        return joined(R.Add);
+    return std::string();
+  }();
+  return Elf;
+}
+
 json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
                          const contract::FileProbe &Exists, Totals &T) {
@@ -116,6 +154,8 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
     // Portability compares paths lexically: anchor this one at the cwd.
     Info.Path = absolutePath(Path);
   }
+  if (Spec_.DropFlag.empty())
+    Spec_.DropFlag = dropFlagFor(Info.Fmt);
   contract::Verdict V = contract::judge(Info, Spec_, Probe);
   json::Array Arches, Placements;
   for (const objlib::Slice &S : Info.Slices)
@@ -144,17 +184,45 @@ std::string plural(int64_t N, StringRef One, StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
 }
 
+/// One text line per finding: the findings of one dependency with one kind
+/// are one line (its first message; the other rules it breaks after
+/// "also:"), across the slices of a universal file; a file with none is
+/// named as holding. The JSON keeps every finding.
 void printRecord(raw_ostream &OS, const json::Object &R) {
-  const json::Array *Findings = R.getArray("findings");
-  const json::Value *Container = R.get("container");
-  if (Container && Container->getAsObject() && Findings && Findings->empty())
-    OS << printableName(R, "path") << ": holds\n";
-  for (const json::Value &V : *Findings) {
+  struct Line {
+    std::string Dependency, Kind, Message;
+    std::vector<std::string> Slices, AlsoRules;
+    std::string FirstRule;
+  };
+  std::vector<Line> Lines;
+  for (const json::Value &V : *R.getArray("findings")) {
     const json::Object &F = *V.getAsObject();
-    OS << printableName(R, "path");
-    if (!str(F, "slice").empty())
-      OS << " (" << str(F, "slice") << ")";
-    OS << ": " << str(F, "kind") << ": " << printableName(F, "message") << "\n";
+    std::string Dep = printableName(F, "dependency"), Kind = str(F, "kind");
+    std::string Slice = str(F, "slice"), Rule = str(F, "rule");
+    auto Same = [&](const Line &L) {
+      return !Dep.empty() && L.Dependency == Dep && L.Kind == Kind;
+    };
+    auto It = std::find_if(Lines.begin(), Lines.end(), Same);
+    if (It == Lines.end()) {
+      Lines.push_back({Dep, Kind, printableName(F, "message"), {}, {}, Rule});
+      It = std::prev(Lines.end());
+    } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
+      It->AlsoRules.push_back(Rule);
+    }
+    if (!Slice.empty() && !llvm::is_contained(It->Slices, Slice))
+      It->Slices.push_back(Slice);
+  }
+  std::string Name = printableName(R, "path");
+  if (Lines.empty())
+    OS << Name << ": holds\n";
+  for (const Line &L : Lines) {
+    OS << Name;
+    if (!L.Slices.empty())
+      OS << " (" << llvm::join(L.Slices, ", ") << ")";
+    OS << ": " << coloured(L.Kind) << ": " << L.Message;
+    if (!L.AlsoRules.empty())
+      OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
+    OS << "\n";
   }
 }
 
@@ -164,7 +232,7 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
   OS << "linkguard check: " << plural(n("files"), "file", "files") << ", "
      << plural(n("violations"), "violation", "violations") << ", " << n("kept") << " kept, "
      << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors") << ": "
-     << (n("errors") ? "incomplete" : n("violations") ? "broken" : "holds") << "\n";
+     << coloured(n("errors") ? "incomplete" : n("violations") ? "broken" : "holds") << "\n";
 }
 
 } // namespace
@@ -183,7 +251,8 @@ int runCheck(const std::vector<std::string> &Args) {
                             "--unused, --mps-aot, --portable)");
 
   auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/1",
-                         DocumentShape::Files, {printRecord, printSummary});
+                         DocumentShape::Files,
+                         {CL.Args.hasArg(OPT_quiet) ? Render() : printRecord, printSummary});
   const contract::FileProbe Exists = contract::realFileProbe();
   Totals T;
   int Status = 0;

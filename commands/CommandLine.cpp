@@ -1,10 +1,15 @@
 //===- CommandLine.cpp - the OptTable over Opts.inc ------------------------===//
 #include "commands/CommandLine.h"
 
+#include "commands/Printer.h"
 #include "driver/ExitCode.h"
 
 #include "llvm/Option/Option.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 #include <iterator>
 
@@ -51,10 +56,11 @@ size_t commandStart(const std::vector<std::string> &Args) {
 constexpr std::pair<CommandVisibility, const char *> VisibilityNames[] = {
     {InspectVis, "inspect"}, {CheckVis, "check"}, {TryLoadVis, "try-load"},
     {ExplainVis, "explain"}, {RunVis, "run"},     {EnvVis, "env"},
+    {CompletionVis, "completion"},
 };
 
 constexpr unsigned EveryCommand =
-    InspectVis | CheckVis | TryLoadVis | ExplainVis | RunVis | EnvVis;
+    InspectVis | CheckVis | TryLoadVis | ExplainVis | RunVis | EnvVis | CompletionVis;
 
 /// "; it is an option of `linkguard check`" (and Spec's hint for check's
 /// options) when Spelling is another subcommand's option, or "".
@@ -84,18 +90,36 @@ std::string otherCommandsOf(const CommandSpec &Spec, const std::string &Spelling
 /// strings, and a forgotten "$LIB" must not vanish from a command line.
 constexpr char EmptyArgument[] = "\x01linkguard-empty-argument";
 
+/// --json was among the options: a usage error is also a JSON document on
+/// stdout, so a CI step that parses stdout gets one, not nothing.
+bool JsonRequested = false;
+
 } // namespace
 
 int usageError(const CommandSpec &Spec, const std::string &Message) {
   errs() << "linkguard: error: " << Spec.Name << ": " << Message << " (usage: " << Spec.Usage
          << ")\n";
-  return driver::toInt(driver::ExitCode::Usage);
+  int Status = driver::toInt(driver::ExitCode::Usage);
+  if (JsonRequested) {
+    json::Object Doc{{"schema", "linkguard-error/1"},
+                     {"command", Spec.Name},
+                     {"kind", "usage"},
+                     {"exitCode", Status},
+                     {"usage", Spec.Usage}};
+    putName(Doc, "message", Message);
+    outs() << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
+    outs().flush();
+  }
+  return Status;
 }
 
 std::optional<int> parseCommandLine(const CommandSpec &Spec,
                                     const std::vector<std::string> &Args,
                                     ParsedCommandLine &Out) {
   size_t End = Spec.TakesCommand ? commandStart(Args) : Args.size();
+  JsonRequested = (Spec.Visibility & (InspectVis | CheckVis | TryLoadVis | ExplainVis)) &&
+                  std::find(Args.begin(), std::next(Args.begin(), static_cast<std::ptrdiff_t>(End)),
+                            "--json") != std::next(Args.begin(), static_cast<std::ptrdiff_t>(End));
   std::vector<const char *> Argv;
   Argv.reserve(End);
   for (size_t I = 0; I < End; ++I)
@@ -139,6 +163,38 @@ std::optional<int> parseCommandLine(const CommandSpec &Spec,
   if (Spec.Missing && Out.Positionals.empty())
     return usageError(Spec, Spec.Missing);
   return std::nullopt;
+}
+
+std::vector<OptionDoc> visibleOptions(unsigned Vis) {
+  std::vector<OptionDoc> Out;
+  const CommandsOptTable &T = table();
+  for (unsigned Id = 1; Id <= T.getNumOptions(); ++Id) {
+    const Option O = T.getOption(Id);
+    const char *Help = T.getOptionHelpText(Id);
+    if (!O.hasVisibilityFlag(Vis) || O.hasFlag(HelpHidden) || !Help || !*Help ||
+        (O.getKind() != Option::FlagClass && O.getKind() != Option::JoinedClass))
+      continue;
+    OptionDoc D;
+    D.Spelling = O.getPrefixedName().str();
+    D.TakesValue = O.getKind() == Option::JoinedClass;
+    if (D.TakesValue && StringRef(D.Spelling).ends_with("="))
+      D.Spelling.pop_back();
+    if (const char *Meta = T.getOptionMetaVar(Id))
+      D.MetaVar = Meta;
+    D.Help = Help;
+    Out.push_back(std::move(D));
+  }
+  return Out;
+}
+
+const std::vector<std::pair<std::string, unsigned>> &commandVisibilities() {
+  static const std::vector<std::pair<std::string, unsigned>> V = [] {
+    std::vector<std::pair<std::string, unsigned>> Out;
+    for (const auto &[Vis, Name] : VisibilityNames)
+      Out.emplace_back(Name, Vis);
+    return Out;
+  }();
+  return V;
 }
 
 } // namespace linkguard::commands

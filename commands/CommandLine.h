@@ -26,6 +26,7 @@ enum CommandVisibility : unsigned {
   ExplainVis = 1u << 4,
   RunVis = 1u << 5,
   EnvVis = 1u << 6,
+  CompletionVis = 1u << 7,
 };
 
 /// The option ids of Opts.td (OPT_json, OPT_forbid_EQ, ...).
@@ -69,7 +70,24 @@ std::optional<int> parseCommandLine(const CommandSpec &Spec,
                                     const std::vector<std::string> &Args,
                                     ParsedCommandLine &Out);
 
-/// One usage error line for Spec, and its exit status (64).
+/// One usage error line for Spec, and its exit status (64); with --json
+/// among the options, also a JSON document on stdout
+/// (docs/schema/error.json).
 int usageError(const CommandSpec &Spec, const std::string &Message);
+
+/// An option as --help shows it, for the shell completions (Completion.cpp).
+struct OptionDoc {
+  std::string Spelling; // "--forbid"
+  bool TakesValue = false;
+  std::string MetaVar; // "<pattern>", "<sh|bash|zsh|fish>"
+  std::string Help;
+};
+
+/// The options --help shows for the subcommand with visibility Vis (no
+/// hidden options, no aliases), in Opts.td's order.
+std::vector<OptionDoc> visibleOptions(unsigned Vis);
+
+/// Each subcommand that parses options from Opts.td, with its visibility.
+const std::vector<std::pair<std::string, unsigned>> &commandVisibilities();
 
 } // namespace linkguard::commands

@@ -19,6 +19,7 @@ int runTryLoad(const std::vector<std::string> &Args); // TryLoad.cpp
 int runExplain(const std::vector<std::string> &Args); // Explain.cpp
 int runRun(const std::vector<std::string> &Args);     // Run.cpp
 int runEnv(const std::vector<std::string> &Args);     // Env.cpp
+int runCompletion(const std::vector<std::string> &Args); // Completion.cpp
 
 /// The subcommand Name with Args; nothing when there is no such subcommand.
 std::optional<int> runSubcommand(const std::string &Name, const std::vector<std::string> &Args);
@@ -27,6 +28,11 @@ std::optional<int> runSubcommand(const std::string &Name, const std::vector<std:
 const std::vector<std::string> &subcommandNames();
 
 std::string topLevelHelp(); // Help.cpp
+/// `linkguard help TOPIC` for a topic that is not a subcommand
+/// ("environment", "exit-codes"): prints it and returns 0, or nothing.
+std::optional<int> printHelpTopic(const std::string &Name);
+/// The subcommands and topics `linkguard help` takes, comma-separated.
+std::string helpTopicList();
 /// linkguard's version, and the real compiler it would use from here.
 int printVersion();
 

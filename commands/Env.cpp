@@ -16,6 +16,7 @@
 #include "driver/DriverError.h"
 #include "driver/SelfPath.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ namespace linkguard::commands {
 namespace {
 
 const CommandSpec Spec = {
-    "env", EnvVis, "linkguard env [--shell sh|fish]",
+    "env", EnvVis, "linkguard env [--shell sh|bash|zsh|fish]",
     "Prints the shell lines that set what `linkguard run` applies: CXX and CC set to\n"
     "linkguard-clang++ and linkguard-clang beside this linkguard, and the previous\n"
     "CXX/CC recorded as LINKGUARD_CXX/LINKGUARD_CC. Use it as:\n"
@@ -134,13 +135,17 @@ int runEnv(const std::vector<std::string> &Args) {
     return *Stop;
   if (!CL.Positionals.empty())
     return usageError(Spec, "unexpected argument " + CL.Positionals.front() +
-                                "; expected --shell sh|fish or --help");
+                                "; expected --shell sh|bash|zsh|fish or --help");
   Shell Sh = Shell::Sh;
   if (const llvm::opt::Arg *A = CL.Args.getLastArg(OPT_shell_EQ)) {
     llvm::StringRef Name = A->getValue();
-    if (Name != "sh" && Name != "fish")
-      return usageError(Spec, "unknown shell '" + Name.str() + "'; expected sh or fish");
-    Sh = Name == "fish" ? Shell::Fish : Shell::Sh;
+    // bash, zsh, dash and ksh read POSIX sh's lines (shLine uses only
+    // export, printf and ${X%_}).
+    if (Name == "fish")
+      Sh = Shell::Fish;
+    else if (!llvm::is_contained({"sh", "bash", "zsh", "dash", "ksh"}, Name))
+      return usageError(Spec, "unknown shell '" + Name.str() +
+                                  "'; expected sh, bash, zsh, dash, ksh or fish");
   }
   auto Env = buildEnvironmentHere();
   if (!Env)

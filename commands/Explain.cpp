@@ -188,7 +188,8 @@ int runExplain(const std::vector<std::string> &Args) {
   if (!P)
     return driver::reportError(P.takeError());
 
-  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "", DocumentShape::Single,
+  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-explain/1",
+                         DocumentShape::Single,
                          {printPlan, nullptr});
   json::Object Plan = driver::planJson(*J, *P, *Cfg);
   Plan["command"] = Command;

@@ -4,11 +4,131 @@
 
 #include "driver/CompilerResolution.h"
 #include "config/Config.h"
+#include "driver/ExitCode.h"
 #include "driver/SelfPath.h"
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 namespace linkguard::commands {
+
+namespace {
+
+/// The variables linkguard reads, for --help, `help environment` and the
+/// man page's ENVIRONMENT (cmake/GenerateManPage.cmake); tests/e2e/ux.bash
+/// fails when the sources read a LINKGUARD_* variable this table lacks.
+struct EnvironmentVariable {
+  const char *Name;
+  const char *Meaning;
+};
+constexpr EnvironmentVariable EnvironmentVariables[] = {
+    {"LINKGUARD_CXX / LINKGUARD_CC", "the real compiler (else CXX/CC, else PATH)"},
+    {"LINKGUARD_MODE", "off | inject | verify | enforce"},
+    {"LINKGUARD_RULES=off", "no rule injects anything"},
+    {"LINKGUARD_RULE_MPS_AOT=off", "turn off the MPS AOT rule only"},
+    {"LINKGUARD_AOT", "auto | 1 | 0"},
+    {"LINKGUARD_CONFIG", "rules file (else linkguard.toml here or in a parent, else "
+                         "~/.config/linkguard/linkguard.toml)"},
+    {"LINKGUARD_LOG", "log level: off | error | warn (default) | info | debug | trace"},
+    {"LINKGUARD_LOG_FILE", "append the log to this file instead of stderr"},
+    {"LINKGUARD_ASSUME_KNOWN", "option spellings clang 19 does not know, taken as harmless "
+                               "(-fflag,-fother=*)"},
+    {"NO_COLOR", "set (to anything): no colour on a terminal (no-color.org)"},
+};
+
+/// Name, two spaces at least, the meaning wrapped to 80 columns.
+std::string environmentText() {
+  constexpr size_t Column = 35;
+  std::string Out;
+  for (const EnvironmentVariable &V : EnvironmentVariables) {
+    std::string Line = "  " + std::string(V.Name);
+    Line += Line.size() + 2 <= Column ? std::string(Column - Line.size(), ' ') : "  ";
+    llvm::StringRef Rest(V.Meaning);
+    while (!Rest.empty()) {
+      size_t Room = 80 - Line.size();
+      size_t Cut = Rest.size() <= Room ? Rest.size() : Rest.take_front(Room).rfind(' ');
+      if (Cut == llvm::StringRef::npos || Cut == 0)
+        Cut = std::min(Rest.size(), Room);
+      Out += Line + Rest.take_front(Cut).rtrim().str() + "\n";
+      Rest = Rest.drop_front(Cut).ltrim();
+      Line = std::string(Column, ' ');
+    }
+  }
+  return Out;
+}
+
+/// linkguard's own exit statuses (driver/ExitCode.h), for `help exit-codes`
+/// and the man page's EXIT STATUS; docs/exit-codes.md says more of each.
+/// tests/e2e/ux.bash fails when ExitCode.h has a code this table lacks.
+struct ExitStatus {
+  driver::ExitCode Code;
+  const char *Name;
+  const char *When;
+};
+constexpr ExitStatus ExitStatuses[] = {
+    {driver::ExitCode::Success, "Success", "done; a check or try-load contract holds"},
+    {driver::ExitCode::Violation, "Violation", "check/try-load: a file breaks its contract"},
+    {driver::ExitCode::Usage, "Usage", "bad command line for linkguard itself"},
+    {driver::ExitCode::MalformedBinary, "MalformedBinary",
+     "not an object file, damaged, a lying zip, no image in a container"},
+    {driver::ExitCode::UnreadableInput, "UnreadableInput",
+     "a missing or unreadable file, a directory"},
+    {driver::ExitCode::BadResponseFile, "BadResponseFile", "an @file clang would fail on"},
+    {driver::ExitCode::Recursion, "Recursion", "linkguard would run itself"},
+    {driver::ExitCode::NoCompiler, "NoCompiler", "no real compiler found, or not executable"},
+    {driver::ExitCode::LoaderMissing, "LoaderMissing",
+     "try-load: linkguard-loader is not installed beside linkguard"},
+    {driver::ExitCode::Internal, "Internal", "a bug in linkguard"},
+    {driver::ExitCode::SpawnFailed, "SpawnFailed", "the compiler could not be started"},
+    {driver::ExitCode::OutputFailed, "OutputFailed", "a subcommand's output could not be written"},
+    {driver::ExitCode::BadConfig, "BadConfig",
+     "a bad LINKGUARD_* value, or an unusable rules file on a link step"},
+    {driver::ExitCode::ContractViolated, "ContractViolated",
+     "enforce: the link output broke its contract and was removed"},
+    {driver::ExitCode::LoadFailed, "LoadFailed", "try-load: the library did not load"},
+    {driver::ExitCode::HideUnavailable, "HideUnavailable", "try-load --hide cannot be done here"},
+    {driver::ExitCode::CallFailed, "CallFailed", "try-load --call: missing, non-zero or crashed"},
+};
+
+std::string exitCodesText() {
+  std::string Out = "The compiler's own exit status and signals pass through unchanged. "
+                    "linkguard's own:\n";
+  for (const ExitStatus &E : ExitStatuses) {
+    std::string Code = std::to_string(driver::toInt(E.Code));
+    std::string Name = E.Name;
+    Out += "  " + std::string(4 - Code.size(), ' ') + Code + "  " + Name +
+           std::string(Name.size() < 18 ? 18 - Name.size() : 1, ' ') + E.When + "\n";
+  }
+  return Out;
+}
+
+struct HelpTopic {
+  const char *Name;
+  std::string (*Text)();
+};
+constexpr HelpTopic HelpTopics[] = {{"environment", environmentText},
+                                    {"exit-codes", exitCodesText}};
+
+} // namespace
+
+std::optional<int> printHelpTopic(const std::string &Name) {
+  for (const HelpTopic &T : HelpTopics)
+    if (Name == T.Name) {
+      llvm::outs() << T.Text();
+      return 0;
+    }
+  return std::nullopt;
+}
+
+std::string helpTopicList() {
+  std::string Out;
+  for (const std::string &S : subcommandNames())
+    Out += (Out.empty() ? "" : ", ") + S;
+  for (const HelpTopic &T : HelpTopics)
+    Out += std::string(", ") + T.Name;
+  return Out;
+}
 
 std::string topLevelHelp() {
   return "linkguard " LINKGUARD_VERSION
@@ -36,27 +156,20 @@ std::string topLevelHelp() {
          "  linkguard env                    the same as shell export lines\n"
          "  linkguard --version              version and the real compiler in "
          "use\n"
+         "  linkguard completion SHELL       completion script: bash, zsh, fish\n"
+         "  linkguard help [SUBCOMMAND|TOPIC] a subcommand's help; topics: "
+         "environment, exit-codes\n"
          "\n"
          "launcher options (what a CMake link line does not show):\n"
          "  --assume-define=NAME[=VALUE]     treat NAME as defined (USE_MPS)\n"
          "  --assume-aot[=1|0]               treat the link as AOT (like "
          "LINKGUARD_AOT)\n"
          "\n"
-         "environment:\n"
-         "  LINKGUARD_CXX / LINKGUARD_CC     the real compiler (else CXX/CC, "
-         "else PATH)\n"
-         "  LINKGUARD_MODE                   off | inject | verify | enforce\n"
-         "  LINKGUARD_RULES=off              no rule injects anything\n"
-         "  LINKGUARD_RULE_MPS_AOT=off       turn off the MPS AOT rule only\n"
-         "  LINKGUARD_AOT                    auto | 1 | 0\n"
-         "  LINKGUARD_CONFIG                 rules file (else linkguard.toml "
-         "here or in a parent,\n"
-         "                                   else "
-         "~/.config/linkguard/linkguard.toml)\n"
-         "  LINKGUARD_LOG, LINKGUARD_LOG_FILE  log level (default warn) and "
-         "file\n"
+         "environment:\n" +
+         environmentText() +
          "\n"
-         "Each subcommand takes --help. Exit codes: docs/exit-codes.md.\n";
+         "Each subcommand takes --help (or: linkguard help SUBCOMMAND). Exit codes:\n"
+         "linkguard help exit-codes; the variables: linkguard help environment.\n";
 }
 
 namespace {
@@ -72,6 +185,7 @@ struct Subcommand {
 const Subcommand Subcommands[] = {
     {"inspect", runInspect}, {"check", runCheck}, {"try-load", runTryLoad},
     {"explain", runExplain}, {"run", runRun},     {"env", runEnv},
+    {"completion", runCompletion},
 };
 
 } // namespace

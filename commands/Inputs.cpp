@@ -63,26 +63,54 @@ void forEachInputBinary(
     OnFailure(F);
   };
   keepFreedMemoryForReuse();
-  package::InputKind Kind = package::classifyInput(Path);
-  bool Container = Kind == package::InputKind::Zip ||
+  // A name this command printed ("pkg.pt2!a/b.so", "blob.pte@0x40", or
+  // "pkg.pt2/a/b.so"): that one image of its container.
+  std::optional<package::ImageName> Named;
+  if (!sys::fs::exists(Path))
+    Named = package::parseImageName(Path);
+  package::InputKind Kind = package::classifyInput(Named ? Named->Container : Path);
+  bool Container = Named || Kind == package::InputKind::Zip ||
                    (Scan && Kind == package::InputKind::Other);
   if (!Container) {
     // A binary, or a file objlib explains the trouble with.
-    Visit(Path, objlib::readBinary(Path, Read), nullptr);
+    Expected<objlib::BinaryInfo> Info = objlib::readBinary(Path, Read);
+    if (!Info && Kind == package::InputKind::Other && !Scan)
+      Info = handleErrors(Info.takeError(), [&](const objlib::ReadError &E) -> Error {
+        // "not an object file": a .pte or a blob may still carry images.
+        return make_error<objlib::ReadError>(
+            E.kind(), E.message() + " (to look for Mach-O/ELF images embedded in it, "
+                                    "as in a .pte, add --scan)");
+      });
+    Visit(Path, std::move(Info), nullptr);
     return;
   }
   package::ContainerOptions Opts;
-  Opts.Scan = Scan;
+  Opts.Scan = Scan || (Named && Named->Embedded);
+  bool Found = false;
   Error E = package::forEachImage(
-      Path, Opts,
+      Named ? Named->Container : Path, Opts,
       [&](const package::Image &I) {
+        if (Named && I.Name != Named->Name)
+          return;
+        Found = true;
         Visit(I.Name, objlib::readBinary(I.Data, I.Name, Read), &I);
       },
       [&](const std::string &Member, Error Failed) {
+        if (Named && Member != Named->Name) {
+          consumeError(std::move(Failed));
+          return;
+        }
+        Found = true;
         Visit(Member, std::move(Failed), nullptr);
       });
   if (E)
     Visit(Path, std::move(E), nullptr);
+  else if (Named && !Found)
+    Visit(Path,
+          make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
+                                        Named->Container + " holds no binary named " +
+                                            Named->Name),
+          nullptr);
 }
 
 json::Value containerToJSON(const package::Image *Source) {

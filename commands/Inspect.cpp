@@ -34,7 +34,9 @@ const CommandSpec Spec = {
     "inspect", InspectVis, "linkguard inspect [options] FILE...",
     "Prints the libraries a Mach-O (thin or universal) or ELF file depends on, in the\n"
     "layout of `otool -L`. A zip archive (.pt2, wheel) is read as a container: each\n"
-    "Mach-O or ELF member is listed as PKG!path/in/archive.",
+    "Mach-O or ELF member is listed as PKG!path/in/archive. Every name printed is\n"
+    "accepted back as FILE: PKG!member (quote it where '!' is history expansion, or\n"
+    "write PKG/member), FILE@0xOFFSET.",
     "EXIT STATUS: 0 all files read, 64 usage, 65 malformed or unsupported file (also:\n"
     "a damaged or lying zip, a container with no image), 66 missing or unreadable\n"
     "file; with several files, the first failure's code.\n",

@@ -11,6 +11,7 @@ def TryLoadVis : OptionVisibility;
 def ExplainVis : OptionVisibility;
 def RunVis : OptionVisibility;
 def EnvVis : OptionVisibility;
+def CompletionVis : OptionVisibility;
 
 class F<string name, string help, list<OptionVisibility> vis>
     : Flag<["--"], name>, HelpText<help>, Visibility<vis>;
@@ -23,14 +24,19 @@ multiclass Eq<string name, string meta, string help, list<OptionVisibility> vis>
 }
 
 def help : F<"help", "Print this help", [InspectVis, CheckVis, TryLoadVis,
-                                          ExplainVis, RunVis, EnvVis]>;
+                                          ExplainVis, RunVis, EnvVis, CompletionVis]>;
 def : Flag<["-"], "h">, Alias<help>, Flags<[HelpHidden]>,
-      Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis]>;
-def json : F<"json", "One JSON document (schema: docs/inspect.md, docs/check.md, "
-                     "docs/try-load.md, docs/classification.md)",
+      Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis,
+                  CompletionVis]>;
+def json : F<"json", "One JSON document (its JSON Schema: docs/schema/COMMAND.json, "
+                     "installed in share/doc/linkguard/schema)",
              [InspectVis, CheckVis, TryLoadVis, ExplainVis]>;
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
+
+def quiet : F<"quiet", "Print the verdict alone: the summary line (ctest's --quiet); "
+                       "the exit status is the same", [CheckVis]>;
+def : Flag<["-"], "q">, Alias<quiet>, Flags<[HelpHidden]>, Visibility<[CheckVis]>;
 
 // inspect
 def symbols : F<"symbols", "Under each library, the imported symbols bound to it; "
@@ -78,4 +84,5 @@ def keep_env : F<"keep-env", "Keep the loader variables in the child's environme
 def lazy : F<"lazy", "dlopen with RTLD_LAZY instead of RTLD_NOW", [TryLoadVis]>;
 
 // env
-defm shell : Eq<"shell", "<sh|fish>", "The shell the lines are for (default: sh)", [EnvVis]>;
+defm shell : Eq<"shell", "<sh|bash|zsh|fish>", "The shell the lines are for (default: sh; bash, "
+                "zsh, dash and ksh read sh's lines)", [EnvVis]>;

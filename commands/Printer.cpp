@@ -1,9 +1,13 @@
 //===- Printer.cpp - the JSON and text backends ----------------------------===//
 #include "commands/Printer.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cstdlib>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -89,6 +93,24 @@ std::vector<std::string> stringsOf(const json::Object &O, StringRef Key) {
     for (const json::Value &V : *A)
       Out.push_back(V.getAsString().value_or("").str());
   return Out;
+}
+
+std::string coloured(StringRef Word) {
+  static const bool Colour = [] {
+    const char *NoColor = std::getenv("NO_COLOR");
+    const char *Term = std::getenv("TERM");
+    return ::isatty(STDOUT_FILENO) && (!NoColor || !*NoColor) &&
+           !(Term && StringRef(Term) == "dumb");
+  }();
+  if (!Colour)
+    return Word.str();
+  // Red for what fails, green for what holds, yellow for the rest.
+  const char *Code = StringSwitch<const char *>(Word)
+                         .Cases("violation", "broken", "incomplete", "load-failed",
+                                "\x1b[1;31m")
+                         .Case("holds", "\x1b[1;32m")
+                         .Default("\x1b[1;33m");
+  return Code + Word.str() + "\x1b[0m";
 }
 
 std::string str(const json::Object &O, StringRef Key) {

@@ -68,6 +68,11 @@ std::string printableName(const llvm::json::Object &O, llvm::StringRef Key);
 /// The strings of the array at Key (a non-string as ""); none when absent.
 std::vector<std::string> stringsOf(const llvm::json::Object &O, llvm::StringRef Key);
 
+/// Word (a verdict: "holds", "broken", "violation", ...) in colour when
+/// standard output is a terminal, NO_COLOR is unset or empty
+/// (no-color.org) and TERM is not "dumb"; Word unchanged otherwise.
+std::string coloured(llvm::StringRef Word);
+
 /// The string at Key, "" when absent or not a string.
 std::string str(const llvm::json::Object &O, llvm::StringRef Key);
 

@@ -45,10 +45,11 @@ const CommandSpec Spec = {
     "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT, DYLD_INSERT_LIBRARIES, DYLD_LIBRARY_PATH,\n"
     "DYLD_FALLBACK_LIBRARY_PATH (and dyld's framework and versioned kin), lists every\n"
     "image mapped there and judges that list. FILE is a library; a member of a zip\n"
-    "archive, PKG.pt2!path/in/archive (or the archive, when it holds one binary); or\n"
-    "an image inside a blob, FILE@0xOFFSET (or the blob with --scan, when it holds\n"
-    "one). A member or an embedded image is written to a private temporary directory\n"
-    "(mode 0700), removed afterwards, also when linkguard is interrupted.",
+    "archive, PKG.pt2!path/in/archive or PKG.pt2/path/in/archive (or the archive,\n"
+    "when it holds one binary); or an image inside a blob, FILE@0xOFFSET (or the blob\n"
+    "with --scan, when it holds one). A member or an embedded image is written to a\n"
+    "private temporary directory (mode 0700), removed afterwards, also when linkguard\n"
+    "is interrupted.",
     "EXIT STATUS: 0 loaded and the contract holds, 1 an image breaks the contract, 87\n"
     "the library did not load (the loader's message is printed), 88 --hide is\n"
     "unavailable here or failed, 89 --call failed (missing symbol, non-zero return,\n"
@@ -280,11 +281,12 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     OS << Name << ": note: " << printable(str(R, "note")) << "\n";
   for (const json::Value &V : *R.getArray("findings")) {
     const json::Object &F = *V.getAsObject();
-    OS << Name << ": " << str(F, "kind") << ": " << printableName(F, "message") << "\n";
+    OS << Name << ": " << coloured(str(F, "kind")) << ": " << printableName(F, "message") << "\n";
   }
   int64_t Violations = R.getInteger("violations").value_or(0);
   OS << "linkguard try-load: " << R.getArray("images")->size() << " images mapped, "
-     << Violations << " violation" << (Violations == 1 ? "" : "s") << ": " << Outcome << "\n";
+     << Violations << " violation" << (Violations == 1 ? "" : "s") << ": "
+     << coloured(Outcome) << "\n";
 }
 
 } // namespace

@@ -86,10 +86,13 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
         add(FindingKind::Violation, D.Name, "forbid-unreferenced " + P.Text,
             D.Name + " is still a dependency (" +
                 objlib::dependencyKindName(D.Kind) +
-                ") although no symbol binds to it; link with "
-                "-Wl,-dead_strip_dylibs "
-                "or drop it from the link line (a -needed-l / -needed_library "
-                "keeps it)");
+                ") although no symbol binds to it; " +
+                (Spec.DropFlag.empty() ? std::string()
+                                       : "link with " + Spec.DropFlag + " or ") +
+                "drop it from the link line" +
+                (Fmt == objlib::Format::MachO
+                     ? " (a -needed-l / -needed_library keeps it)"
+                     : " (a --no-as-needed before it keeps it)"));
         break;
       case Referenced::Unknown:
         add(FindingKind::Unknown, D.Name, "forbid-unreferenced " + P.Text,
@@ -144,8 +147,11 @@ static void judgePortability(const BinaryInfo &Binary,
     F.Slice = Binary.Slices.size() > 1 ? P.Slice : std::string();
     F.Dependency = P.Dependency;
     F.Rule = "portable";
+    // A universal file's finding names its slice beside the file; a thin
+    // file's names its architecture here.
     F.Message = std::string(objlib::dependencyKindName(P.Kind)) + " " +
-                P.Dependency + " (" + P.Slice + ") " + P.Reason;
+                P.Dependency + (F.Slice.empty() ? " (" + P.Slice + ") " : " ") +
+                P.Reason;
     V.Findings.push_back(std::move(F));
   }
 }

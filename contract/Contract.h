@@ -27,6 +27,11 @@ struct ContractSpec {
   bool RequireOnlyForMachO = false;        // Require applies to Mach-O files only
   bool FailOnUnused = false;               // --unused: no dependency without imports
   // clang-format on
+  /// The link flag that drops a dependency no symbol binds to, named in a
+  /// forbid-unreferenced violation: the adding rule's own ([rule.add];
+  /// -Wl,-dead_strip_dylibs for ld64, -Wl,--as-needed for GNU ld / lld).
+  /// Empty: the violation names no flag.
+  std::string DropFlag;
   /// --portable: every dependency system, shipped or provided
   /// (contract/Portability.h).
   std::optional<PortabilityOptions> Portable;

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <cstddef>
 #include <iterator>
@@ -15,12 +16,36 @@ const char *invocationFormName(InvocationForm F) {
   return enumName(F, {"wrapper", "masquerade", "launcher"});
 }
 
+/// The tools, and the two words that are not tools but read like them
+/// (`linkguard help check`, `linkguard version`: git's forms).
+constexpr const char *SubcommandWords[] = {"inspect", "check",      "try-load", "explain", "run",
+                                           "env",     "completion", "help",     "version"};
+
 bool isSubcommand(const std::string &Name) {
-  for (const char *S :
-       {"inspect", "check", "try-load", "explain", "run", "env", "help"})
+  for (const char *S : SubcommandWords)
     if (Name == S)
       return true;
   return false;
+}
+
+std::string nearestSubcommand(const std::string &Word) {
+  // git's help.autocorrect idea with a fixed bound: one edit in a short
+  // word, two from six letters ("chek", "tryload", "inspcet"), so a
+  // compiler's name (cc, gcc, c++, clang) is never taken for a typo.
+  llvm::StringRef W(Word);
+  if (W.empty() || W.contains('/') || W.starts_with("-"))
+    return "";
+  unsigned Bound = W.size() >= 6 ? 2 : 1;
+  std::string Best;
+  unsigned BestDistance = Bound + 1;
+  for (const char *S : SubcommandWords) {
+    unsigned D = W.edit_distance(S, /*AllowReplacements=*/true, Bound);
+    if (D < BestDistance) {
+      BestDistance = D;
+      Best = S;
+    }
+  }
+  return Best;
 }
 
 /// C or C++ from a compiler name: "clang", "cc", "gcc", "x86_64-linux-gnu-gcc"
@@ -71,6 +96,10 @@ Invocation parseInvocation(const std::string &Argv0,
     return Inv;
   }
   if (First == "--version") {
+    Inv.Kind = InvocationKind::TopLevelVersion;
+    return Inv;
+  }
+  if (First == "version") {
     Inv.Kind = InvocationKind::TopLevelVersion;
     return Inv;
   }
@@ -132,6 +161,18 @@ Invocation parseInvocation(const std::string &Argv0,
     Inv.Problem = "expected a compiler command after the launcher options "
                   "(linkguard --assume-define=USE_MPS -- clang++ ARGS...)";
     return Inv;
+  }
+  // "linkguard chek foo": a word close to a subcommand that names no
+  // program is a typo, not a compiler (git's "did you mean"). A real
+  // program of that name on PATH still runs: only then is the PATH read.
+  if (Start == 0) {
+    std::string Near = nearestSubcommand(First);
+    if (!Near.empty() && !llvm::sys::findProgramByName(First)) {
+      Inv.Kind = InvocationKind::Usage;
+      Inv.Problem = "'" + First + "' is not a linkguard subcommand, and no compiler of that "
+                    "name is on PATH; did you mean '" + Near + "'? (see linkguard --help)";
+      return Inv;
+    }
   }
   Inv.Kind = InvocationKind::CompilerDriver;
   Inv.Form = InvocationForm::Launcher;

@@ -51,8 +51,11 @@ struct Invocation {
   std::optional<bool> AssumeAot;
 };
 
-/// The subcommands `linkguard NAME` dispatches to.
+/// The subcommands `linkguard NAME` dispatches to, and "help", "version".
 bool isSubcommand(const std::string &Name);
+
+/// The subcommand Word is a near miss of ("chek" -> "check"), or "".
+std::string nearestSubcommand(const std::string &Word);
 
 Invocation parseInvocation(const std::string &Argv0,
                            const std::vector<std::string> &Args);

@@ -103,8 +103,9 @@ private:
     if (Fd >= 0)
       return;
     Fd = STDERR_FILENO;
-    std::string Line = "linkguard[" + std::to_string(::getpid()) +
-                       "] warning: cannot open LINKGUARD_LOG_FILE " + Path +
+    // On stderr, stderr's one prefix ("linkguard: debug: ..."), not the file's.
+    set_pattern_("linkguard: %l: %v");
+    std::string Line = "linkguard: warning: cannot open LINKGUARD_LOG_FILE " + Path +
                        ": " + Why + "; logging to stderr\n";
     writeAll(Fd, Line.data(), Line.size());
   }
@@ -149,7 +150,10 @@ spdlog::logger &logger() {
     // Never spdlog's registry or default logger: the default one writes to
     // stdout.
     S.Logger = std::make_shared<spdlog::logger>("linkguard", std::move(Sink));
-    S.Logger->set_pattern("linkguard[%P] %l: %v");
+    // One prefix on stderr for every line linkguard writes there
+    // ("linkguard: warning: ..."); a log file shared by a parallel build
+    // also says which process wrote each line.
+    S.Logger->set_pattern(S.File.empty() ? "linkguard: %l: %v" : "linkguard[%P] %l: %v");
     S.Logger->set_level(S.Level);
     S.Logger->flush_on(spdlog::level::trace);
   }

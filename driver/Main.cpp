@@ -19,8 +19,21 @@ namespace linkguard::driver {
 
 static int runSubcommand(const Invocation &Inv) {
   if (Inv.Subcommand == "help") {
-    llvm::outs() << commands::topLevelHelp();
-    return 0;
+    // git's `help CMD`: the subcommand's own --help.
+    if (Inv.Args.empty()) {
+      llvm::outs() << commands::topLevelHelp();
+      return 0;
+    }
+    const std::string &Topic = Inv.Args.front();
+    if (std::optional<int> Status = commands::runSubcommand(Topic, {"--help"}))
+      return *Status;
+    if (std::optional<int> Status = commands::printHelpTopic(Topic))
+      return *Status;
+    std::string Near = nearestSubcommand(Topic);
+    return reportError(makeDriverError(
+        ExitCode::Usage, "help: no subcommand or topic '" + Topic + "'" +
+                             (Near.empty() ? "" : "; did you mean '" + Near + "'?") +
+                             " (topics: " + commands::helpTopicList() + ")"));
   }
   if (std::optional<int> Status = commands::runSubcommand(Inv.Subcommand, Inv.Args))
     return *Status;

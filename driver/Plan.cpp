@@ -59,8 +59,19 @@ contract::ContractSpec toContractSpec(const flags::ContractRequest &R) {
   return S;
 }
 
+/// The flags a rule adds, as one string for a finding's advice.
+static std::string joined(const std::vector<std::string> &Flags) {
+  std::string Out;
+  for (const std::string &F : Flags)
+    Out += (Out.empty() ? "" : " ") + F;
+  return Out;
+}
+
 contract::ContractSpec mpsAotContract() {
-  return toContractSpec(flags::mpsAotRuleSpec().Contract);
+  flags::RuleSpec Rule = flags::mpsAotRuleSpec();
+  contract::ContractSpec S = toContractSpec(Rule.Contract);
+  S.DropFlag = joined(Rule.Add);
+  return S;
 }
 
 static void appendUnique(std::vector<contract::Pattern> &To,
@@ -258,6 +269,8 @@ llvm::Expected<Plan> planJob(const Job &J, const config::Config &Cfg) {
     appendUnique(Merged.ForbidUnreferenced, S.ForbidUnreferenced);
     appendUnique(Merged.Forbid, S.Forbid);
     appendUnique(Merged.Require, S.Require);
+    if (!S.ForbidUnreferenced.empty() && Merged.DropFlag.empty())
+      Merged.DropFlag = joined(D.Append);
     // Require everywhere wins over require-for-Mach-O-only.
     Merged.RequireOnlyForMachO = HasContract
         ? Merged.RequireOnlyForMachO && (S.Require.empty() || S.RequireOnlyForMachO)

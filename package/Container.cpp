@@ -147,6 +147,23 @@ std::string embeddedName(StringRef Container, uint64_t Offset) {
   return (Container + "@0x" + utohexstr(Offset, /*LowerCase=*/true)).str();
 }
 
+std::optional<ImageName> parseImageName(StringRef Arg) {
+  for (size_t I = Arg.size(); I-- > 1;) {
+    bool Member = Arg[I] == '!' || Arg[I] == '/';
+    if (!Member && !Arg.substr(I).starts_with("@0x"))
+      continue;
+    StringRef Prefix = Arg.take_front(I);
+    if (!sys::fs::is_regular_file(Prefix))
+      continue;
+    ImageName N;
+    N.Container = Prefix.str();
+    N.Name = Member ? (Prefix + "!" + Arg.drop_front(I + 1)).str() : Arg.str();
+    N.Embedded = Arg.drop_front(I).contains("@0x");
+    return N;
+  }
+  return std::nullopt;
+}
+
 Error forEachImage(const std::string &Path, const ContainerOptions &Opts,
                    function_ref<void(const Image &)> OnImage,
                    function_ref<void(const std::string &, Error)> OnError) {

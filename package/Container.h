@@ -67,4 +67,21 @@ llvm::Error forEachImage(
 /// "FILE@0xOFFSET".
 std::string embeddedName(llvm::StringRef Container, uint64_t Offset);
 
+/// A name that stands for an image inside a file, taken apart. Every name
+/// forEachImage gives ("pkg.pt2!a/b.so", "blob.pte@0x1f3",
+/// "pkg.pt2!m.pte@0x4c0") is one, and so is the same name with '/' for the
+/// '!' ("pkg.pt2/a/b.so"): Python's zipimport spelling (a path through the
+/// archive), which needs no quoting where an interactive shell's history
+/// expansion takes "!a" (bash, zsh).
+struct ImageName {
+  std::string Container; // the file: the longest prefix that is a regular file
+  std::string Name;      // as forEachImage names it ('!' after the archive)
+  bool Embedded = false; // an "@0x" image: found by a scan
+};
+
+/// Arg taken apart at the last '!', '/' or "@0x" whose prefix is a regular
+/// file (a path through a directory stays a path); nothing when there is
+/// none. Callers ask only for an Arg that does not exist as a file.
+std::optional<ImageName> parseImageName(llvm::StringRef Arg);
+
 } // namespace linkguard::package

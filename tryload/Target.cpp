@@ -81,35 +81,24 @@ Error PrivateDir::write(const std::string &Path, StringRef Bytes) const {
   return Error::success();
 }
 
-namespace {
-
-/// Splits "pkg.pt2!member" or "blob.pte@0x1f" at the last '!' or "@0x"
-/// whose prefix is an existing file. Returns the container path, or empty.
-std::string containerOf(StringRef Arg) {
-  for (size_t I = Arg.size(); I-- > 0;) {
-    if (Arg[I] != '!' && !Arg.substr(I).starts_with("@0x"))
-      continue;
-    std::string Prefix = Arg.take_front(I).str();
-    if (sys::fs::is_regular_file(Prefix))
-      return Prefix;
-  }
-  return "";
-}
-
-} // namespace
 
 Expected<Target>
 resolveTarget(const std::string &Arg, bool Scan,
               function_ref<Expected<const PrivateDir *>()> GetDir,
               function_ref<void(const std::string &)> BeforeWrite) {
   std::string Container = Arg;
-  bool Named = false; // Arg names one member or image
+  std::string Wanted = Arg; // as forEachImage names it
+  bool Named = false;       // Arg names one member or image
+  bool Embedded = false;
   if (!sys::fs::exists(Arg)) {
-    Container = containerOf(Arg);
-    if (Container.empty())
+    std::optional<package::ImageName> N = package::parseImageName(Arg);
+    if (!N)
       return make_error<objlib::ReadError>(
           objlib::ReadErrorKind::Unreadable,
           Arg + ": no such file, nor a member of an archive");
+    Container = N->Container;
+    Wanted = N->Name;
+    Embedded = N->Embedded;
     Named = true;
   }
   package::InputKind Kind = package::classifyInput(Container);
@@ -126,14 +115,14 @@ resolveTarget(const std::string &Arg, bool Scan,
   }
 
   package::ContainerOptions Opts;
-  Opts.Scan = Scan || StringRef(Arg).contains("@0x");
+  Opts.Scan = Scan || Embedded;
   std::vector<std::string> Names;
   Target T;
   Error Failed = Error::success();
   Error Walk = package::forEachImage(
       Container, Opts,
       [&](const package::Image &I) {
-        if (Named && I.Name != Arg)
+        if (Named && I.Name != Wanted)
           return;
         Names.push_back(I.Name);
         if (Names.size() > 1 || Failed)
@@ -148,7 +137,7 @@ resolveTarget(const std::string &Arg, bool Scan,
         Failed = (*Dir)->write(T.Library, I.Data.getBuffer());
       },
       [&](const std::string &Member, Error E) {
-        if (!Named || Member == Arg)
+        if (!Named || Member == Wanted)
           Failed = joinErrors(std::move(Failed), std::move(E));
         else
           consumeError(std::move(E));
@@ -160,7 +149,7 @@ resolveTarget(const std::string &Arg, bool Scan,
   if (Names.empty())
     return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
                                          Container + " holds no binary named " +
-                                             Arg);
+                                             Wanted);
   if (Names.size() > 1)
     return make_error<AmbiguousTarget>(Container, std::move(Names));
   return T;

@@ -39,6 +39,9 @@ LINKGUARD_PACKAGES=(
   # scripts/wheel, tests/python: Debian's Python tooling builds and tests the wheel.
   python3-build python3-setuptools python3-wheel python3-venv python3-pytest mypy
   yamllint python3-yaml # tests/python/ci_recipes.bash: the hosted CI recipes in docs/ci/
+  # tests/e2e/ux.bash: every --json document validated against docs/schema/.
+  python3-jsonschema
+  zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
 )
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command

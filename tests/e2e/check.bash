@@ -96,8 +96,8 @@ SUITE_check() {
     test_failed "llvm-lipo"
   out=$(LG check --portable fat.dylib); status=$?
   expect_equal "$status" 1 "check --portable fat.dylib"
-  expect_contains "$out" "fat.dylib (x86_64): violation: LC_LOAD_DYLIB /opt/llvm-openmp/lib/libomp.dylib (x86_64)"
-  expect_not_contains "$out" "(arm64): violation"
+  expect_contains "$out" "fat.dylib (x86_64): violation: LC_LOAD_DYLIB /opt/llvm-openmp/lib/libomp.dylib is an absolute"
+  expect_not_contains "$out" "arm64"
 
   TEST "@rpath: shipped under the bundle root, missing, provided, --search"
   echo 'extern "C" int foo_fn() { return 7; }' >foo.cpp

@@ -329,7 +329,7 @@ EOF
   status=$?
   expect_equal "$status" 66 "status"
   expect_equal "$(grep -c '^ok.dylib:' <<<"$out")" 2 "both good files printed"
-  expect_equal "$(cat err.txt)" "$(printf 'linkguard: error: missing.dylib: No such file or directory\nlinkguard: error: text.txt: not an object file')"
+  expect_equal "$(cat err.txt)" "$(printf 'linkguard: error: missing.dylib: No such file or directory\nlinkguard: error: text.txt: not an object file (to look for Mach-O/ELF images embedded in it, as in a .pte, add --scan)')"
   out=$("$LINKGUARD_BIN" inspect --json ok.dylib text.txt 2>/dev/null)
   expect_equal "$?" 65 "json status"
   expect_contains "$out" '"schema": "linkguard-inspect/1"'

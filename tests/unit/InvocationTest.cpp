@@ -45,6 +45,18 @@ TEST_CASE("subcommands, help, version and usage errors", "[invocation]") {
   CHECK(parseInvocation("linkguard", {"--version"}).Kind == InvocationKind::TopLevelVersion);
   CHECK(parseInvocation("linkguard", {}).Kind == InvocationKind::Usage);
   CHECK(parseInvocation("linkguard", {"--frobnicate"}).Kind == InvocationKind::Usage);
+  CHECK(parseInvocation("linkguard", {"version"}).Kind == InvocationKind::TopLevelVersion);
+}
+
+TEST_CASE("a near miss of a subcommand is a typo; a compiler's name never is", "[invocation]") {
+  CHECK(nearestSubcommand("chek") == "check");
+  CHECK(nearestSubcommand("inspcet") == "inspect");
+  CHECK(nearestSubcommand("tryload") == "try-load");
+  for (const char *Compiler : {"cc", "gcc", "c++", "g++", "clang", "clang++", "icc", "cl",
+                               "clang-19", "/usr/bin/chek", "-c", ""}) {
+    INFO(Compiler);
+    CHECK(nearestSubcommand(Compiler).empty());
+  }
 }
 
 // driver/ decides that argv[1] is a subcommand before commands/ runs it
@@ -54,13 +66,14 @@ TEST_CASE("subcommands, help, version and usage errors", "[invocation]") {
 TEST_CASE("the driver's subcommand words are the commands room's", "[invocation]") {
   std::vector<std::string> Words = linkguard::commands::subcommandNames();
   Words.push_back("help");
+  Words.push_back("version");
   for (const std::string &W : Words) {
     INFO(W);
     CHECK(isSubcommand(W));
   }
   // Near misses stay compiler words (the launcher form).
   for (const char *Near : {"inspects", "checks", "tryload", "try_load", "exp", "run-",
-                           "envs", "Help", "--help", "version", "clang++", ""}) {
+                           "envs", "Help", "--help", "versions", "clang++", ""}) {
     INFO(Near);
     CHECK_FALSE(isSubcommand(Near));
   }

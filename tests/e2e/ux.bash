@@ -1,0 +1,407 @@
+# What a user types and sees (issue 30, "CI engineer" and "Everyone"):
+# every name check/inspect print is accepted back, a blob without --scan
+# gets the hint, ELF advice is the ELF rule's flag, one line per finding and
+# per file, --quiet, "did you mean" for a misspelled subcommand, `help CMD`,
+# `version`, the man page's EXIT STATUS and ENVIRONMENT from the code's
+# tables, completions from the OptTable, colour only on a terminal, one
+# stderr prefix, --json usage errors as JSON, and every --json document
+# valid against its schema in docs/schema/ (issue 29 item 7).
+
+SUITE_ux_PROBE() {
+  local tool
+  for tool in clang++ ld64.lld llvm-lipo llvm-otool; do
+    [ -x "$LLVM_BIN/$tool" ] || { echo "$LLVM_BIN/$tool not found"; return; }
+  done
+  [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
+  command -v python3 >/dev/null || { echo "python3 not found"; return; }
+  python3 -c 'import jsonschema' 2>/dev/null ||
+    { echo "python3-jsonschema not installed (scripts/lib/common.sh lists it)"; return; }
+  [ -x /usr/bin/clang++-14 ] && [ -e /usr/lib/llvm-14/lib/libomp.so ] ||
+    { echo "clang++-14 and libomp-dev (LLVM 14) not installed"; return; }
+}
+
+SUITE_ux_SETUP() {
+  write_sdk sdk
+}
+
+LG() { "$LINKGUARD_BIN" "$@"; }
+
+# elf_lib NAME: a small ELF shared library NAME.
+elf_lib() {
+  echo 'extern "C" int f() { return 1; }' >lib.cpp
+  "$CLANGXX" -shared -fPIC lib.cpp -o "$1" || test_failed "linking $1"
+}
+
+# zip_of ZIP FILE...: a zip archive holding FILEs under their relative names.
+zip_of() {
+  python3 - "$@" <<'EOF' || test_failed "making $1"
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    for f in sys.argv[2:]:
+        z.write(f)
+EOF
+}
+
+# omp_dylib OUT ARCH: a Mach-O dylib that links PyTorch's libomp and uses none of it.
+omp_dylib() {
+  echo 'extern "C" int k() { return 1; }' >k.cpp
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk "$2") -shared -nostdlib++ k.cpp -o "$1" -Lsdk/omp -lomp ||
+    test_failed "linking $1"
+}
+
+# validate SCHEMA JSON-FILE: the document is valid against docs/schema/SCHEMA.
+validate() {
+  python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/$1" "$2" <<'EOF' || test_failed "$2 against $1"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+doc = json.load(open(sys.argv[2]))
+errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)
+for e in errors:
+    print("  %s: %s" % ("/".join(map(str, e.absolute_path)), e.message), file=sys.stderr)
+sys.exit(1 if errors else 0)
+EOF
+}
+
+# on_tty CMD...: CMD's output as a terminal shows it (a pseudo-terminal).
+on_tty() {
+  python3 - "$@" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode("utf-8", "replace"))
+PY
+}
+
+SUITE_ux() {
+  TEST "every name inspect and check print is accepted back (PKG!member, PKG/member, FILE@0xOFF)"
+  mkdir lib && elf_lib lib/a.so
+  zip_of pkg.pt2 lib/a.so
+  head -c 1000 /dev/zero >blob.pte && cat lib/a.so >>blob.pte
+  out=$(LG inspect pkg.pt2) || test_failed "inspect pkg.pt2"
+  expect_contains "$out" "pkg.pt2!lib/a.so:"
+  # The name as printed, quoted as a user must in an interactive shell.
+  out=$(LG inspect 'pkg.pt2!lib/a.so'); status=$?
+  expect_equal "$status" 0 "inspect 'pkg.pt2!lib/a.so': $out"
+  expect_contains "$out" "pkg.pt2!lib/a.so:"
+  out=$(LG check --forbid 'libomp*' 'pkg.pt2!lib/a.so'); status=$?
+  expect_equal "$status" 0 "check 'pkg.pt2!lib/a.so': $out"
+  # The second spelling needs no quoting: a path through the archive.
+  out=$(LG check --forbid 'libomp*' pkg.pt2/lib/a.so); status=$?
+  expect_equal "$status" 0 "check pkg.pt2/lib/a.so: $out"
+  expect_contains "$out" "pkg.pt2!lib/a.so: holds"
+  out=$(LG check --forbid 'libomp*' --scan blob.pte) || test_failed "check --scan blob.pte: $out"
+  expect_contains "$out" "blob.pte@0x3e8: holds"
+  out=$(LG check --forbid 'libomp*' blob.pte@0x3e8); status=$?
+  expect_equal "$status" 0 "check blob.pte@0x3e8: $out"
+  expect_contains "$out" "blob.pte@0x3e8: holds"
+  out=$(LG inspect blob.pte@0x3e8); status=$?
+  expect_equal "$status" 0 "inspect blob.pte@0x3e8: $out"
+  # try-load takes the '/' spelling too.
+  if [ -x "$(dirname "$LINKGUARD_BIN")/../libexec/linkguard/linkguard-loader" ]; then
+    out=$(LG try-load pkg.pt2/lib/a.so 2>&1); status=$?
+    expect_equal "$status" 0 "try-load pkg.pt2/lib/a.so: $out"
+  fi
+  # A name the container does not hold: 66, one line naming it.
+  err=$(LG check --forbid x pkg.pt2/lib/b.so 2>&1 >/dev/null); status=$?
+  expect_equal "$status" 66 "a member that is not there"
+  expect_contains "$err" "pkg.pt2 holds no binary named pkg.pt2!lib/b.so"
+  # A path through a directory is still a path, not a member.
+  expect_status 66 LG check --forbid x lib/b.so >/dev/null 2>&1
+
+  TEST "check of a blob without --scan says to add --scan"
+  elf_lib a.so
+  head -c 1000 /dev/zero >model.pte && cat a.so >>model.pte
+  err=$(LG check --forbid openmp model.pte 2>&1 >/dev/null); status=$?
+  expect_equal "$status" 65 "check model.pte"
+  expect_contains "$err" "model.pte: "
+  expect_contains "$err" "add --scan"
+  expect_equal "$(printf '%s\n' "$err" | wc -l | tr -d ' ')" 1 "one line"
+
+  TEST "ELF findings advise the ELF rule's own flag (examples/linkguard.toml), Mach-O -dead_strip_dylibs"
+  echo 'extern "C" int model() { return 1; }' >model.cpp
+  /usr/bin/clang++-14 -fopenmp -fPIC -shared model.cpp -o model.so -lomp ||
+    test_failed "linking model.so"
+  elf_flag=$(sed -n 's/^flags = \["\(-Wl,--as-needed\)"\]$/\1/p' "$LINKGUARD_SOURCE_DIR/examples/linkguard.toml")
+  expect_equal "$elf_flag" "-Wl,--as-needed" "the ELF rule's [rule.add] flags"
+  out=$(LG check --forbid-unreferenced openmp model.so); status=$?
+  expect_equal "$status" 1 "check model.so"
+  expect_contains "$out" "libomp.so.5 is still a dependency (DT_NEEDED) although no symbol binds to it; link with $elf_flag"
+  expect_not_contains "$out" "dead_strip_dylibs"
+  omp_dylib k.dylib arm64
+  out=$(LG check --mps-aot k.dylib); status=$?
+  expect_equal "$status" 1 "check --mps-aot k.dylib"
+  expect_contains "$out" "link with -Wl,-dead_strip_dylibs"
+
+  TEST "one line per file judged and per finding; --quiet prints the verdict alone"
+  elf_lib plain.so
+  omp_dylib k_arm64.dylib arm64
+  omp_dylib k_x86_64.dylib x86_64
+  "$LLVM_BIN/llvm-lipo" -create k_arm64.dylib k_x86_64.dylib -output fat.dylib ||
+    test_failed "llvm-lipo"
+  out=$(LG check --forbid 'libomp*' plain.so); status=$?
+  expect_equal "$status" 0 "check plain.so"
+  expect_equal "$out" "plain.so: holds
+linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors: holds"
+  # A universal file: one line for the dependency both slices keep, each arch once.
+  out=$(LG check --portable fat.dylib); status=$?
+  expect_equal "$status" 1 "check --portable fat.dylib"
+  expect_equal "$(printf '%s\n' "$out" | grep -c violation:)" 1 "violation lines: $out"
+  expect_contains "$out" "fat.dylib (x86_64, arm64): violation: LC_LOAD_DYLIB /opt/llvm-openmp/lib/libomp.dylib is an absolute path"
+  line=$(printf '%s\n' "$out" | grep violation:)
+  expect_equal "$(printf '%s' "$line" | grep -o x86_64 | wc -l | tr -d ' ')" 1 "x86_64 once in [$line]"
+  # One libomp, four rules: one line.
+  out=$(LG check --portable --mps-aot --forbid openmp --unused k_arm64.dylib); status=$?
+  expect_equal "$status" 1 "four rules"
+  expect_equal "$(printf '%s\n' "$out" | grep -c 'libomp.dylib')" 1 "lines naming libomp: $out"
+  expect_contains "$out" "(also: forbid-unreferenced openmp, unused, portable)"
+  # The JSON still holds each finding.
+  n=$(LG check --json --portable --mps-aot --forbid openmp --unused k_arm64.dylib |
+      python3 -c 'import json,sys; print(len(json.load(sys.stdin)["files"][0]["findings"]))')
+  expect_equal "$n" 4 "findings in the JSON"
+  out=$(LG check --quiet --portable plain.so fat.dylib); status=$?
+  expect_equal "$status" 1 "check --quiet"
+  expect_equal "$out" "linkguard check: 2 files, 2 violations, 0 kept, 0 unknown, 0 errors: broken"
+  out=$(LG check -q --portable plain.so); status=$?
+  expect_equal "$status" 0 "check -q"
+  expect_equal "$out" "linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors: holds"
+
+  TEST "a misspelled subcommand: did you mean; a real program of that name still runs"
+  err=$(LG chek foo 2>&1); status=$?
+  expect_equal "$status" 64 "linkguard chek foo"
+  expect_contains "$err" "did you mean 'check'?"
+  err=$(LG inspcet foo 2>&1); status=$?
+  expect_equal "$status" 64 "linkguard inspcet foo"
+  expect_contains "$err" "did you mean 'inspect'?"
+  # A compiler called "chek" on PATH is a compiler: it runs.
+  mkdir bin
+  printf '#!/bin/sh\necho "the real chek ran: $*"\n' >bin/chek
+  chmod +x bin/chek
+  out=$(PATH=$PWD/bin:$PATH LG chek -c x.c 2>&1); status=$?
+  expect_equal "$status" 0 "chek on PATH: $out"
+  expect_contains "$out" "the real chek ran: -c x.c"
+  # Far from every subcommand: still the compiler-not-found error (69).
+  expect_status 69 LG no-such-compiler-here -c x.c 2>/dev/null
+
+  TEST "linkguard help CMD, help TOPIC and linkguard version"
+  out=$(LG help check); status=$?
+  expect_equal "$status" 0 "help check"
+  expect_equal "$out" "$(LG check --help)" "help check = check --help"
+  out=$(LG help) || test_failed "help"
+  expect_equal "$out" "$(LG --help)"
+  expect_status 64 LG help nosuch 2>/dev/null
+  out=$(LG version); status=$?
+  expect_equal "$status" 0 "linkguard version"
+  expect_equal "$(printf '%s\n' "$out" | head -1)" "$(LG --version | head -1)"
+  expect_contains "$out" "linkguard "
+  TEST "env --shell bash and zsh: the lines those shells run"
+  hostile_env_values
+  for sh in bash zsh; do
+    command -v "$sh" >/dev/null || test_failed "$sh not installed (scripts/lib/common.sh lists it)"
+    out=$(CXX=$HOSTILE_CXX CC=$HOSTILE_CC LG env --shell "$sh"); status=$?
+    expect_equal "$status" 0 "env --shell $sh"
+    expect_equal "$out" "$(CXX=$HOSTILE_CXX CC=$HOSTILE_CC LG env)" "--shell $sh = the sh lines"
+    CXX=$HOSTILE_CXX CC=$HOSTILE_CC LG env --shell "$sh" >lines.sh
+    "$sh" -c '. ./lines.sh; printf %s "$LINKGUARD_CXX" >got.cxx; printf %s "$LINKGUARD_CC" >got.cc' ||
+      test_failed "$sh could not run the lines"
+    expect_same_file got.cxx want.cxx
+    expect_same_file got.cc want.cc
+    expect_missing pwned
+  done
+  err=$(LG env --shell csh 2>&1); status=$?
+  expect_equal "$status" 64 "env --shell csh"
+  expect_contains "$err" "expected sh, bash, zsh, dash, ksh or fish"
+
+  TEST "--json usage errors: a JSON document on stdout too"
+  for cmd in "check --json --bogus x" "check --json" "inspect --json --nope" "try-load --json" \
+             "explain --json --nope -- cc"; do
+    # shellcheck disable=SC2086
+    LG $cmd >out.json 2>err.txt; status=$?
+    expect_equal "$status" 64 "linkguard $cmd"
+    expect_contains "$(cat err.txt)" "linkguard: error: "
+    python3 - "$cmd" <<'PY' || test_failed "linkguard $cmd: stdout is not the error document: $(cat out.json)"
+import json, sys
+d = json.load(open("out.json"))
+assert d["schema"] == "linkguard-error/1", d
+assert d["kind"] == "usage" and d["exitCode"] == 64, d
+assert d["command"] == sys.argv[1].split()[0], d
+assert d["message"], d
+PY
+    validate error.json out.json
+  done
+  # Without --json, stdout stays empty.
+  expect_equal "$(LG check --bogus x 2>/dev/null)" "" "check --bogus without --json"
+
+  TEST "one prefix on stderr: linkguard: warning: / linkguard: error:"
+  echo 'int main() { return 0; }' >m.cpp
+  # A log line at debug level, and the warning for a log file it cannot open.
+  err=$(LINKGUARD_LOG=debug LINKGUARD_LOG_FILE=/nonexistent/dir/log \
+        LINKGUARD_CXX=$CLANGXX "$(dirname "$LINKGUARD_BIN")/linkguard-clang++" -c m.cpp -o m.o 2>&1)
+  expect_contains "$err" "linkguard: warning: cannot open LINKGUARD_LOG_FILE /nonexistent/dir/log"
+  expect_not_contains "$err" "linkguard["
+  while IFS= read -r line; do
+    case $line in
+      "linkguard: error: "* | "linkguard: warning: "* | "linkguard: info: "* | "linkguard: debug: "* | \
+        "linkguard: trace: "*) ;;
+      *) test_failed "a stderr line with another prefix: [$line]" ;;
+    esac
+  done <<<"$err"
+  # The log file itself keeps the process id: a parallel build shares it.
+  LINKGUARD_LOG=debug LINKGUARD_LOG_FILE=$PWD/lg.log \
+    LINKGUARD_CXX=$CLANGXX "$(dirname "$LINKGUARD_BIN")/linkguard-clang++" -c m.cpp -o m.o
+  expect_contains "$(cat lg.log)" "linkguard["
+
+  TEST "colour for verdicts on a terminal only; NO_COLOR respected"
+  omp_dylib k.dylib arm64
+  esc=$(printf '\033[')
+  out=$(on_tty "$LINKGUARD_BIN" check --portable k.dylib)
+  expect_contains "$out" "${esc}1;31mviolation${esc}0m" "on a terminal"
+  expect_contains "$out" "${esc}1;31mbroken${esc}0m" "on a terminal"
+  out=$(NO_COLOR=1 on_tty "$LINKGUARD_BIN" check --portable k.dylib)
+  expect_not_contains "$out" "$esc" "NO_COLOR=1"
+  out=$(TERM=dumb on_tty "$LINKGUARD_BIN" check --portable k.dylib)
+  expect_not_contains "$out" "$esc" "TERM=dumb"
+  out=$(LG check --portable k.dylib)
+  expect_not_contains "$out" "$esc" "to a pipe"
+  expect_contains "$out" "k.dylib: violation: "
+
+  TEST "completions from the OptTable: bash, zsh, fish offer each subcommand's options"
+  LG completion bash >c.bash || test_failed "completion bash"
+  LG completion zsh >_linkguard || test_failed "completion zsh"
+  LG completion fish >c.fish || test_failed "completion fish"
+  got=$(bash -c '. ./c.bash
+    COMP_WORDS=(linkguard ch); COMP_CWORD=1; _linkguard; echo "${COMPREPLY[*]}"
+    COMP_WORDS=(linkguard check --fo); COMP_CWORD=2; _linkguard; echo "${COMPREPLY[*]}"
+    COMP_WORDS=(linkguard env --shell z); COMP_CWORD=3; _linkguard; echo "${COMPREPLY[*]}"
+    COMP_WORDS=(linkguard check --q); COMP_CWORD=2; _linkguard; echo "${COMPREPLY[*]}"')
+  expect_equal "$got" "check
+--forbid-unreferenced --forbid
+zsh
+--quiet" "bash completions"
+  # Every option check --help lists is offered, in each shell's script.
+  for opt in $(LG check --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p'); do
+    grep -qE -- "^    opts='(.* )?$opt( |')" c.bash || test_failed "bash: check's $opt"
+    expect_contains "$(cat _linkguard)" "$opt" "zsh: check's $opt"
+    expect_contains "$(cat c.fish)" "-l ${opt#--} " "fish: check's $opt"
+  done
+  if command -v zsh >/dev/null; then
+    zsh -n _linkguard || test_failed "zsh cannot parse _linkguard"
+  fi
+  if command -v fish >/dev/null; then
+    got=$(fish -c "source c.fish; complete -C 'linkguard env --shell '" | cut -f1 | sort | tr '\n' ' ')
+    expect_equal "$got" "bash fish sh zsh " "fish: --shell choices"
+    got=$(fish -c "source c.fish; complete -C 'linkguard try-lo'" | cut -f1)
+    expect_equal "$got" "try-load" "fish: subcommand"
+  fi
+  expect_status 64 LG completion tcsh 2>/dev/null
+
+  TEST "the man page: EXIT STATUS and ENVIRONMENT from the tables the code uses; what it points to is installed"
+  DESTDIR='' cmake --install "$LINKGUARD_BUILD_DIR" --prefix "$PWD/prefix" >install.log 2>&1 ||
+    test_failed "cmake --install: $(cat install.log)"
+  page=$(cat prefix/share/man/man1/linkguard.1)
+  expect_contains "$page" ".SH EXIT STATUS"
+  expect_contains "$page" ".SH ENVIRONMENT"
+  # Every exit code of driver/ExitCode.h, with its name, in the page and in
+  # docs/exit-codes.md.
+  python3 - "$LINKGUARD_SOURCE_DIR/driver/ExitCode.h" prefix/share/man/man1/linkguard.1 \
+    "$LINKGUARD_SOURCE_DIR/docs/exit-codes.md" <<'PY' || test_failed "exit codes missing (above)"
+import re, sys
+src = re.sub(r"//[^\n]*", "", open(sys.argv[1]).read())
+codes = re.findall(r"(\w+)\s*=\s*(\d+)\s*,", src)
+assert len(codes) >= 15, codes
+page, doc = open(sys.argv[2]).read(), open(sys.argv[3]).read()
+status = page.split(".SH EXIT STATUS")[1].split(".SH ")[0]
+bad = 0
+for name, value in codes:
+    if not re.search(r"^\s*%s\s+%s\s" % (value, name), status, re.M):
+        print("man page EXIT STATUS lacks %s %s" % (value, name), file=sys.stderr); bad = 1
+    if not re.search(r"^\| %s \| %s \|" % (value, name), doc, re.M):
+        print("docs/exit-codes.md lacks %s %s" % (value, name), file=sys.stderr); bad = 1
+sys.exit(bad)
+PY
+  # Every LINKGUARD_* variable the sources read is in ENVIRONMENT.
+  env_section=$(printf '%s' "$page" | sed -n '/^\.SH ENVIRONMENT/,/^\.SH FILES/p')
+  for v in $(grep -rhoE '"LINKGUARD_[A-Z_]+"' "$LINKGUARD_SOURCE_DIR/config" "$LINKGUARD_SOURCE_DIR/driver" \
+               "$LINKGUARD_SOURCE_DIR/commands" --include='*.cpp' | tr -d '"' | sort -u); do
+    expect_contains "$env_section" "$v" "the man page's ENVIRONMENT"
+  done
+  expect_contains "$env_section" "NO_COLOR"
+  # What the page and --help point to is installed.
+  expect_exists prefix/share/doc/linkguard/exit-codes.md
+  for s in "$LINKGUARD_SOURCE_DIR"/docs/schema/*.json; do
+    expect_same_file "prefix/share/doc/linkguard/schema/$(basename "$s")" "$s"
+  done
+  LG completion bash | cmp -s - prefix/share/bash-completion/completions/linkguard ||
+    test_failed "the installed bash completion is not linkguard completion bash"
+  LG completion zsh | cmp -s - prefix/share/zsh/site-functions/_linkguard ||
+    test_failed "the installed zsh completion is not linkguard completion zsh"
+  LG completion fish | cmp -s - prefix/share/fish/vendor_completions.d/linkguard.fish ||
+    test_failed "the installed fish completion is not linkguard completion fish"
+  expect_not_contains "$(LG --help)" "docs/exit-codes.md" "--help points to an uninstalled file"
+  if command -v man >/dev/null && command -v groff >/dev/null; then
+    out=$(MANWIDTH=100 man -l prefix/share/man/man1/linkguard.1 2>&1) || test_failed "man -l: $out"
+    expect_contains "$out" "EXIT STATUS"
+    expect_contains "$out" "ContractViolated"
+  fi
+  TEST "every --json document is valid against its schema in docs/schema/ and names it"
+  mkdir lib && elf_lib lib/a.so
+  zip_of pkg.pt2 lib/a.so
+  head -c 1000 /dev/zero >blob.pte && cat lib/a.so >>blob.pte
+  omp_dylib k_arm64.dylib arm64
+  omp_dylib k_x86_64.dylib x86_64
+  "$LLVM_BIN/llvm-lipo" -create k_arm64.dylib k_x86_64.dylib -output fat.dylib || test_failed "llvm-lipo"
+  printf 'int ok(void) { return 0; }\n' >ok.c
+  "$CLANG" -shared -fPIC ok.c -o ok.so || test_failed "ok.so"
+  printf '\xff\xfe' >"$(printf 'bad\xffname.so')"
+  n=0
+  json_of() { # SCHEMA CMD...: validates CMD's stdout against docs/schema/SCHEMA.json
+    local schema=$1; shift
+    n=$((n + 1))
+    "$@" >doc$n.json 2>/dev/null
+    python3 - "$schema" doc$n.json <<'PY' || test_failed "[$*]: the schema field"
+import json, sys
+assert json.load(open(sys.argv[2]))["schema"] == "linkguard-%s/1" % sys.argv[1]
+PY
+    validate "$schema.json" doc$n.json
+  }
+  json_of check LG check --json --portable --mps-aot --forbid openmp --unused fat.dylib k_arm64.dylib lib/a.so
+  json_of check LG check --json --portable --search lib --provided 'libfoo*' pkg.pt2 missing.so
+  json_of check LG check --json --forbid x --scan blob.pte "$(printf 'bad\xffname.so')"
+  json_of check LG check --json --require libz pkg.pt2/lib/a.so
+  json_of inspect LG inspect --json --symbols --rpaths fat.dylib lib/a.so pkg.pt2 missing.so
+  json_of inspect LG inspect --json --scan blob.pte
+  if [ -x "$(dirname "$LINKGUARD_BIN")/../libexec/linkguard/linkguard-loader" ]; then
+    json_of try-load LG try-load --json --call ok ok.so
+    json_of try-load LG try-load --json --forbid 'libc.so*' ok.so
+    json_of try-load LG try-load --json --call missing_symbol ok.so
+    json_of try-load LG try-load --json pkg.pt2
+  fi
+  json_of explain LG explain --json -- "$CLANGXX" -shared lib.cpp -o x.so
+  json_of explain LG explain --json -- "$CLANGXX" -c lib.cpp -o x.o
+  # shellcheck disable=SC2046
+  json_of explain LG explain --json -- "$CLANGXX" $(macho_flags sdk) -DUSE_MPS -shared k.cpp -o m.dylib
+  json_of error LG check --json --frobnicate
+  # The schemas are strict: a field no schema names is drift, and fails.
+  python3 - doc1.json <<'PY' >drift.json || test_failed "making drift.json"
+import json, sys
+d = json.load(open(sys.argv[1])); d["files"][0]["newField"] = 1; print(json.dumps(d))
+PY
+  if python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/check.json" drift.json 2>/dev/null <<'PY'; then
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+    test_failed "check.json accepts a field it does not name"
+  fi
+}
