@@ -81,6 +81,8 @@ constexpr ExitStatus ExitStatuses[] = {
      "try-load: linkguard-loader is not installed beside linkguard"},
     {driver::ExitCode::Internal, "Internal", "a bug in linkguard"},
     {driver::ExitCode::SpawnFailed, "SpawnFailed", "the compiler could not be started"},
+    {driver::ExitCode::CantCreate, "CantCreate",
+     "try-load: the private directory or file cannot be created"},
     {driver::ExitCode::OutputFailed, "OutputFailed", "a subcommand's output could not be written"},
     {driver::ExitCode::BadConfig, "BadConfig",
      "a bad LINKGUARD_* value, or an unusable rules file on a link step"},
@@ -89,6 +91,10 @@ constexpr ExitStatus ExitStatuses[] = {
     {driver::ExitCode::LoadFailed, "LoadFailed", "try-load: the library did not load"},
     {driver::ExitCode::HideUnavailable, "HideUnavailable", "try-load --hide cannot be done here"},
     {driver::ExitCode::CallFailed, "CallFailed", "try-load --call: missing, non-zero or crashed"},
+    {driver::ExitCode::ReportIncomplete, "ReportIncomplete",
+     "try-load: what the process mapped cannot be known"},
+    {driver::ExitCode::NotLoadableHere, "NotLoadableHere",
+     "try-load: a file this platform cannot load (a Mach-O on Linux)"},
 };
 
 std::string exitCodesText() {
