@@ -1,6 +1,7 @@
 //===- Inputs.cpp - expand a FILE into the binaries it holds --------------===//
 #include "commands/Inputs.h"
 
+#include "commands/CommandLine.h"
 #include "commands/Printer.h"
 #include "support/Memory.h"
 #include "support/Printable.h"
@@ -9,6 +10,7 @@
 #include "objlib/Reader.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,8 +40,34 @@ json::Object InputFailure::record() const {
   return O;
 }
 
+bool containerOptionsFrom(const opt::InputArgList &Args,
+                          package::ContainerOptions &Opts, std::string &Why) {
+  Opts.Scan = Args.hasArg(OPT_scan);
+  const opt::Arg *A = Args.getLastArg(OPT_max_inflated_EQ);
+  if (!A)
+    return true;
+  StringRef V = A->getValue();
+  uint64_t Scale = 1;
+  if (!V.empty()) {
+    size_t Shift = StringRef("KMGT").find(toUpper(V.back()));
+    if (Shift != StringRef::npos) {
+      Scale = uint64_t(1) << (10 * (Shift + 1));
+      V = V.drop_back();
+    }
+  }
+  uint64_t N = 0;
+  if (V.empty() || V.getAsInteger(10, N) || N == 0 || N > UINT64_MAX / Scale) {
+    Why = "--max-inflated " + std::string(A->getValue()) +
+          ": not a size (a positive number of bytes, or with K, M, G, T)";
+    return false;
+  }
+  Opts.Limits.MaxTotalSize = N * Scale;
+  return true;
+}
+
 void forEachInputBinary(
-    const std::string &Path, bool Scan, const objlib::ReadOptions &Read,
+    const std::string &Path, const package::ContainerOptions &Opts,
+    const objlib::ReadOptions &Read,
     function_ref<void(const std::string &, objlib::BinaryInfo &, const package::Image *)>
         OnBinary,
     function_ref<void(const InputFailure &)> OnFailure) {
@@ -65,14 +93,12 @@ void forEachInputBinary(
   keepFreedMemoryForReuse();
   package::InputKind Kind = package::classifyInput(Path);
   bool Container = Kind == package::InputKind::Zip ||
-                   (Scan && Kind == package::InputKind::Other);
+                   (Opts.Scan && Kind == package::InputKind::Other);
   if (!Container) {
     // A binary, or a file objlib explains the trouble with.
     Visit(Path, objlib::readBinary(Path, Read), nullptr);
     return;
   }
-  package::ContainerOptions Opts;
-  Opts.Scan = Scan;
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {

@@ -31,6 +31,10 @@ def json : F<"json", "One JSON document (schema: docs/inspect.md, docs/check.md,
              [InspectVis, CheckVis, TryLoadVis, ExplainVis]>;
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
+defm max_inflated : Eq<"max-inflated", "<size>", "Refuse a zip archive whose members declare more "
+                      "than SIZE bytes in all (K, M, G, T: powers of 1024; default: 2G or "
+                      "100 times the archive's size, whichever is more)",
+                      [InspectVis, CheckVis, TryLoadVis]>;
 
 // inspect
 def symbols : F<"symbols", "Under each library, the imported symbols bound to it; "

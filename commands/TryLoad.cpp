@@ -11,6 +11,7 @@
 
 #include "commands/CommandLine.h"
 #include "commands/Contracts.h"
+#include "commands/Inputs.h"
 #include "commands/Printer.h"
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
@@ -60,7 +61,8 @@ struct Options {
   contract::ContractSpec Spec;
   std::optional<std::string> Call;
   std::vector<std::string> Hide;
-  bool KeepEnv = false, Lazy = false, Scan = false, Json = false;
+  bool KeepEnv = false, Lazy = false, Json = false;
+  package::ContainerOptions Containers; // --scan, --max-inflated
   std::string File;
 };
 
@@ -80,7 +82,8 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
   }
   O.KeepEnv = CL.Args.hasArg(OPT_keep_env);
   O.Lazy = CL.Args.hasArg(OPT_lazy);
-  O.Scan = CL.Args.hasArg(OPT_scan);
+  if (std::string Why; !containerOptionsFrom(CL.Args, O.Containers, Why))
+    return usageError(Spec, Why);
   O.Json = CL.Args.hasArg(OPT_json);
   if (CL.Positionals.size() > 1)
     return usageError(Spec, "one FILE only");
@@ -267,7 +270,7 @@ int runTryLoad(const std::vector<std::string> &Args) {
     ::signal(Sig, onSignal);
 
   auto Target =
-      tryload::resolveTarget(O.File, O.Scan, **Dir, [](const std::string &P) {
+      tryload::resolveTarget(O.File, O.Containers, **Dir, [](const std::string &P) {
         remember(CleanupFile, HaveFile, P);
       });
   if (!Target) {

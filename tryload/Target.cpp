@@ -85,7 +85,8 @@ std::string containerOf(StringRef Arg) {
 } // namespace
 
 Expected<Target>
-resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
+resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
+              const PrivateDir &Dir,
               function_ref<void(const std::string &)> BeforeWrite) {
   std::string Container = Arg;
   bool Named = false; // Arg names one member or image
@@ -100,7 +101,7 @@ resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
   package::InputKind Kind = package::classifyInput(Container);
   if (!Named && (Kind == package::InputKind::Binary ||
                  Kind == package::InputKind::Unreadable ||
-                 (Kind == package::InputKind::Other && !Scan))) {
+                 (Kind == package::InputKind::Other && !Given.Scan))) {
     // A library (objlib explains any trouble with it first).
     if (Expected<objlib::BinaryInfo> Info = objlib::readBinary(Arg); !Info)
       return Info.takeError();
@@ -110,8 +111,8 @@ resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
     return Target{Arg, std::string(Abs)};
   }
 
-  package::ContainerOptions Opts;
-  Opts.Scan = Scan || StringRef(Arg).contains("@0x");
+  package::ContainerOptions Opts = Given;
+  Opts.Scan = Given.Scan || StringRef(Arg).contains("@0x");
   std::vector<std::string> Names;
   Target T;
   Error Failed = Error::success();

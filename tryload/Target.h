@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "package/Container.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -62,12 +64,14 @@ struct Target {
   std::string Library; // the absolute path to dlopen
 };
 
-/// Resolves Arg. A library inside a container is written to Dir, after
-/// BeforeWrite has seen the path it will take (a signal handler's cue).
+/// Resolves Arg (Given: --scan, --max-inflated). A library inside a
+/// container is written to Dir, after BeforeWrite has seen the path it will
+/// take (a signal handler's cue).
 /// Errors: objlib::ReadError (cannot read, malformed, nothing there),
 /// AmbiguousTarget.
 llvm::Expected<Target>
-resolveTarget(const std::string &Arg, bool Scan, const PrivateDir &Dir,
+resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
+              const PrivateDir &Dir,
               llvm::function_ref<void(const std::string &)> BeforeWrite);
 
 } // namespace linkguard::tryload
