@@ -91,24 +91,47 @@ void forEachInputBinary(
     OnFailure(F);
   };
   keepFreedMemoryForReuse();
-  package::InputKind Kind = package::classifyInput(Path);
+  // A name printed for a member or an image ("pkg.pt2!a/b.so",
+  // "blob.pte@0x4c0") stands for that one binary.
+  std::string File = Path, Named;
+  if (!sys::fs::exists(Path))
+    if (std::string C = package::containerOfName(Path); !C.empty())
+      File = C, Named = Path;
+  package::InputKind Kind = package::classifyInput(File);
   bool Container = Kind == package::InputKind::Zip ||
                    (Opts.Scan && Kind == package::InputKind::Other);
-  if (!Container) {
+  if (!Container && Named.empty()) {
     // A binary, or a file objlib explains the trouble with.
     Visit(Path, objlib::readBinary(Path, Read), nullptr);
     return;
   }
+  package::ContainerOptions Walk = Opts;
+  Walk.Scan = Opts.Scan || StringRef(Named).contains("@0x");
+  bool Found = false;
   Error E = package::forEachImage(
-      Path, Opts,
+      File, Walk,
       [&](const package::Image &I) {
+        if (!Named.empty() && I.Name != Named)
+          return;
+        Found = true;
         Visit(I.Name, objlib::readBinary(I.Data, I.Name, Read), &I);
       },
       [&](const std::string &Member, Error Failed) {
+        if (!Named.empty() && Member != Named) {
+          consumeError(std::move(Failed));
+          return;
+        }
+        Found = true;
         Visit(Member, std::move(Failed), nullptr);
       });
   if (E)
-    Visit(Path, std::move(E), nullptr);
+    Visit(File, std::move(E), nullptr);
+  else if (!Named.empty() && !Found)
+    Visit(Path,
+          make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
+                                        File + " holds no binary named " +
+                                            Path),
+          nullptr);
 }
 
 json::Value containerToJSON(const package::Image *Source) {

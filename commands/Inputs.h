@@ -42,7 +42,9 @@ struct InputFailure {
 /// read, and where the bytes came from (null for a plain file); OnFailure
 /// for each one that could not be read, after one "linkguard: error: ..."
 /// line on stderr. A container that cannot be read, or holds no image, is
-/// one failure named Path. Read says which import lists objlib keeps.
+/// one failure named Path. A name printed for one member or image
+/// ("pkg.pt2!a/b.so", "blob.pte@0x4c0", "poly.whl@0x0") stands for that
+/// binary alone (66 when the container holds none of that name). Read says which import lists objlib keeps.
 void forEachInputBinary(
     const std::string &Path, const package::ContainerOptions &Opts,
     const objlib::ReadOptions &Read,

@@ -187,6 +187,17 @@ std::string embeddedName(StringRef Container, uint64_t Offset) {
   return (Container + "@0x" + utohexstr(Offset, /*LowerCase=*/true)).str();
 }
 
+std::string containerOfName(StringRef Name) {
+  for (size_t I = Name.size(); I-- > 0;) {
+    if (Name[I] != '!' && !Name.substr(I).starts_with("@0x"))
+      continue;
+    std::string Prefix = Name.take_front(I).str();
+    if (sys::fs::is_regular_file(Prefix))
+      return Prefix;
+  }
+  return "";
+}
+
 Error forEachImage(const std::string &Path, const ContainerOptions &Opts,
                    function_ref<void(const Image &)> OnImage,
                    function_ref<void(const std::string &, Error)> OnError) {

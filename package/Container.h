@@ -69,4 +69,10 @@ llvm::Error forEachImage(
 /// "FILE@0xOFFSET".
 std::string embeddedName(llvm::StringRef Container, uint64_t Offset);
 
+/// The container a printed name is in: Name split at the last '!' or "@0x"
+/// whose prefix is an existing regular file ("pkg.pt2!a/b.so" -> "pkg.pt2",
+/// "blob.pte@0x1f" -> "blob.pte", "poly.whl@0x0" -> "poly.whl"), or empty.
+/// A name linkguard prints is a name it accepts.
+std::string containerOfName(llvm::StringRef Name);
+
 } // namespace linkguard::package

@@ -59,7 +59,7 @@ constexpr uint64_t ELFEntryUnits = 8;
 constexpr uint64_t CopyBytesPerUnit = 4;
 /// What a scan may spend beyond one unit per byte of the blob: ample for
 /// the real images a small blob can hold.
-constexpr uint64_t FixedUnits = uint64_t(1) << 20;
+constexpr uint64_t FixedUnits = uint64_t(1) << 18;
 
 /// End = max(End, Off + Size) for a non-empty range; overflow means "not an
 /// image". An empty range (a count of zero) says nothing about its offset.

@@ -133,6 +133,10 @@ bool chargeMachO(StringRef D, WorkBudget &Budget) {
     return Swap ? support::endian::read32be(D.data() + Off)
                 : support::endian::read32le(D.data() + Off);
   };
+  auto u64 = [&](uint64_t Off) {
+    return Swap ? support::endian::read64be(D.data() + Off)
+                : support::endian::read64le(D.data() + Off);
+  };
   const uint64_t Header =
       Is64 ? sizeof(MachO::mach_header_64) : sizeof(MachO::mach_header);
   if (D.size() < Header)
@@ -142,7 +146,9 @@ bool chargeMachO(StringRef D, WorkBudget &Budget) {
       std::min<uint64_t>(D.size(), Header + uint64_t(u32(20)));
   if (!Budget.spend(ParseUnits + (CmdsEnd - Header) / 8))
     return false;
-  uint64_t Sections = 0, Off = Header;
+  // Sections, and the ranges libObject lists for them: contents of a
+  // non-empty section, relocations of one that has any.
+  uint64_t Ranges = 0, Off = Header;
   for (uint64_t I = 0; I < NCmds; ++I) {
     if (!Budget.spend(CommandUnits))
       return false;
@@ -151,20 +157,30 @@ bool chargeMachO(StringRef D, WorkBudget &Budget) {
     uint32_t Cmd = u32(Off), Size = u32(Off + 4);
     if (Size < 8)
       return false; // "cmdsize too small"
-    if (Cmd == MachO::LC_SEGMENT && Size >= sizeof(MachO::segment_command))
-      Sections += u32(Off + offsetof(MachO::segment_command, nsects));
-    else if (Cmd == MachO::LC_SEGMENT_64 &&
-             Size >= sizeof(MachO::segment_command_64))
-      Sections += u32(Off + offsetof(MachO::segment_command_64, nsects));
+    const bool Seg32 = Cmd == MachO::LC_SEGMENT;
+    const bool Seg64 = Cmd == MachO::LC_SEGMENT_64;
+    const uint64_t SegSize = Seg64 ? sizeof(MachO::segment_command_64)
+                                   : sizeof(MachO::segment_command);
+    const uint64_t SectSize =
+        Seg64 ? sizeof(MachO::section_64) : sizeof(MachO::section);
+    if ((Seg32 || Seg64) && Size >= SegSize && Off + Size <= CmdsEnd) {
+      // libObject refuses a segment whose sections do not fit in it.
+      uint64_t N = std::min<uint64_t>(
+          u32(Off + (Seg64 ? offsetof(MachO::segment_command_64, nsects)
+                           : offsetof(MachO::segment_command, nsects))),
+          (Size - SegSize) / SectSize);
+      if (!Budget.spend(N * CommandUnits))
+        return false;
+      for (uint64_t K = 0; K < N; ++K) {
+        uint64_t S = Off + SegSize + K * SectSize;
+        bool HasSize = Seg64 ? u64(S + 40) != 0 : u32(S + 36) != 0;
+        uint32_t NReloc = u32(S + (Seg64 ? 60 : 52));
+        Ranges += uint64_t(HasSize) + uint64_t(NReloc != 0);
+      }
+    }
     Off += Size;
   }
-  // A segment's sections fit in its command (libObject checks it first):
-  // no more than the commands can hold, whatever nsects claims.
-  Sections = std::min<uint64_t>(Sections, (CmdsEnd - Header) /
-                                              sizeof(MachO::section));
-  const uint64_t Ranges = 2 * Sections; // contents, relocations
-  return Budget.spend(Sections * CommandUnits +
-                      Ranges * (Ranges + 1) / 2 * ListStepUnits);
+  return Budget.spend(Ranges * (Ranges + 1) / 2 * ListStepUnits);
 }
 
 /// ncmds of the Mach-O header that starts D, as libObject will read it.

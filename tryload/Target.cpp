@@ -67,23 +67,6 @@ Error PrivateDir::write(const std::string &Path, StringRef Bytes) const {
   return E;
 }
 
-namespace {
-
-/// Splits "pkg.pt2!member" or "blob.pte@0x1f" at the last '!' or "@0x"
-/// whose prefix is an existing file. Returns the container path, or empty.
-std::string containerOf(StringRef Arg) {
-  for (size_t I = Arg.size(); I-- > 0;) {
-    if (Arg[I] != '!' && !Arg.substr(I).starts_with("@0x"))
-      continue;
-    std::string Prefix = Arg.take_front(I).str();
-    if (sys::fs::is_regular_file(Prefix))
-      return Prefix;
-  }
-  return "";
-}
-
-} // namespace
-
 Expected<Target>
 resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
               const PrivateDir &Dir,
@@ -91,7 +74,7 @@ resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
   std::string Container = Arg;
   bool Named = false; // Arg names one member or image
   if (!sys::fs::exists(Arg)) {
-    Container = containerOf(Arg);
+    Container = package::containerOfName(Arg);
     if (Container.empty())
       return make_error<objlib::ReadError>(
           objlib::ReadErrorKind::Unreadable,

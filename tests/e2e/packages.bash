@@ -310,7 +310,17 @@ assert files["front.whl!guarded/data/aotinductor/cpu/model.wrapper.so"]["kind"] 
   n=$(LG inspect plain.so | wc -l)
   expect_equal "$(LG inspect front.whl | sed -n "1p;2,${n}p" | tail -n +2)" "$(LG inspect plain.so | tail -n +2)" "prefix listing"
   expect_equal "$(LG inspect front.whl | head -1)" "front.whl@0x0:" "prefix name"
-  # The names printed are accepted back.
+  # The names printed are accepted back, by check and inspect as by try-load.
+  out=$(LG check --forbid openmp front.whl@0x0); status=$?
+  expect_equal "$status" 1 "check front.whl@0x0: $out"
+  expect_contains "$out" "front.whl@0x0: violation: libomp.so.5"
+  expect_contains "$out" "1 file, 1 violation"
+  out=$(LG check --forbid openmp "front.whl!guarded/$CPU"); status=$?
+  expect_equal "$status" 0 "check the member alone: $out"
+  expect_equal "$(LG inspect front.whl@0x0 | tail -n +2)" "$(LG inspect plain.so | tail -n +2)" "inspect FILE@0x0"
+  LG inspect 'front.whl!no/such.so' >/dev/null 2>err.txt; status=$?
+  expect_equal "$status" 66 "a member that is not there"
+  expect_contains "$(cat err.txt)" "front.whl holds no binary named front.whl!no/such.so"
   LG try-load poly.whl >/dev/null 2>err.txt; status=$?
   expect_equal "$status" 64 "try-load poly.whl names three binaries"
   expect_contains "$(cat err.txt)" "'poly.whl@0x0' 'poly.whl!plain/$MPS' 'poly.whl!plain/$CPU'"

@@ -235,7 +235,7 @@ TEST_CASE("scan: a chain of plausible headers costs what its size allows, "
     // size; and the load commands libObject was really handed, counted
     // apart from the charges, fit in it too: each is charged.
     CHECK(R.Work <= scanBudget(Blob.size()));
-    CHECK(scanBudget(Blob.size()) <= Blob.size() + (uint64_t(1) << 20));
+    CHECK(scanBudget(Blob.size()) <= Blob.size() + (uint64_t(1) << 18));
     CHECK(R.LoadCommands * 8 <= scanBudget(Blob.size()));
   }
 }
