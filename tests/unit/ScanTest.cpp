@@ -208,7 +208,7 @@ std::string chain(size_t Size) {
   const size_t N = (Size - 32) / 36;
   std::string Blob(4, '\0'); // not a Mach-O file itself
   for (size_t K = 0; K < N; ++K) {
-    const uint32_t Left = static_cast<uint32_t>(N - K);
+    const auto Left = static_cast<uint32_t>(N - K);
     for (uint32_t V : {0xfeedfaceu, 7u, 3u, 6u, Left, 36 * Left, 0u, 0x7fffu,
                        36u})
       Blob.append(reinterpret_cast<const char *>(&V), 4);
