@@ -241,6 +241,9 @@ int runCheck(const std::vector<std::string> &Args) {
   ParsedCommandLine CL;
   if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
     return *Stop;
+  package::ContainerOptions Containers;
+  if (std::string Why; !containerOptionsFrom(CL.Args, Containers, Why))
+    return usageError(Spec, Why);
   contract::ContractSpec Contract;
   if (std::optional<int> Stop = contractFrom(CL.Args, Contract))
     return *Stop;
@@ -259,7 +262,7 @@ int runCheck(const std::vector<std::string> &Args) {
   const objlib::ReadOptions Read = contract::readOptionsFor(Contract);
   for (const std::string &Path : CL.Positionals)
     forEachInputBinary(
-        Path, CL.Args.hasArg(OPT_scan), Read,
+        Path, Containers, Read,
         [&](const std::string &Name, objlib::BinaryInfo &Info, const package::Image *Source) {
           ++T.Files;
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T));

@@ -1,6 +1,7 @@
 //===- Inputs.cpp - expand a FILE into the binaries it holds --------------===//
 #include "commands/Inputs.h"
 
+#include "commands/CommandLine.h"
 #include "commands/Printer.h"
 #include "support/Memory.h"
 #include "support/Printable.h"
@@ -9,6 +10,7 @@
 #include "objlib/Reader.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,8 +40,34 @@ json::Object InputFailure::record() const {
   return O;
 }
 
+bool containerOptionsFrom(const opt::InputArgList &Args,
+                          package::ContainerOptions &Opts, std::string &Why) {
+  Opts.Scan = Args.hasArg(OPT_scan);
+  const opt::Arg *A = Args.getLastArg(OPT_max_inflated_EQ);
+  if (!A)
+    return true;
+  StringRef V = A->getValue();
+  uint64_t Scale = 1;
+  if (!V.empty()) {
+    size_t Shift = StringRef("KMGT").find(toUpper(V.back()));
+    if (Shift != StringRef::npos) {
+      Scale = uint64_t(1) << (10 * (Shift + 1));
+      V = V.drop_back();
+    }
+  }
+  uint64_t N = 0;
+  if (V.empty() || V.getAsInteger(10, N) || N == 0 || N > UINT64_MAX / Scale) {
+    Why = "--max-inflated " + std::string(A->getValue()) +
+          ": not a size (a positive number of bytes, or with K, M, G, T)";
+    return false;
+  }
+  Opts.Limits.MaxTotalSize = N * Scale;
+  return true;
+}
+
 void forEachInputBinary(
-    const std::string &Path, bool Scan, const objlib::ReadOptions &Read,
+    const std::string &Path, const package::ContainerOptions &Opts,
+    const objlib::ReadOptions &Read,
     function_ref<void(const std::string &, objlib::BinaryInfo &, const package::Image *)>
         OnBinary,
     function_ref<void(const InputFailure &)> OnFailure) {
@@ -70,11 +98,11 @@ void forEachInputBinary(
     Named = package::parseImageName(Path);
   package::InputKind Kind = package::classifyInput(Named ? Named->Container : Path);
   bool Container = Named || Kind == package::InputKind::Zip ||
-                   (Scan && Kind == package::InputKind::Other);
+                   (Opts.Scan && Kind == package::InputKind::Other);
   if (!Container) {
     // A binary, or a file objlib explains the trouble with.
     Expected<objlib::BinaryInfo> Info = objlib::readBinary(Path, Read);
-    if (!Info && Kind == package::InputKind::Other && !Scan)
+    if (!Info && Kind == package::InputKind::Other && !Opts.Scan)
       Info = handleErrors(Info.takeError(), [&](const objlib::ReadError &E) -> Error {
         // "not an object file": a .pte or a blob may still carry images.
         return make_error<objlib::ReadError>(
@@ -84,11 +112,11 @@ void forEachInputBinary(
     Visit(Path, std::move(Info), nullptr);
     return;
   }
-  package::ContainerOptions Opts;
-  Opts.Scan = Scan || (Named && Named->Embedded);
+  package::ContainerOptions Walk = Opts;
+  Walk.Scan = Opts.Scan || (Named && Named->Embedded);
   bool Found = false;
   Error E = package::forEachImage(
-      Named ? Named->Container : Path, Opts,
+      Named ? Named->Container : Path, Walk,
       [&](const package::Image &I) {
         if (Named && I.Name != Named->Name)
           return;

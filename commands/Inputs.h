@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Option/ArgList.h"
 #include "llvm/Support/JSON.h"
 
 #include <string>
@@ -35,18 +36,27 @@ struct InputFailure {
   llvm::json::Object record() const;
 };
 
-/// Calls OnBinary once per binary that Path stands for, in order, with the
+/// Calls OnBinary once per binary that Path stands for (Opts: --scan,
+/// --max-inflated), in order, with the
 /// name to print ("pkg.pt2!a/b.so", "prog.pte@0x1f3", or Path), what objlib
 /// read, and where the bytes came from (null for a plain file); OnFailure
 /// for each one that could not be read, after one "linkguard: error: ..."
 /// line on stderr. A container that cannot be read, or holds no image, is
-/// one failure named Path. Read says which import lists objlib keeps.
+/// one failure named Path. A name printed for one member or image
+/// ("pkg.pt2!a/b.so", "blob.pte@0x4c0", "poly.whl@0x0") stands for that
+/// binary alone (66 when the container holds none of that name). Read says which import lists objlib keeps.
 void forEachInputBinary(
-    const std::string &Path, bool Scan, const objlib::ReadOptions &Read,
+    const std::string &Path, const package::ContainerOptions &Opts,
+    const objlib::ReadOptions &Read,
     llvm::function_ref<void(const std::string &Name, objlib::BinaryInfo &Info,
                             const package::Image *Source)>
         OnBinary,
     llvm::function_ref<void(const InputFailure &)> OnFailure);
+
+/// --scan and --max-inflated (a size: digits, then K, M, G or T for powers
+/// of 1024). Returns false with the reason in Why for a bad size.
+bool containerOptionsFrom(const llvm::opt::InputArgList &Args,
+                          package::ContainerOptions &Opts, std::string &Why);
 
 /// "container" in the JSON of inspect and check: null for a plain file,
 /// else {"path", "kind": "zip"|"embedded", "member", "offset"}.

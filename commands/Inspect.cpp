@@ -212,6 +212,9 @@ int runInspect(const std::vector<std::string> &Args) {
   ParsedCommandLine CL;
   if (std::optional<int> Stop = parseCommandLine(Spec, Args, CL))
     return *Stop;
+  package::ContainerOptions Containers;
+  if (std::string Why; !containerOptionsFrom(CL.Args, Containers, Why))
+    return usageError(Spec, Why);
   std::optional<std::string> Arch;
   if (const opt::Arg *A = CL.Args.getLastArg(OPT_arch_EQ)) {
     if (!isKnownArch(A->getValue()))
@@ -243,7 +246,7 @@ int runInspect(const std::vector<std::string> &Args) {
     Read.ListImportsOf = [](StringRef) { return false; };
   for (const std::string &Path : CL.Positionals)
     forEachInputBinary(
-        Path, CL.Args.hasArg(OPT_scan), Read,
+        Path, Containers, Read,
         [&](const std::string &Name, BinaryInfo &Info, const package::Image *Source) {
           if (Arch) {
             std::vector<Slice> Kept;

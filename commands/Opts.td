@@ -33,6 +33,10 @@ def json : F<"json", "One JSON document (its JSON Schema: docs/schema/COMMAND.js
              [InspectVis, CheckVis, TryLoadVis, ExplainVis]>;
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
+defm max_inflated : Eq<"max-inflated", "<size>", "Refuse a zip archive whose members declare more "
+                      "than SIZE bytes in all (K, M, G, T: powers of 1024; default: 2G or "
+                      "100 times the archive's size, whichever is more)",
+                      [InspectVis, CheckVis, TryLoadVis]>;
 
 def quiet : F<"quiet", "Print the verdict alone: the summary line (ctest's --quiet); "
                        "the exit status is the same", [CheckVis]>;

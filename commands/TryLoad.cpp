@@ -11,6 +11,7 @@
 
 #include "commands/CommandLine.h"
 #include "commands/Contracts.h"
+#include "commands/Inputs.h"
 #include "commands/Printer.h"
 #include "driver/DriverError.h"
 #include "driver/ExitCode.h"
@@ -65,7 +66,8 @@ struct Options {
   contract::ContractSpec Spec;
   std::optional<std::string> Call;
   std::vector<std::string> Hide;
-  bool KeepEnv = false, Lazy = false, Scan = false, Json = false;
+  bool KeepEnv = false, Lazy = false, Json = false;
+  package::ContainerOptions Containers; // --scan, --max-inflated
   std::string File;
 };
 
@@ -85,7 +87,8 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
   }
   O.KeepEnv = CL.Args.hasArg(OPT_keep_env);
   O.Lazy = CL.Args.hasArg(OPT_lazy);
-  O.Scan = CL.Args.hasArg(OPT_scan);
+  if (std::string Why; !containerOptionsFrom(CL.Args, O.Containers, Why))
+    return usageError(Spec, Why);
   O.Json = CL.Args.hasArg(OPT_json);
   if (CL.Positionals.size() > 1)
     return usageError(Spec, "one FILE only");
@@ -328,7 +331,7 @@ int runTryLoad(const std::vector<std::string> &Args) {
     HaveFile = HaveDir = 0;
     Dir.reset();
   };
-  auto Target = tryload::resolveTarget(O.File, O.Scan, GetDir, [](const std::string &P) {
+  auto Target = tryload::resolveTarget(O.File, O.Containers, GetDir, [](const std::string &P) {
     remember(CleanupFile, HaveFile, P);
   });
   auto fail = [&](Error E) {

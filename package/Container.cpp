@@ -67,6 +67,40 @@ Error walkZip(MemoryBufferRef Bytes, bool MappedFile, const std::string &Path,
   if (!Z)
     return Z.takeError();
   size_t Found = 0, Failed = 0;
+  // Bytes before the first entry (`cat lib.so pkg.whl`, a self-extractor):
+  // a loader given the file maps them, zipfile and unzip skip them. Both
+  // are judged: a binary there is the image FILE@0x0; with --scan, images
+  // inside the prefix are found as in any blob.
+  if (uint64_t Prefix = Z->prefixSize()) {
+    StringRef Head = Bytes.getBuffer().take_front(Prefix);
+    Image Whole{Path, Path, "", std::nullopt, MemoryBufferRef(Head, Path),
+                nullptr};
+    if (hasBinaryMagic(Head)) {
+      Whole.Name = embeddedName(Path, 0);
+      Whole.Offset = 0;
+      std::unique_ptr<MemoryBuffer> Copy; // a file read into the heap
+      if (!isImageAligned(Head)) {
+        Expected<std::unique_ptr<MemoryBuffer>> C =
+            alignedCopy(Head, Whole.Name, Opts.Limits.InMemoryCap);
+        if (!C)
+          return malformedError(Whole.Name + ": " + toString(C.takeError()));
+        Copy = std::move(*C);
+        Head = Copy->getBuffer();
+      }
+      Whole.Data = MemoryBufferRef(Head, Whole.Name);
+      OnImage(Whole);
+      ++Found;
+    } else if (Opts.Scan) {
+      Expected<size_t> N =
+          scanInto(Head, MappedFile, Whole, Opts, OnImage, OnError);
+      if (N) {
+        Found += *N;
+      } else {
+        OnError(Path, N.takeError());
+        ++Failed;
+      }
+    }
+  }
   for (const ZipEntry &E : Z->entries()) {
     if (E.isDirectory())
       continue;
@@ -136,10 +170,16 @@ InputKind classifyInput(const std::string &Path) {
     return InputKind::Unreadable;
   }
   StringRef Head(Buf, *N);
-  if (hasBinaryMagic(Head))
-    return InputKind::Binary;
   if (looksLikeZip(Head))
     return InputKind::Zip;
+  // A zip behind a prefix (`cat lib.so pkg.whl`) is a zip: zipfile, unzip
+  // and pip read its members. Its end record is near the end of the file.
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> All = MemoryBuffer::getFile(
+          Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      All && endsWithZip((*All)->getBuffer()))
+    return InputKind::Zip;
+  if (hasBinaryMagic(Head))
+    return InputKind::Binary;
   return InputKind::Other;
 }
 
@@ -175,7 +215,7 @@ Error forEachImage(const std::string &Path, const ContainerOptions &Opts,
                                              Buf.getError().message());
   MemoryBufferRef Bytes = (*Buf)->getMemBufferRef();
   bool Mapped = (*Buf)->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
-  if (looksLikeZip(Bytes.getBuffer()))
+  if (looksLikeZip(Bytes.getBuffer()) || endsWithZip(Bytes.getBuffer()))
     return walkZip(Bytes, Mapped, Path, Opts, OnImage, OnError);
   if (!Opts.Scan)
     return unsupportedError(Path + ": neither a binary nor a zip archive");

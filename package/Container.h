@@ -10,7 +10,8 @@
 // Names: a zip member is "PKG!path/in/archive" (the archive as given, a
 // '!', the member's stored name); an image found by scanning is
 // "FILE@0xOFFSET" (lower-case hex), also inside a member:
-// "PKG!data/executorch/model.pte@0x4c0".
+// "PKG!data/executorch/model.pte@0x4c0". A binary in front of a zip
+// (`cat lib.so pkg.whl > poly.whl`) is "FILE@0x0", beside the members.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -27,8 +28,8 @@
 namespace linkguard::package {
 
 enum class InputKind {
-  Binary,     // starts with a Mach-O, universal or ELF magic
-  Zip,        // starts like a zip archive
+  Binary,     // starts with a Mach-O, universal or ELF magic (no zip after)
+  Zip,        // starts like a zip archive, or ends with one (endsWithZip)
   Other,      // readable, neither of the above
   Unreadable, // cannot be opened or read (objlib::readBinary says why)
 };
@@ -54,7 +55,8 @@ struct Image {
 };
 
 /// Visits every image of the container at Path: the binary members of a
-/// zip archive (with Scan, also images inside its other members), or with
+/// zip archive (with Scan, also images inside its other members) and a
+/// binary before its first entry (with Scan, images there), or with
 /// Scan the images embedded in any other file. A member that cannot be read
 /// goes to OnError with its name ("pkg.pt2!m.so") and the walk goes on.
 /// Returns an error (objlib::ReadError) when the container cannot be read

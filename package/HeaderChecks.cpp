@@ -147,7 +147,7 @@ std::optional<uint64_t> elfHeaderExtent(StringRef D, WorkBudget &Budget) {
     ShNum = word(ShOff + (Is64 ? 32 : 20));
   }
   if (ShNum > (D.size() / std::max<uint64_t>(ShEnt, 1)) ||
-      !inside(ShOff, ShNum * ShEnt) || !Budget.spend(PhNum + ShNum))
+      !inside(ShOff, ShNum * ShEnt) || !Budget.spend((PhNum + ShNum) * ELFEntryUnits))
     return std::nullopt;
   for (uint64_t I = 0; I < PhNum; ++I) {
     uint64_t P = PhOff + I * PhEnt;

@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <array>
+#include <cstddef>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -111,15 +112,100 @@ std::optional<uint64_t> machOExtent(const MachOObjectFile &O) {
   return Ok && Segment ? std::optional<uint64_t>(End) : std::nullopt;
 }
 
-std::optional<uint64_t> universalExtent(StringRef Data) {
+/// What libObject's reading of the thin Mach-O image that starts D costs,
+/// spent from Budget as the load commands are walked, before libObject is
+/// asked: MachOObjectFile::create visits every one of ncmds commands, and
+/// machOExtent visits them again with their sections; each section's
+/// contents and relocations are checked against every range already listed
+/// (checkOverlappingElement keeps a sorted std::list, so that check is
+/// quadratic in the sections). Charging min(size, 64 KiB) / 64 instead let
+/// a chain of plausible headers, each one's commands the rest of the chain,
+/// cost the square of its length (issue 28). Returns false when the budget
+/// runs out, or when libObject would certainly refuse the commands (one
+/// shorter than 8 bytes, or running past sizeofcmds), so it is not asked.
+bool chargeMachO(StringRef D, WorkBudget &Budget) {
+  if (D.size() < sizeof(MachO::mach_header))
+    return false;
+  uint32_t Magic = support::endian::read32le(D.data());
+  bool Swap = Magic == MachO::MH_CIGAM || Magic == MachO::MH_CIGAM_64;
+  bool Is64 = Magic == MachO::MH_MAGIC_64 || Magic == MachO::MH_CIGAM_64;
+  auto u32 = [&](uint64_t Off) {
+    return Swap ? support::endian::read32be(D.data() + Off)
+                : support::endian::read32le(D.data() + Off);
+  };
+  auto u64 = [&](uint64_t Off) {
+    return Swap ? support::endian::read64be(D.data() + Off)
+                : support::endian::read64le(D.data() + Off);
+  };
+  const uint64_t Header =
+      Is64 ? sizeof(MachO::mach_header_64) : sizeof(MachO::mach_header);
+  if (D.size() < Header)
+    return false;
+  const uint64_t NCmds = u32(16);
+  const uint64_t CmdsEnd =
+      std::min<uint64_t>(D.size(), Header + uint64_t(u32(20)));
+  if (!Budget.spend(ParseUnits + (CmdsEnd - Header) / 8))
+    return false;
+  // Sections, and the ranges libObject lists for them: contents of a
+  // non-empty section, relocations of one that has any.
+  uint64_t Ranges = 0, Off = Header;
+  for (uint64_t I = 0; I < NCmds; ++I) {
+    if (!Budget.spend(CommandUnits))
+      return false;
+    if (Off + 8 > CmdsEnd)
+      return false; // "extends past the end all load commands"
+    uint32_t Cmd = u32(Off), Size = u32(Off + 4);
+    if (Size < 8)
+      return false; // "cmdsize too small"
+    const bool Seg32 = Cmd == MachO::LC_SEGMENT;
+    const bool Seg64 = Cmd == MachO::LC_SEGMENT_64;
+    const uint64_t SegSize = Seg64 ? sizeof(MachO::segment_command_64)
+                                   : sizeof(MachO::segment_command);
+    const uint64_t SectSize =
+        Seg64 ? sizeof(MachO::section_64) : sizeof(MachO::section);
+    if ((Seg32 || Seg64) && Size >= SegSize && Off + Size <= CmdsEnd) {
+      // libObject refuses a segment whose sections do not fit in it.
+      uint64_t N = std::min<uint64_t>(
+          u32(Off + (Seg64 ? offsetof(MachO::segment_command_64, nsects)
+                           : offsetof(MachO::segment_command, nsects))),
+          (Size - SegSize) / SectSize);
+      if (!Budget.spend(N * CommandUnits))
+        return false;
+      for (uint64_t K = 0; K < N; ++K) {
+        uint64_t S = Off + SegSize + K * SectSize;
+        bool HasSize = Seg64 ? u64(S + 40) != 0 : u32(S + 36) != 0;
+        uint32_t NReloc = u32(S + (Seg64 ? 60 : 52));
+        Ranges += uint64_t(HasSize) + uint64_t(NReloc != 0);
+      }
+    }
+    Off += Size;
+  }
+  return Budget.spend(Ranges * (Ranges + 1) / 2 * ListStepUnits);
+}
+
+/// ncmds of the Mach-O header that starts D, as libObject will read it.
+uint64_t headerCommands(StringRef D) {
+  if (D.size() < sizeof(MachO::mach_header))
+    return 0;
+  uint32_t Magic = support::endian::read32le(D.data());
+  bool Swap = Magic == MachO::MH_CIGAM || Magic == MachO::MH_CIGAM_64;
+  return Swap ? support::endian::read32be(D.data() + 16)
+              : support::endian::read32le(D.data() + 16);
+}
+
+std::optional<uint64_t> universalExtent(StringRef Data, WorkBudget &Budget) {
   Expected<objlib::FatHeader> U = objlib::parseFatHeader(Data);
   if (!U) {
     consumeError(U.takeError());
     return std::nullopt;
   }
   uint64_t End = U->headerSize();
+  for (const objlib::FatArch &A : U->Archs) // parseFatHeader: inside Data
+    if (!chargeMachO(Data.substr(A.Offset, A.Size), Budget))
+      return std::nullopt;
   for (uint32_t I = 0; I < U->Archs.size(); ++I) {
     const objlib::FatArch &A = U->Archs[I];
+    Budget.LoadCommands += headerCommands(Data.substr(A.Offset, A.Size));
     Expected<std::unique_ptr<MachOObjectFile>> Slice =
         objlib::fatSliceObject(Data, "embedded", A, I);
     if (!Slice) { // an archive slice is a static library, not an image
@@ -133,11 +219,15 @@ std::optional<uint64_t> universalExtent(StringRef Data) {
   return End;
 }
 
-/// Not createBinary: objlib/Universal.h says why.
-std::optional<uint64_t> parsedExtent(StringRef Data) {
+/// Not createBinary: objlib/Universal.h says why. The caller has charged
+/// Budget for a thin Mach-O or an ELF image; a universal one charges its
+/// slices here.
+std::optional<uint64_t> parsedExtent(StringRef Data, WorkBudget &Budget) {
   const file_magic Magic = identify_magic(Data);
   if (Magic == file_magic::macho_universal_binary)
-    return universalExtent(Data);
+    return universalExtent(Data, Budget);
+  if (objlib::isMachOMagic(Magic))
+    Budget.LoadCommands += headerCommands(Data);
   Expected<std::unique_ptr<ObjectFile>> Obj =
       objlib::openObjectFile(MemoryBufferRef(Data, "embedded"), Magic);
   if (!Obj) {
@@ -179,7 +269,7 @@ std::optional<uint64_t> extentWithin(StringRef Data, WorkBudget &Budget) {
     return std::nullopt;
   if (plausibleELF(Data)) {
     std::optional<uint64_t> End = elfHeaderExtent(Data, Budget);
-    if (!End || !Budget.spend(*End / 64))
+    if (!End || !Budget.spend(*End / CopyBytesPerUnit))
       return std::nullopt;
     // libObject validates an aligned copy of exactly those bytes.
     Expected<std::unique_ptr<MemoryBuffer>> Copy =
@@ -188,16 +278,18 @@ std::optional<uint64_t> extentWithin(StringRef Data, WorkBudget &Budget) {
       consumeError(Copy.takeError());
       return std::nullopt;
     }
-    std::optional<uint64_t> Parsed = parsedExtent((*Copy)->getBuffer());
+    std::optional<uint64_t> Parsed =
+        parsedExtent((*Copy)->getBuffer(), Budget);
     return Parsed == End ? End : std::nullopt;
   }
-  if (!plausibleMachO(Data) && !plausibleFat(Data))
-    return std::nullopt;
   // Mach-O is read with memcpy throughout: any alignment will do.
-  uint64_t Cost = std::min<uint64_t>(Data.size(), uint64_t(1) << 16) / 64 + 1;
-  if (!Budget.spend(Cost))
+  if (plausibleMachO(Data)) {
+    if (!chargeMachO(Data, Budget))
+      return std::nullopt;
+  } else if (!plausibleFat(Data)) {
     return std::nullopt;
-  std::optional<uint64_t> End = parsedExtent(Data);
+  }
+  std::optional<uint64_t> End = parsedExtent(Data, Budget);
   if (!End || *End > Data.size())
     return std::nullopt;
   return End;
@@ -210,6 +302,10 @@ std::optional<uint64_t> imageExtent(StringRef Data) {
   return extentWithin(Data, Budget);
 }
 
+uint64_t scanBudget(uint64_t Size) {
+  return Size > UINT64_MAX - FixedUnits ? UINT64_MAX : Size + FixedUnits;
+}
+
 ScanResult scanForImages(StringRef Data,
                          function_ref<void(uint64_t UpTo)> Consumed) {
   constexpr uint64_t Report = uint64_t(16) << 20;
@@ -218,7 +314,7 @@ ScanResult scanForImages(StringRef Data,
   ScanResult R;
   // Work allowed for candidates that pass the header checks: ample for any
   // real file, finite for one built to hold a plausible header everywhere.
-  WorkBudget Budget{Data.size() + (uint64_t(8) << 20)};
+  WorkBudget Budget{scanBudget(Data.size())};
   const auto *P = reinterpret_cast<const unsigned char *>(Data.data());
   for (uint64_t I = 0; I + MinHeader <= Data.size();) {
     if (Consumed && I >= NextReport) {
@@ -240,6 +336,8 @@ ScanResult scanForImages(StringRef Data,
     }
     ++I;
   }
+  R.Work = Budget.Spent;
+  R.LoadCommands = Budget.LoadCommands;
   return R;
 }
 

@@ -52,7 +52,19 @@ struct ScanResult {
   /// The scan stopped early: so many plausible headers that validating them
   /// all would cost more than a generous multiple of the file's size.
   bool Exhausted = false;
+  /// The validation work spent, in the units of scanBudget.
+  uint64_t Work = 0;
+  /// The load commands libObject was handed to walk (the ncmds of every
+  /// Mach-O header it read), counted apart from what was charged.
+  uint64_t LoadCommands = 0;
 };
+
+/// What validating the candidates of a Size-byte blob may cost, in units of
+/// about what the scan loop spends on one byte of random data: Size plus a
+/// fixed allowance for the real images a small blob holds. A blob built to
+/// hold a plausible header everywhere stops there (ScanResult::Exhausted)
+/// instead of taking time quadratic in its size.
+uint64_t scanBudget(uint64_t Size);
 
 /// Every image inside Data. Consumed, when given, is told now and then how
 /// far the scan has gone: bytes before that are not read again.

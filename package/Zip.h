@@ -41,6 +41,10 @@ struct ZipLimits {
   uint64_t InMemoryCap = uint64_t(64) << 20;
   /// No member may inflate to more than this (a zip bomb, or not a binary).
   uint64_t MaxMemberSize = uint64_t(4) << 30;
+  /// The members together may declare no more than this (unpacked), decided
+  /// from the central directory before anything is inflated. 0: the larger
+  /// of 2 GiB and 100 times the archive's size.
+  uint64_t MaxTotalSize = 0;
 };
 
 /// One central-directory entry, validated against its local header.
@@ -75,6 +79,12 @@ private:
 /// file header, or the end record of an empty archive.
 bool looksLikeZip(llvm::StringRef Head);
 
+/// True when a zip archive with at least one entry ends Data, whatever is
+/// before it (a binary, a self-extractor stub): its end of central
+/// directory record, searched from the end as Python's zipfile and libzip
+/// do, leads to a central directory.
+bool endsWithZip(llvm::StringRef Data);
+
 class ZipArchive {
 public:
   /// Reads the central directory of Archive. Name prefixes every message
@@ -101,6 +111,15 @@ public:
   /// "pkg.pt2!member".
   std::string memberName(const ZipEntry &E) const;
 
+  /// Where the archive's first entry (or, empty, its central directory)
+  /// starts: the bytes before it are a prefix (`cat lib.so pkg.zip`, a
+  /// self-extractor stub) that Python's zipfile skips, and a loader that
+  /// maps the file reads.
+  uint64_t prefixSize() const { return Start; }
+
+  /// What the members may declare in all (ZipLimits::MaxTotalSize).
+  uint64_t totalLimit() const;
+
 private:
   ZipArchive(llvm::MemoryBufferRef Archive, std::string Name, ZipLimits L,
              bool MappedFile)
@@ -117,6 +136,7 @@ private:
   ZipLimits Limits;
   bool MappedFile;
   std::vector<ZipEntry> Entries;
+  uint64_t Start = 0;
 };
 
 } // namespace linkguard::package

@@ -39,6 +39,10 @@ constexpr uint16_t MethodStored = 0, MethodDeflated = 8;
 /// deflate's best case: a 258-byte match coded in about two bits (zlib FAQ:
 /// "the limit is 1032:1"). A member that declares more is lying or a bomb.
 constexpr uint64_t MaxDeflateRatio = 1032;
+/// Without --max-inflated, the members of an archive may declare this much
+/// in all, or TotalRatio times the archive's size if that is more.
+constexpr uint64_t DefaultTotal = uint64_t(2) << 30;
+constexpr uint64_t TotalRatio = 100;
 
 /// Little-endian reads with bounds checks.
 struct Bytes {
@@ -140,6 +144,110 @@ Error ZipArchive::memberError(const ZipEntry &E, const Twine &Why) const {
   return malformedError(memberName(E) + ": " + Why);
 }
 
+namespace {
+
+/// What an end of central directory record (and the zip64 records it leads
+/// to) declares, read from the record at Pos.
+struct EndRecord {
+  uint64_t Pos = 0;
+  uint64_t Disk = 0, DirDisk = 0, OnDisk = 0, Total = 0;
+  uint64_t DirSize = 0, DirOffset = 0;
+  uint64_t DirEnd = 0; // where the central directory must end
+};
+
+/// Reads the end record at P (B holds EndSize bytes there). Returns the
+/// reason when it leads nowhere usable.
+std::optional<std::string> readEndRecord(const Bytes &B, uint64_t P,
+                                         EndRecord &R) {
+  R.Pos = P;
+  R.Disk = B.u16(P + 4);
+  R.DirDisk = B.u16(P + 6);
+  R.OnDisk = B.u16(P + 8);
+  R.Total = B.u16(P + 10);
+  R.DirSize = B.u32(P + 12);
+  R.DirOffset = B.u32(P + 16);
+  R.DirEnd = P;
+  if (P >= LocatorSize && B.u32(P - LocatorSize) == Zip64LocatorSig) {
+    uint64_t L = P - LocatorSize;
+    if (B.u32(L + 4) != 0 || B.u32(L + 16) > 1)
+      return std::string("spans several disks, which is not supported");
+    // The zip64 end record is where the locator says, or (bytes prepended)
+    // right before the locator, as Python's zipfile assumes.
+    uint64_t Z = B.u64(L + 8);
+    if (!(B.has(Z, Zip64EndSize) && Z + Zip64EndSize <= L &&
+          B.u32(Z) == Zip64EndSig)) {
+      if (L < Zip64EndSize || B.u32(L - Zip64EndSize) != Zip64EndSig)
+        return std::string("zip64 end of central directory record is missing");
+      Z = L - Zip64EndSize;
+    }
+    R.Disk = B.u32(Z + 16);
+    R.DirDisk = B.u32(Z + 20);
+    R.OnDisk = B.u64(Z + 24);
+    R.Total = B.u64(Z + 32);
+    R.DirSize = B.u64(Z + 40);
+    R.DirOffset = B.u64(Z + 48);
+    R.DirEnd = Z;
+  }
+  if (R.Disk != 0 || R.DirDisk != 0 || R.OnDisk != R.Total)
+    return std::string("spans several disks, which is not supported");
+  if (R.DirSize > R.DirEnd || R.DirOffset > R.DirEnd - R.DirSize)
+    return "central directory (" + std::to_string(R.DirSize) +
+           " bytes at offset " + std::to_string(R.DirOffset) +
+           ") does not fit before its end record";
+  if (R.Total > R.DirSize / CentralSize)
+    return "declares " + std::to_string(R.Total) + " entries, more than its " +
+           std::to_string(R.DirSize) + "-byte central directory can hold";
+  return std::nullopt;
+}
+
+/// The record leads to a central directory: its first entry's signature is
+/// where the record says the directory starts (after the shift), or the
+/// archive is empty. What Python's zipfile checks before it trusts the
+/// record ("Bad magic number for central directory").
+bool leadsToDirectory(const Bytes &B, uint64_t P, bool AllowEmpty) {
+  EndRecord R;
+  if (readEndRecord(B, P, R))
+    return false;
+  if (R.Total == 0)
+    return AllowEmpty && R.DirSize == 0;
+  uint64_t DirStart = R.DirEnd - R.DirSize;
+  return B.has(DirStart, CentralSize) && B.u32(DirStart) == CentralSig;
+}
+
+/// The end record of the zip archive that ends Data, searched from the end
+/// as Python's zipfile, libzip and Info-ZIP do: the record is followed only
+/// by its comment, at most 65535 bytes. The last record that leads to a
+/// central directory wins (zipfile takes the last signature; a comment may
+/// hold a stray one). Without one, when Strict is false, the last record
+/// whose comment ends exactly at the end of Data, for the error it leads to.
+std::optional<uint64_t> findEndRecord(const Bytes &B, bool AllowEmpty,
+                                      bool Strict) {
+  if (B.B.size() < EndSize)
+    return std::nullopt;
+  uint64_t Lowest =
+      B.B.size() > EndSize + Escape16 ? B.B.size() - EndSize - Escape16 : 0;
+  std::optional<uint64_t> Exact;
+  for (uint64_t P = B.B.size() - EndSize + 1; P-- > Lowest;) {
+    if (B.u32(P) != EndSig)
+      continue;
+    if (leadsToDirectory(B, P, AllowEmpty))
+      return P;
+    if (!Exact && P + EndSize + B.u16(P + 20) == B.B.size())
+      Exact = P;
+  }
+  return Strict ? std::nullopt : Exact;
+}
+
+} // namespace
+
+bool endsWithZip(StringRef Data) {
+  // A file that does not start like a zip is one only when a real central
+  // directory with at least one entry is behind the record: four bytes
+  // "PK\5\6" near the end of a binary (a constant in its data) are not.
+  return findEndRecord(Bytes{Data}, /*AllowEmpty=*/false, /*Strict=*/true)
+      .has_value();
+}
+
 Error ZipArchive::readDirectory() {
   Bytes B{Archive.getBuffer()};
   auto bad = [&](const Twine &Why) {
@@ -149,54 +257,17 @@ Error ZipArchive::readDirectory() {
     return bad("not a zip archive: too short for an end of central "
                "directory record");
 
-  // 4.3.16: the record is followed only by its comment (at most 65535 bytes).
-  std::optional<uint64_t> EndPos;
-  uint64_t Lowest =
-      B.B.size() > EndSize + Escape16 ? B.B.size() - EndSize - Escape16 : 0;
-  for (uint64_t P = B.B.size() - EndSize + 1; P-- > Lowest;)
-    if (B.u32(P) == EndSig && P + EndSize + B.u16(P + 20) == B.B.size()) {
-      EndPos = P;
-      break;
-    }
+  std::optional<uint64_t> EndPos =
+      findEndRecord(B, /*AllowEmpty=*/true, /*Strict=*/false);
   if (!EndPos)
     return bad("not a zip archive: no end of central directory record");
-
-  uint64_t P = *EndPos;
-  uint64_t Disk = B.u16(P + 4), DirDisk = B.u16(P + 6);
-  uint64_t OnDisk = B.u16(P + 8), Total = B.u16(P + 10);
-  uint64_t DirSize = B.u32(P + 12), DirOffset = B.u32(P + 16);
-  uint64_t DirEnd = P; // where the central directory must end
-  if (P >= LocatorSize && B.u32(P - LocatorSize) == Zip64LocatorSig) {
-    uint64_t L = P - LocatorSize;
-    if (B.u32(L + 4) != 0 || B.u32(L + 16) > 1)
-      return bad("spans several disks, which is not supported");
-    // The zip64 end record is where the locator says, or (bytes prepended)
-    // right before the locator, as Python's zipfile assumes.
-    uint64_t Z = B.u64(L + 8);
-    if (!(B.has(Z, Zip64EndSize) && Z + Zip64EndSize <= L &&
-          B.u32(Z) == Zip64EndSig)) {
-      if (L < Zip64EndSize || B.u32(L - Zip64EndSize) != Zip64EndSig)
-        return bad("zip64 end of central directory record is missing");
-      Z = L - Zip64EndSize;
-    }
-    Disk = B.u32(Z + 16);
-    DirDisk = B.u32(Z + 20);
-    OnDisk = B.u64(Z + 24);
-    Total = B.u64(Z + 32);
-    DirSize = B.u64(Z + 40);
-    DirOffset = B.u64(Z + 48);
-    DirEnd = Z;
-  }
-  if (Disk != 0 || DirDisk != 0 || OnDisk != Total)
-    return bad("spans several disks, which is not supported");
-  if (DirSize > DirEnd || DirOffset > DirEnd - DirSize)
-    return bad("central directory (" + Twine(DirSize) + " bytes at offset " +
-               Twine(DirOffset) + ") does not fit before its end record");
-  const uint64_t Shift = DirEnd - DirSize - DirOffset; // bytes prepended
-  const uint64_t DirStart = DirOffset + Shift;
-  if (Total > DirSize / CentralSize)
-    return bad("declares " + Twine(Total) + " entries, more than its " +
-               Twine(DirSize) + "-byte central directory can hold");
+  EndRecord R;
+  if (std::optional<std::string> Why = readEndRecord(B, *EndPos, R))
+    return bad(*Why);
+  const uint64_t Total = R.Total, DirSize = R.DirSize, DirEnd = R.DirEnd;
+  const uint64_t Shift = DirEnd - DirSize - R.DirOffset; // bytes prepended
+  const uint64_t DirStart = R.DirOffset + Shift;
+  Start = DirStart;
 
   Entries.reserve(Total);
   uint64_t Off = DirStart;
@@ -239,13 +310,47 @@ Error ZipArchive::readDirectory() {
     return bad("central directory holds " + Twine(DirEnd - DirStart) +
                " bytes but its " + Twine(Total) + " entries take " +
                Twine(Off - DirStart));
+  for (const ZipEntry &E : Entries)
+    Start = std::min(Start, E.LocalHeaderOffset);
   for (ZipEntry &E : Entries) {
     if (Error Err = checkLocalHeader(E))
       return Err;
     if (E.DataOffset + E.CompressedSize > DirStart)
       return memberError(E, "data runs into the central directory");
   }
-  return checkOverlaps();
+  if (Error Err = checkOverlaps())
+    return Err;
+  // Before anything is inflated: what the members declare in all. Each
+  // declared size is held to deflate's ratio (above) and to the stream
+  // itself when read; this bounds their sum, so the time and the temporary
+  // space a walk takes (4 deflated members of 1 GiB each fit in 4 MiB).
+  uint64_t Declared = 0;
+  for (const ZipEntry &E : Entries)
+    Declared = E.UncompressedSize > UINT64_MAX - Declared
+                   ? UINT64_MAX
+                   : Declared + E.UncompressedSize;
+  const uint64_t Allowed = totalLimit();
+  if (Declared > Allowed) {
+    std::string Why =
+        Limits.MaxTotalSize
+            ? std::string(" (--max-inflated)")
+            : " for a " + std::to_string(B.B.size()) +
+                  "-byte archive (the larger of 2 GiB and 100 times its "
+                  "size; --max-inflated raises it)";
+    return bad("its members declare " + Twine(Declared) +
+               " bytes in all, more than the " + Twine(Allowed) +
+               " allowed" + Why);
+  }
+  return Error::success();
+}
+
+uint64_t ZipArchive::totalLimit() const {
+  if (Limits.MaxTotalSize)
+    return Limits.MaxTotalSize;
+  uint64_t Size = Archive.getBufferSize();
+  uint64_t Scaled = Size > UINT64_MAX / TotalRatio ? UINT64_MAX
+                                                   : Size * TotalRatio;
+  return std::max(DefaultTotal, Scaled);
 }
 
 Error ZipArchive::checkLocalHeader(ZipEntry &E) const {

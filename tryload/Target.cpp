@@ -83,7 +83,7 @@ Error PrivateDir::write(const std::string &Path, StringRef Bytes) const {
 
 
 Expected<Target>
-resolveTarget(const std::string &Arg, bool Scan,
+resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
               function_ref<Expected<const PrivateDir *>()> GetDir,
               function_ref<void(const std::string &)> BeforeWrite) {
   std::string Container = Arg;
@@ -104,7 +104,7 @@ resolveTarget(const std::string &Arg, bool Scan,
   package::InputKind Kind = package::classifyInput(Container);
   if (!Named && (Kind == package::InputKind::Binary ||
                  Kind == package::InputKind::Unreadable ||
-                 (Kind == package::InputKind::Other && !Scan))) {
+                 (Kind == package::InputKind::Other && !Given.Scan))) {
     // A library (objlib explains any trouble with it first).
     if (Expected<objlib::BinaryInfo> Info = objlib::readBinary(Arg); !Info)
       return Info.takeError();
@@ -114,8 +114,8 @@ resolveTarget(const std::string &Arg, bool Scan,
     return Target{Arg, std::string(Abs)};
   }
 
-  package::ContainerOptions Opts;
-  Opts.Scan = Scan || Embedded;
+  package::ContainerOptions Opts = Given;
+  Opts.Scan = Given.Scan || Embedded;
   std::vector<std::string> Names;
   Target T;
   Error Failed = Error::success();

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "package/Container.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -85,13 +87,14 @@ struct Target {
   std::string Library; // the absolute path to dlopen
 };
 
-/// Resolves Arg. A library inside a container is written to the private
-/// directory GetDir makes (only then: a library file needs none), after
-/// BeforeWrite has seen the path it will take (a signal handler's cue).
+/// Resolves Arg (Given: --scan, --max-inflated). A library inside a
+/// container is written to the private directory GetDir makes (only then: a
+/// library file needs none), after BeforeWrite has seen the path it will
+/// take (a signal handler's cue).
 /// Errors: objlib::ReadError (cannot read, malformed, nothing there),
 /// AmbiguousTarget, CantCreate.
 llvm::Expected<Target>
-resolveTarget(const std::string &Arg, bool Scan,
+resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
               llvm::function_ref<llvm::Expected<const PrivateDir *>()> GetDir,
               llvm::function_ref<void(const std::string &)> BeforeWrite);
 

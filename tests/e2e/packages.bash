@@ -273,4 +273,101 @@ assert p["placement"] == "shipped" and p["resolvedPath"].endswith("whole.whl!/pk
   out=$(LG check --portable half.whl); status=$?
   expect_equal "$status" 1 "half wheel: $out"
   expect_contains "$out" "half.whl!pkg/lib/liba.so: violation: DT_NEEDED libb.so"
+
+  TEST "a zip behind a binary or random bytes: its members are judged, and the binary in front (issue 28)"
+  pack plain.pt2 "" plain
+  cat guarded.so plain.pt2 >poly.whl
+  { head -c 100 /dev/urandom | tr '\177\316\317\376\312PK' 'xxxxxxx'; cat plain.pt2; } >noise.whl
+  python3 - <<'PY' || test_failed "zipfile reads the members behind the prefix"
+import zipfile
+for f in ("poly.whl", "noise.whl"):
+    assert any(n.endswith("model.wrapper.so") for n in zipfile.ZipFile(f).namelist()), f
+PY
+  out=$(LG check --forbid openmp poly.whl); status=$?
+  expect_equal "$status" 1 "check poly.whl: $out"
+  expect_contains "$out" "poly.whl@0x0: holds"
+  expect_contains "$out" "poly.whl!plain/$CPU: violation: libomp.so.5 is a dependency (DT_NEEDED)"
+  expect_contains "$out" "poly.whl!plain/$MPS: violation: /opt/llvm-openmp/lib/libomp.dylib"
+  expect_contains "$out" "3 files, 2 violations"
+  out=$(LG check --forbid openmp noise.whl 2>&1); status=$?
+  expect_equal "$status" 1 "check noise.whl: $out"
+  expect_contains "$out" "noise.whl!plain/$CPU: violation"
+  expect_contains "$out" "2 files, 2 violations"
+  # The binary in front is broken too: its verdict is not lost.
+  python3 "$CONTAINERS" pt2 guarded.pt2 "$CPU=guarded.so" || test_failed "writing guarded.pt2"
+  cat plain.so guarded.pt2 >front.whl
+  out=$(LG check --forbid openmp front.whl); status=$?
+  expect_equal "$status" 1 "check front.whl: $out"
+  expect_contains "$out" "front.whl@0x0: violation: libomp.so.5 is a dependency (DT_NEEDED)"
+  expect_contains "$out" "front.whl!guarded/$CPU: holds"
+  # Said which: the prefix is an image at offset 0, the members are members.
+  LG check --json --forbid openmp front.whl | python3 -c '
+import json, sys
+files = {f["path"]: f["container"] for f in json.load(sys.stdin)["files"]}
+assert files["front.whl@0x0"] == {"path": "front.whl", "kind": "embedded", "member": None, "offset": 0}, files
+assert files["front.whl!guarded/data/aotinductor/cpu/model.wrapper.so"]["kind"] == "zip", files
+' || test_failed "JSON of front.whl"
+  n=$(LG inspect plain.so | wc -l)
+  expect_equal "$(LG inspect front.whl | sed -n "1p;2,${n}p" | tail -n +2)" "$(LG inspect plain.so | tail -n +2)" "prefix listing"
+  expect_equal "$(LG inspect front.whl | head -1)" "front.whl@0x0:" "prefix name"
+  # The names printed are accepted back, by check and inspect as by try-load.
+  out=$(LG check --forbid openmp front.whl@0x0); status=$?
+  expect_equal "$status" 1 "check front.whl@0x0: $out"
+  expect_contains "$out" "front.whl@0x0: violation: libomp.so.5"
+  expect_contains "$out" "1 file, 1 violation"
+  out=$(LG check --forbid openmp "front.whl!guarded/$CPU"); status=$?
+  expect_equal "$status" 0 "check the member alone: $out"
+  expect_equal "$(LG inspect front.whl@0x0 | tail -n +2)" "$(LG inspect plain.so | tail -n +2)" "inspect FILE@0x0"
+  LG inspect 'front.whl!no/such.so' >/dev/null 2>err.txt; status=$?
+  expect_equal "$status" 66 "a member that is not there"
+  expect_contains "$(cat err.txt)" "front.whl holds no binary named front.whl!no/such.so"
+  LG try-load poly.whl >/dev/null 2>err.txt; status=$?
+  expect_equal "$status" 64 "try-load poly.whl names three binaries"
+  expect_contains "$(cat err.txt)" "'poly.whl@0x0' 'poly.whl!plain/$MPS' 'poly.whl!plain/$CPU'"
+  out=$(LG try-load --forbid openmp poly.whl@0x0 2>&1); status=$?
+  expect_equal "$status" 0 "try-load poly.whl@0x0: $out"
+  expect_contains "$out" "holds"
+
+  TEST "an archive whose members declare more than max(2 GiB, 100 x its size) is refused before inflating (issue 28)"
+  # Three members of 1 GiB each, deflated to 1 MB: every member is within
+  # its own limits, 3 GiB together from a 3 MB archive.
+  python3 - <<'PY' || test_failed "writing bomb.zip"
+import struct, zlib
+head = b"\x7fELF\x02\x01\x01" + b"\0" * 57
+c = zlib.compressobj(9, zlib.DEFLATED, -15)
+data, crc, zeros = c.compress(head), zlib.crc32(head), b"\0" * (1 << 24)
+for _ in range(64):
+    data += c.compress(zeros)
+    crc = zlib.crc32(zeros, crc)
+data += c.flush()
+size = len(head) + (64 << 24)
+out, cd = bytearray(), bytearray()
+for i in range(3):
+    name = b"lib%d.so" % i
+    off = len(out)
+    out += struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, 0, 8, 0, 0, crc, len(data), size, len(name), 0) + name + data
+    cd += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 20, 20, 0, 8, 0, 0, crc, len(data), size,
+                      len(name), 0, 0, 0, 0, 0, off) + name
+out += cd + struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, 3, 3, len(cd), len(out), 0)
+open("bomb.zip", "wb").write(out)
+PY
+  python3 -c 'import zipfile; assert sum(i.file_size for i in zipfile.ZipFile("bomb.zip").infolist()) == 3 * (1 << 30) + 3 * 64' ||
+    test_failed "bomb.zip declares 3 GiB"
+  size=$(stat -c %s bomb.zip)
+  mkdir tmp
+  TMPDIR=$PWD/tmp LG check --forbid openmp bomb.zip >out.txt 2>err.txt; status=$?
+  expect_equal "$status" 65 "check bomb.zip: $(cat err.txt)"
+  expect_equal "$(cat err.txt)" "linkguard: error: bomb.zip: its members declare 3221225664 bytes in all, more than the 2147483648 allowed for a $size-byte archive (the larger of 2 GiB and 100 times its size; --max-inflated raises it)"
+  expect_equal "$(ls -A tmp)" "" "nothing was inflated"
+  LG check --max-inflated 3G --forbid openmp bomb.zip >/dev/null 2>err.txt; status=$?
+  expect_equal "$status" 65 "3G is not enough: $(cat err.txt)"
+  expect_contains "$(cat err.txt)" "more than the 3221225472 allowed (--max-inflated)"
+  LG check --max-inflated=lots --forbid openmp bomb.zip >/dev/null 2>err.txt; status=$?
+  expect_equal "$status" 64 "a bad size: $(cat err.txt)"
+  # The limit is the archive's, for inspect and try-load alike; an honest
+  # package is far below it.
+  expect_status 65 LG inspect bomb.zip >/dev/null 2>&1
+  expect_status 65 LG try-load 'bomb.zip!lib0.so' >/dev/null 2>&1
+  pack plain.pt2 "" plain
+  expect_status 1 LG check --max-inflated 2M --forbid openmp plain.pt2 >/dev/null
 }

@@ -6,7 +6,14 @@
 //      with objlib. Must return data or a ReadError, never crash or hang.
 //   1  a blob: scan it. Every image reported must lie inside the blob, in
 //      order, without overlap, and imageExtent at its offset must give its
-//      size again; objlib then reads it.
+//      size again; objlib then reads it. The work the scan spent, and the
+//      load commands libObject was handed (counted apart from the charges,
+//      8 units each), must fit in scanBudget(size): linear in the size
+//      (issue 28's chain of headers was quadratic). After 'R', the next
+//      bytes (up to 256) are one unit, repeated to 512 KiB: a plausible
+//      header everywhere.
+//      In mode 0, the archive's members may declare 32 MiB in all; what is
+//      read from them must fit in it.
 //   2  a seed: the rest is expanded (SplitMix64) into 64 KiB of
 //      pseudo-random bytes, which the fuzzer cannot steer. The scan must
 //      find nothing: a phantom image aborts ("no false positive on random
@@ -51,6 +58,16 @@ void readImage(StringRef Bytes) {
 
 void checkScan(StringRef Blob) {
   package::ScanResult R = package::scanForImages(Blob);
+  const uint64_t Budget = package::scanBudget(Blob.size());
+  if (R.Work > Budget || R.LoadCommands > Budget / 8) {
+    std::fprintf(stderr,
+                 "scan: %llu bytes cost %llu units and %llu load commands, "
+                 "budget %llu\n",
+                 (unsigned long long)Blob.size(), (unsigned long long)R.Work,
+                 (unsigned long long)R.LoadCommands,
+                 (unsigned long long)Budget);
+    std::abort();
+  }
   uint64_t Next = 0;
   for (const package::EmbeddedImage &I : R.Images) {
     if (I.Offset < Next || I.Size == 0 || I.Offset + I.Size > Blob.size() ||
@@ -68,11 +85,26 @@ void fuzzZip(StringRef Bytes) {
   package::ZipLimits L;
   L.InMemoryCap = 1 << 20;
   L.MaxMemberSize = 16 << 20;
+  L.MaxTotalSize = 32 << 20;
+  // Found from the end (a prefix allowed) only when a directory is there.
+  bool AtEnd = package::endsWithZip(Bytes);
   auto Z =
       package::ZipArchive::open(MemoryBufferRef(Bytes, "f.zip"), "f.zip", L);
   if (!Z) {
     handleAllErrors(Z.takeError(), [](const objlib::ReadError &) {});
     return;
+  }
+  if (Z->prefixSize() > Bytes.size() || (!AtEnd && !Z->entries().empty()))
+    std::abort(); // an archive with entries is one endsWithZip finds
+  uint64_t Declared = 0, Inflated = 0;
+  for (const package::ZipEntry &E : Z->entries())
+    Declared = std::min<uint64_t>(Declared + std::min<uint64_t>(
+                                                 E.UncompressedSize, 1ull << 62),
+                                  1ull << 62);
+  if (Declared > L.MaxTotalSize) {
+    std::fprintf(stderr, "zip: %llu bytes declared, over the archive limit\n",
+                 (unsigned long long)Declared);
+    std::abort();
   }
   for (const package::ZipEntry &E : Z->entries()) {
     Expected<std::string> Head = Z->peek(E, 64);
@@ -87,6 +119,9 @@ void fuzzZip(StringRef Bytes) {
     }
     if (!D->ref().getBuffer().starts_with(*Head))
       std::abort(); // peek and read must agree
+    Inflated += D->ref().getBufferSize();
+    if (Inflated > L.MaxTotalSize)
+      std::abort(); // more than the members declared in all
     if (package::hasBinaryMagic(*Head))
       readImage(D->ref().getBuffer());
     else
@@ -147,6 +182,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   case 1: {
     // A copy at a fixed misalignment, so odd offsets are the normal case.
     std::string Blob = " " + Rest.str();
+    if (Rest.size() > 1 && Rest[0] == 'R') {
+      StringRef Unit = Rest.drop_front(1).take_front(256);
+      Blob = " ";
+      while (Blob.size() < (512 << 10) + 1)
+        Blob += Unit.str();
+    }
     checkScan(StringRef(Blob).drop_front(1));
     break;
   }

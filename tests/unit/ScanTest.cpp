@@ -196,3 +196,74 @@ TEST_CASE("scan: a bare header whose tables overlap it is not an image",
   CHECK_FALSE(imageExtent(StringRef(Blob).substr(1000)).has_value());
   CHECK(scanForImages(Blob).Images.empty());
 }
+
+namespace {
+
+/// Issue 28's chain: 36-byte units, each a plausible 32-bit Mach-O header
+/// (x86, a dylib) followed by the first 8 bytes of an unknown load command
+/// of 36 bytes whose rest is the next unit's header. The header of unit K
+/// declares the rest of the chain as its commands, so libObject walks them
+/// all for every unit: quadratic in the chain's length.
+std::string chain(size_t Size) {
+  const size_t N = (Size - 32) / 36;
+  std::string Blob(4, '\0'); // not a Mach-O file itself
+  for (size_t K = 0; K < N; ++K) {
+    const auto Left = static_cast<uint32_t>(N - K);
+    for (uint32_t V : {0xfeedfaceu, 7u, 3u, 6u, Left, 36 * Left, 0u, 0x7fffu,
+                       36u})
+      Blob.append(reinterpret_cast<const char *>(&V), 4);
+  }
+  Blob.append(Size - Blob.size(), '\0');
+  return Blob;
+}
+
+} // namespace
+
+TEST_CASE("scan: a chain of plausible headers costs what its size allows, "
+          "not its square (issue 28)",
+          "[scan]") {
+  for (size_t Size : {size_t(64) << 10, size_t(1) << 20, size_t(4) << 20}) {
+    const std::string Blob = chain(Size);
+    // The blob is what the issue describes: the first header's commands
+    // are the whole chain.
+    REQUIRE(Blob.compare(4, 4, "\xce\xfa\xed\xfe") == 0);
+    ScanResult R = scanForImages(Blob);
+    INFO("size " << Size << ", work " << R.Work << ", load commands "
+                 << R.LoadCommands);
+    CHECK(R.Images.empty());
+    // The work charged stays within the budget, which is linear in the
+    // size; and the load commands libObject was really handed, counted
+    // apart from the charges, fit in it too: each is charged.
+    CHECK(R.Work <= scanBudget(Blob.size()));
+    CHECK(scanBudget(Blob.size()) <= Blob.size() + (uint64_t(1) << 18));
+    CHECK(R.LoadCommands * 8 <= scanBudget(Blob.size()));
+  }
+}
+
+TEST_CASE("scan: a segment of many sections is charged for libObject's "
+          "quadratic overlap check",
+          "[scan]") {
+  // One 32-bit header, one LC_SEGMENT with 100 000 one-byte sections in
+  // ascending order: MachOObjectFile::create checks each against every one
+  // before it (a sorted std::list), seconds for this one candidate.
+  const uint32_t S = 100000, CmdSize = 56 + 68 * S;
+  const uint32_t Total = 28 + CmdSize + S;
+  std::string Blob(4, '\0');
+  auto u32 = [&](uint32_t V) { Blob.append(reinterpret_cast<char *>(&V), 4); };
+  for (uint32_t V : {0xfeedfaceu, 7u, 3u, 6u, 1u, CmdSize, 0u, 1u, CmdSize})
+    u32(V);
+  Blob.append("__X\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+  for (uint32_t V : {0u, Total, 0u, Total, 7u, 7u, S, 0u})
+    u32(V);
+  for (uint32_t I = 0; I < S; ++I) {
+    Blob.append(16, 's');
+    Blob.append("__X\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+    for (uint32_t V : {I, 1u, 28 + CmdSize + I, 0u, 0u, 0u, 0u, 0u, 0u})
+      u32(V);
+  }
+  Blob.append(S, '\x11');
+  ScanResult R = scanForImages(Blob);
+  CHECK(R.Images.empty());
+  CHECK(R.Exhausted); // stopped before libObject was asked
+  CHECK(R.Work <= scanBudget(Blob.size()));
+}

@@ -7,12 +7,14 @@
 // 65 at the CLI) whose message names the archive or the member.
 //
 //===----------------------------------------------------------------------===//
+#include "package/Container.h"
 #include "package/Zip.h"
 
 #include "objlib/Reader.h"
 #include "support/ZipBuilder.h"
 
 #include "tests/unit/support/Catch.h"
+#include "tests/unit/support/TempTree.h"
 
 #include <random>
 
@@ -284,4 +286,133 @@ TEST_CASE("zip: truncated and inconsistent directories are refused", "[zip]") {
              Catch::Contains("end of central directory record"));
   CHECK_THAT(openError("PK\x03\x04 not really a zip, only a long header"),
              Catch::Contains("no end of central directory record"));
+}
+
+namespace {
+
+/// The names forEachImage gives the images of the file Bytes (written to a
+/// temporary file), and its error, if any.
+std::vector<std::string> imageNames(const std::string &Bytes, bool Scan,
+                                    std::string &Error) {
+  linkguard::testsupport::TempTree T;
+  std::string Path = T.file("poly.whl", Bytes);
+  ContainerOptions Opts;
+  Opts.Scan = Scan;
+  std::vector<std::string> Names;
+  llvm::Error E = forEachImage(
+      Path, Opts,
+      [&](const Image &I) {
+        Names.push_back(I.Name.substr(Path.size() - 8)); // "poly.whl..."
+        if (I.Offset) // the prefix: exactly the bytes before the archive
+          CHECK(I.Data.getBuffer() == Elfish);
+      },
+      [&](const std::string &Name, llvm::Error Err) {
+        Error += Name + ": " + toString(std::move(Err));
+      });
+  if (E)
+    Error += toString(std::move(E));
+  return Names;
+}
+
+} // namespace
+
+TEST_CASE("zip: an archive behind a binary or random bytes is a zip, and "
+          "the binary in front is judged too (issue 28)",
+          "[zip]") {
+  ZipBuilder B;
+  B.Items = {item("lib/m.so", Elfish, true), item("meta.json", "{}", false)};
+  const std::string Zip = B.build();
+  linkguard::testsupport::TempTree T;
+
+  // `cat clean.so model.pt2 > poly.whl`: zipfile and unzip read the members.
+  std::string Poly = Elfish + Zip;
+  CHECK(endsWithZip(Poly));
+  CHECK(classifyInput(T.file("a.whl", Poly)) == InputKind::Zip);
+  Expected<ZipArchive> Z = openZip(Poly);
+  REQUIRE(static_cast<bool>(Z));
+  CHECK(Z->prefixSize() == Elfish.size());
+  CHECK(readBack(*Z, Z->entries()[0]) == Elfish);
+  std::string Error;
+  CHECK(imageNames(Poly, false, Error) ==
+        std::vector<std::string>{"poly.whl@0x0", "poly.whl!lib/m.so"});
+  CHECK(Error.empty());
+
+  // 100 random bytes in front: the member, and nothing for the prefix
+  // unless --scan looks inside it.
+  std::string Noise = randomBytes(100, 28) + Zip;
+  Noise[0] = 'x'; // no magic by chance
+  CHECK(classifyInput(T.file("b.whl", Noise)) == InputKind::Zip);
+  CHECK(imageNames(Noise, false, Error) ==
+        std::vector<std::string>{"poly.whl!lib/m.so"});
+  CHECK(Error.empty());
+
+  // zipfile also reads an archive followed by bytes its record does not
+  // announce.
+  CHECK(endsWithZip(Poly + "trailing"));
+  CHECK(static_cast<bool>(openZip(Poly + "trailing")));
+
+  // A plain zip has no prefix.
+  Z = openZip(Zip);
+  REQUIRE(static_cast<bool>(Z));
+  CHECK(Z->prefixSize() == 0);
+}
+
+TEST_CASE("zip: four bytes PK\\5\\6 near the end of a binary are not a zip",
+          "[zip]") {
+  linkguard::testsupport::TempTree T;
+  // An empty archive's record (a constant in a binary's data): no entry.
+  std::string Empty = Elfish + std::string("PK\x05\x06", 4) +
+                      std::string(18, '\0') + std::string(500, 'e');
+  CHECK_FALSE(endsWithZip(Empty));
+  // A record whose directory is not there.
+  std::string Stray = Elfish + std::string("PK\x05\x06", 4) +
+                      std::string("\0\0\0\0\x01\0\x01\0\x2e\0\0\0\x10\0\0\0\0\0",
+                                  18);
+  CHECK_FALSE(endsWithZip(Stray));
+  CHECK(classifyInput(T.file("stray.so", Stray)) == InputKind::Binary);
+  std::string Random = randomBytes(70000, 6);
+  Random.replace(69000, 4, "PK\x05\x06");
+  CHECK_FALSE(endsWithZip(Random));
+  CHECK(classifyInput(T.file("random.bin", Random)) == InputKind::Other);
+}
+
+TEST_CASE("zip: members that declare more than the archive-wide limit are "
+          "refused before anything is inflated (issue 28)",
+          "[zip]") {
+  // Three members that each declare 1 GiB from 1.1 MB: under deflate's
+  // ratio and the per-member limit, 3 GiB together from a 3.3 MB archive.
+  ZipBuilder B;
+  for (int I = 0; I < 3; ++I) {
+    B.Items.push_back(item("lib" + std::to_string(I) + ".so",
+                           randomBytes(1100000, 40 + I), true));
+    B.Items.back().CentralUncompressed = B.Items.back().LocalUncompressed =
+        uint64_t(1) << 30;
+  }
+  const std::string Bytes = B.build();
+  std::string Msg = openError(Bytes);
+  CHECK_THAT(Msg, Catch::StartsWith("t.zip: its members declare 3221225472 "
+                                    "bytes in all, more than the 2147483648 "
+                                    "allowed for a " +
+                                    std::to_string(Bytes.size()) +
+                                    "-byte archive"));
+  CHECK_THAT(Msg, Catch::Contains("--max-inflated"));
+
+  // Raised, the archive opens; each lie is then caught when read.
+  ZipLimits L;
+  L.MaxTotalSize = uint64_t(4) << 30;
+  Expected<ZipArchive> Z = openZip(Bytes, L);
+  REQUIRE(static_cast<bool>(Z));
+  CHECK(Z->totalLimit() == L.MaxTotalSize);
+
+  // The default: the larger of 2 GiB and 100 times the archive's size.
+  ZipBuilder Small;
+  Small.Items = {item("a.so", Elfish, true)};
+  Z = openZip(Small.build());
+  REQUIRE(static_cast<bool>(Z));
+  CHECK(Z->totalLimit() == uint64_t(2) << 30);
+  // Set lower, it holds for an honest archive too.
+  L.MaxTotalSize = 100;
+  CHECK_THAT(openError(Small.build(), L),
+             Catch::Contains("declare 304 bytes in all, more than the 100 "
+                             "allowed (--max-inflated)"));
 }
