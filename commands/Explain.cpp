@@ -159,6 +159,8 @@ void printPlan(raw_ostream &OS, const json::Object &P) {
   OS << "runs:      " << joinedArgv(P) << "\n";
   if (P.getBoolean("verifies").value_or(false))
     OS << "verifies:  " << printable(str(P, "output_path")) << ": " << str(P, "contract") << "\n";
+  if (std::string Note = str(P, "output_note"); !Note.empty())
+    OS << "           " << printable(Note) << "\n";
   else if (std::string Not = str(P, "not_verified"); !Not.empty())
     OS << "verifies:  not verified: " << printable(Not) << "\n";
   if (std::string W = str(P, "warning"); !W.empty())

@@ -15,6 +15,7 @@
 #include "driver/PlanJson.h"
 #include "driver/Process.h"
 #include "driver/VerifyOutput.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -80,7 +81,7 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
   if (P->Cls.Ph != flags::Phase::Probe)
     warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);
   if (!P->UnknownArgsWarning.empty())
-    llvm::errs() << "linkguard: warning: " << P->UnknownArgsWarning << "\n";
+    printDiagnostic("warning", printable(P->UnknownArgsWarning));
   if (!P->NotVerified.empty())
     reportNotVerified(P->NotVerified);
 
@@ -97,7 +98,7 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
     exitLike(*Status);
   // The terminating signals are still held: the verdict completes, then a
   // signal received meanwhile ends linkguard (driver/Process.h).
-  return finishJob(verifyLinkedOutput(*P, Before));
+  return finishJob(verifyLinkedOutput(*P, Before).Status);
 }
 
 } // namespace linkguard::driver

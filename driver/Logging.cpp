@@ -150,7 +150,8 @@ spdlog::logger &logger() {
     // stdout.
     S.Logger = std::make_shared<spdlog::logger>("linkguard", std::move(Sink));
     S.Logger->set_pattern("linkguard[%P] %l: %v");
-    S.Logger->set_level(S.Level);
+    // Filtered by shouldLog: lines for LINKGUARD_LOG_FILE pass any level.
+    S.Logger->set_level(spdlog::level::trace);
     S.Logger->flush_on(spdlog::level::trace);
   }
   return *S.Logger;
@@ -179,6 +180,30 @@ void logInfo(const std::string &Message) {
 }
 void logWarn(const std::string &Message) {
   logAt(spdlog::level::warn, Message);
+}
+
+static spdlog::level::level_enum levelOf(const char *Severity) {
+  llvm::StringRef S(Severity);
+  return S == "error" ? spdlog::level::err
+         : S == "warning" ? spdlog::level::warn
+                          : spdlog::level::info;
+}
+
+void logAlways(const char *Severity, const std::string &Text) {
+  const LogSettings &S = settings();
+  spdlog::level::level_enum Level = levelOf(Severity);
+  if (!S.Enabled || S.Level == spdlog::level::off)
+    return;
+  if (Level >= S.Level || !S.File.empty())
+    logger().log(Level, "{}", Text);
+}
+
+void printDiagnostic(const char *Severity, const std::string &Text) {
+  std::string Line = std::string("linkguard: ") + Severity + ": " + Text + "\n";
+  writeAll(STDERR_FILENO, Line.data(), Line.size());
+  // On stderr already: the log gets it only when it is a file.
+  if (!settings().File.empty())
+    logAlways(Severity, Text);
 }
 
 void logTrace(llvm::function_ref<std::string()> Message) {

@@ -27,4 +27,15 @@ void logTrace(llvm::function_ref<std::string()> Message);
 void logInfo(const std::string &Message);
 void logWarn(const std::string &Message);
 
+/// A line linkguard says on stderr: "linkguard: SEVERITY: TEXT" (Text is
+/// already escaped, support/Printable.h). It also reaches LINKGUARD_LOG_FILE,
+/// when one is set, whatever LINKGUARD_LOG's level (but off): cpp_builder
+/// shows a step's stderr only when the step fails, so a passing export's
+/// warnings live in the log file or nowhere.
+void printDiagnostic(const char *Severity, const std::string &Text);
+/// Text (a warning already on its own channel, a verdict) written to
+/// LINKGUARD_LOG_FILE when one is set, whatever the level (but off), and
+/// to the log at Level otherwise. Severity is "warning", "error" or "info".
+void logAlways(const char *Severity, const std::string &Text);
+
 } // namespace linkguard::driver

@@ -126,6 +126,7 @@ json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   O["verifies"] = P.What == Action::SpawnAndVerify;
   O["output_path"] = nullable(P.OutputPath);
   O["not_verified"] = nullable(P.NotVerified);
+  O["output_note"] = nullable(P.OutputNote);
   O["contract"] = nullable(P.ContractSummary);
   O["warning"] = nullable(P.UnknownArgsWarning);
   O["action_text"] = actionText(P.What);
