@@ -4,7 +4,9 @@
 
 #include "driver/CompilerResolution.h"
 #include "config/Config.h"
+#include "driver/DriverError.h"
 #include "driver/SelfPath.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -94,19 +96,39 @@ const std::vector<std::string> &subcommandNames() {
 }
 
 int printVersion() {
-  llvm::outs() << "linkguard " LINKGUARD_VERSION "\n";
+  // The same check a step makes: a bad LINKGUARD_MODE is refused (78), not
+  // shown with a version as if it would work.
   auto Cfg = config::configFromEnvironment();
-  if (!Cfg) {
-    llvm::consumeError(Cfg.takeError());
-    return 0;
-  }
+  if (!Cfg)
+    return driver::reportError(Cfg.takeError());
+  llvm::outs() << "linkguard " LINKGUARD_VERSION "\n";
   driver::ResolveRequest Req;
   Req.SelfPath = driver::selfPath();
   auto C = driver::resolveCompiler(Req, *Cfg);
-  if (C)
-    llvm::outs() << "real compiler: " << C->Executable << " (from " << C->Origin << ")\n";
-  else
-    llvm::outs() << "real compiler: none found (" << llvm::toString(C.takeError()) << ")\n";
+  if (!C) {
+    llvm::outs() << "real compiler: none found ("
+                 << printable(llvm::toString(C.takeError())) << ")\n";
+    return 0;
+  }
+  // "ccache clang++-19": the compiler is the word after the launchers, as
+  // the step runs it (driver/Job.h); the launchers are said beside it.
+  size_t Word = driver::compilerWordIndex(C->Prefix);
+  if (Word == 0) {
+    llvm::outs() << "real compiler: " << printable(C->Executable) << " (from " << C->Origin
+                 << ")\n";
+    return 0;
+  }
+  std::string Compiler = C->Prefix[Word];
+  if (Compiler.find('/') == std::string::npos)
+    if (std::string Found = driver::findExecutable(
+            Compiler, Cfg->env("PATH").value_or(""), Req.SelfPath);
+        !Found.empty())
+      Compiler = Found;
+  std::string Through = printable(C->Executable);
+  for (size_t I = 1; I < Word; ++I)
+    Through += " " + printable(C->Prefix[I]);
+  llvm::outs() << "real compiler: " << printable(Compiler) << " (through " << Through
+               << ", from " << C->Origin << ")\n";
   return 0;
 }
 

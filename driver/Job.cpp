@@ -40,6 +40,23 @@ llvm::Expected<Job> makeJob(const Invocation &Inv, const config::Config &Cfg,
   return J;
 }
 
+Job jobWithoutCompiler(const Invocation &Inv) {
+  std::vector<std::string> Words = Inv.Request.LauncherCommand;
+  if (Words.empty())
+    Words = {Inv.Request.WantedName};
+  Job J;
+  J.Form = Inv.Form;
+  J.AssumedDefines = Inv.AssumedDefines;
+  J.AssumeAot = Inv.AssumeAot;
+  size_t Word = compilerWordIndex(Words);
+  J.CompilerName = llvm::sys::path::filename(Words[Word]).str();
+  J.Args = Inv.Args;
+  J.Launch.Executable = Words.front();
+  J.Launch.Prefix = std::move(Words);
+  J.Launch.Origin = "not found here";
+  return J;
+}
+
 Invocation invocationForCommand(const std::vector<std::string> &Command,
                                 const config::Config &Cfg, const std::string &SelfPath) {
   // "ccache linkguard-clang++ ARGS": ccache runs linkguard-clang++ with ARGS

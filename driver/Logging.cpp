@@ -198,12 +198,16 @@ void logAlways(const char *Severity, const std::string &Text) {
     logger().log(Level, "{}", Text);
 }
 
+void mirrorToLogFile(const char *Severity, const std::string &Text) {
+  if (!settings().File.empty())
+    logAlways(Severity, Text);
+}
+
 void printDiagnostic(const char *Severity, const std::string &Text) {
   std::string Line = std::string("linkguard: ") + Severity + ": " + Text + "\n";
   writeAll(STDERR_FILENO, Line.data(), Line.size());
   // On stderr already: the log gets it only when it is a file.
-  if (!settings().File.empty())
-    logAlways(Severity, Text);
+  mirrorToLogFile(Severity, Text);
 }
 
 void logTrace(llvm::function_ref<std::string()> Message) {

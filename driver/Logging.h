@@ -33,7 +33,11 @@ void logWarn(const std::string &Message);
 /// shows a step's stderr only when the step fails, so a passing export's
 /// warnings live in the log file or nowhere.
 void printDiagnostic(const char *Severity, const std::string &Text);
-/// Text (a warning already on its own channel, a verdict) written to
+/// Text already said on another channel (a cache's UNCACHED_ERR_FD):
+/// written to LINKGUARD_LOG_FILE when one is set (and LINKGUARD_LOG is not
+/// off), nowhere else.
+void mirrorToLogFile(const char *Severity, const std::string &Text);
+/// Text (a verdict) written to
 /// LINKGUARD_LOG_FILE when one is set, whatever the level (but off), and
 /// to the log at Level otherwise. Severity is "warning", "error" or "info".
 void logAlways(const char *Severity, const std::string &Text);

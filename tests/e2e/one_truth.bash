@@ -63,7 +63,7 @@ SUITE_one_truth() {
   local cxx="$PWD/x/arm64-apple-darwin-clang++ -isysroot $SDK -fuse-ld=lld"
   CXX=$cxx "$LG" explain --json -- "$WRAP" "${LINK[@]}" "${OBJS[@]}" -o p.dylib >plan.json ||
     test_failed "explain"
-  expect_equal "$(json plan.json 'd["compiler_name"]')" arm64-apple-darwin-clang++
+  expect_equal "$(json plan.json 'd["compilerName"]')" arm64-apple-darwin-clang++
   expect_equal "$(json plan.json 'd["target"]["source"]')" "compiler name"
   expect_equal "$(json plan.json 'd["inject"]')" True "the rule applies"
   CXX=$cxx "$WRAP" "${LINK[@]}" "${OBJS[@]}" -o p.dylib 2>err || test_failed "link: $(cat err)"
