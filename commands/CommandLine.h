@@ -26,6 +26,7 @@ enum CommandVisibility : unsigned {
   ExplainVis = 1u << 4,
   RunVis = 1u << 5,
   EnvVis = 1u << 6,
+  ReportVis = 1u << 7,
 };
 
 /// The option ids of Opts.td (OPT_json, OPT_forbid_EQ, ...).

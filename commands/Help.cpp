@@ -36,6 +36,7 @@ std::string topLevelHelp() {
          "  linkguard run -- COMMAND ARGS... run a build with CXX/CC through "
          "linkguard\n"
          "  linkguard env                    the same as shell export lines\n"
+         "  linkguard report FILE            sum a LINKGUARD_REPORT build record\n"
          "  linkguard --version              version and the real compiler in "
          "use\n"
          "\n"
@@ -57,6 +58,8 @@ std::string topLevelHelp() {
          "~/.config/linkguard/linkguard.toml)\n"
          "  LINKGUARD_LOG, LINKGUARD_LOG_FILE  log level (default warn) and "
          "file\n"
+         "  LINKGUARD_REPORT                 append one JSON line per step to "
+         "this file\n"
          "\n"
          "Each subcommand takes --help. Exit codes: docs/exit-codes.md.\n";
 }
@@ -74,6 +77,7 @@ struct Subcommand {
 const Subcommand Subcommands[] = {
     {"inspect", runInspect}, {"check", runCheck}, {"try-load", runTryLoad},
     {"explain", runExplain}, {"run", runRun},     {"env", runEnv},
+    {"report", runReport},
 };
 
 } // namespace

@@ -11,6 +11,7 @@ def TryLoadVis : OptionVisibility;
 def ExplainVis : OptionVisibility;
 def RunVis : OptionVisibility;
 def EnvVis : OptionVisibility;
+def ReportVis : OptionVisibility;
 
 class F<string name, string help, list<OptionVisibility> vis>
     : Flag<["--"], name>, HelpText<help>, Visibility<vis>;
@@ -23,12 +24,12 @@ multiclass Eq<string name, string meta, string help, list<OptionVisibility> vis>
 }
 
 def help : F<"help", "Print this help", [InspectVis, CheckVis, TryLoadVis,
-                                          ExplainVis, RunVis, EnvVis]>;
+                                          ExplainVis, RunVis, EnvVis, ReportVis]>;
 def : Flag<["-"], "h">, Alias<help>, Flags<[HelpHidden]>,
-      Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis]>;
+      Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis, ReportVis]>;
 def json : F<"json", "One JSON document (schema: docs/inspect.md, docs/check.md, "
                      "docs/try-load.md, docs/classification.md)",
-             [InspectVis, CheckVis, TryLoadVis, ExplainVis]>;
+             [InspectVis, CheckVis, TryLoadVis, ExplainVis, ReportVis]>;
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
 

@@ -14,6 +14,7 @@
 #include "driver/Plan.h"
 #include "driver/PlanJson.h"
 #include "driver/Process.h"
+#include "driver/StepReport.h"
 #include "driver/VerifyOutput.h"
 #include "support/Printable.h"
 
@@ -30,7 +31,12 @@ static std::string joinArgs(const std::vector<std::string> &Args) {
 
 /// The command that runs: the Job's launch words and the planned arguments
 /// (execCompiler and spawnAndWait put Launch.Prefix in front of them).
-static int execOrReport(const Job &J, const Plan &P) {
+static int execOrReport(const Job &J, const Plan &P, const config::Config &Cfg) {
+  if (!Cfg.ReportFile.empty()) {
+    StepRecord R;
+    R.CpuMicros = processCpuMicros();
+    appendStepRecord(Cfg, J, P, R);
+  }
   return reportError(execCompiler(J.Launch, P.CompilerArgs));
 }
 
@@ -86,19 +92,37 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
     reportNotVerified(P->NotVerified);
 
   if (P->What != Action::SpawnAndVerify)
-    return execOrReport(*J, *P);
+    return execOrReport(*J, *P, Cfg);
 
   OutputBefore Before = recordOutput(*P);
+  StepRecord Record;
+  const bool Recording = !Cfg.ReportFile.empty();
+  if (Recording)
+    Record.CpuMicros = processCpuMicros();
   auto Status = spawnAndWait(J->Launch, P->CompilerArgs);
   if (!Status)
     return reportError(Status.takeError());
   // The compiler failed or died: its output and status pass through
   // untouched, and there is nothing to verify.
-  if (Status->Signaled || Status->Code != 0)
+  if (Status->Signaled || Status->Code != 0) {
+    if (Recording) {
+      Record.CompilerStatus = Record.Status = shellStatus(*Status);
+      appendStepRecord(Cfg, *J, *P, Record);
+    }
     exitLike(*Status);
+  }
   // The terminating signals are still held: the verdict completes, then a
   // signal received meanwhile ends linkguard (driver/Process.h).
-  return finishJob(verifyLinkedOutput(*P, Before).Status);
+  long long VerifyStart = Recording ? processCpuMicros() : 0;
+  VerifyResult V = verifyLinkedOutput(*P, Before);
+  if (Recording) {
+    Record.VerifyCpuMicros = processCpuMicros() - VerifyStart;
+    Record.CompilerStatus = 0;
+    Record.Status = V.Status;
+    Record.Verify = std::move(V);
+    appendStepRecord(Cfg, *J, *P, Record);
+  }
+  return finishJob(Record.Status.value_or(V.Status));
 }
 
 } // namespace linkguard::driver

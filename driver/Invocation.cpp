@@ -17,7 +17,7 @@ const char *invocationFormName(InvocationForm F) {
 
 bool isSubcommand(const std::string &Name) {
   for (const char *S :
-       {"inspect", "check", "try-load", "explain", "run", "env", "help"})
+       {"inspect", "check", "try-load", "explain", "run", "env", "report", "help"})
     if (Name == S)
       return true;
   return false;

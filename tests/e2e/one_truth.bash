@@ -187,7 +187,7 @@ TOML
   TEST "-o /dev/null and -o -: a good link keeps its status"
   st=$(status_of lg_link "${LINK[@]}" "${OBJS[@]}" -o /dev/null 2>err)
   expect_equal "$st" "exit 0" "-o /dev/null"
-  expect_contains "$(cat err)" "not verified: /dev/null is not a regular file"
+  expect_contains "$(cat err)" "not verified: /dev/null names a device or a descriptor"
   st=$(status_of lg_link "${LINK[@]}" "${OBJS[@]}" -o - 2>err)
   expect_equal "$st" "exit 0" "-o -"
   expect_contains "$(cat err)" "not verified: -o - writes the output to standard output"
