@@ -185,8 +185,8 @@ std::vector<std::string> macrosRead(const Job &J,
 /// can turn into a file of its own is decided here: linkers write into a
 /// device, a FIFO or a socket at -o and never replace it (lld's
 /// FileOutputBuffer, bfd_open_file, ld64's OutputFile), and the paths
-/// under /dev and /proc name descriptors and devices, not files (-o
-/// /dev/stdout is -o -).
+/// under /dev and /proc that exist name descriptors and devices, not files
+/// (-o /dev/stdout is -o -).
 void planVerification(Plan &P) {
   const flags::LinkOutput &Out = P.Cls.Link;
   if (!Out.known()) {
@@ -194,14 +194,14 @@ void planVerification(Plan &P) {
     return;
   }
   P.OutputPath = Out.Path;
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(P.OutputPath, St, /*Follow=*/false))
+    return; // nothing there yet: decided after the link
   llvm::StringRef Path(P.OutputPath);
   if (Path.starts_with("/dev/") || Path.starts_with("/proc/")) {
     P.NotVerified = P.OutputPath + " names a device or a descriptor, not a file the link writes";
     return;
   }
-  llvm::sys::fs::file_status St;
-  if (llvm::sys::fs::status(P.OutputPath, St, /*Follow=*/false))
-    return;
   switch (St.type()) {
   case llvm::sys::fs::file_type::regular_file:
   case llvm::sys::fs::file_type::directory_file: // the link fails
