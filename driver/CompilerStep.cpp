@@ -22,10 +22,11 @@
 
 namespace linkguard::driver {
 
+/// Words for a log line, each escaped (support/Printable.h).
 static std::string joinArgs(const std::vector<std::string> &Args) {
   std::string Out;
   for (const std::string &A : Args)
-    Out += (Out.empty() ? "" : " ") + A;
+    Out += (Out.empty() ? "" : " ") + printable(A);
   return Out;
 }
 
@@ -50,10 +51,15 @@ static CompilerCommand compilerIdentity(const Job &J) {
 }
 
 static void logPlan(const Job &J, const Plan &P, const config::Config &Cfg) {
-  logDebug("real compiler: " + J.Launch.Executable + " (from " + J.Launch.Origin +
-           "), compiler word " + J.CompilerName + ", form " + invocationFormName(J.Form));
-  logDebug(std::string("phase ") + flags::phaseName(P.Cls.Ph) + " (" + P.Cls.DecidingArg +
-           "), mode " + config::modeName(P.EffectiveMode));
+  logDebug([&] {
+    return "real compiler: " + printable(J.Launch.Executable) + " (from " + J.Launch.Origin +
+           "), compiler word " + printable(J.CompilerName) + ", form " +
+           invocationFormName(J.Form);
+  });
+  logDebug([&] {
+    return std::string("phase ") + flags::phaseName(P.Cls.Ph) + " (" +
+           printable(P.Cls.DecidingArg) + "), mode " + config::modeName(P.EffectiveMode);
+  });
   if (!P.Cls.UnknownArgs.empty())
     logInfo("arguments unknown to clang 19 (rules decline): " + joinArgs(P.Cls.UnknownArgs));
   if (injects(P))
@@ -81,8 +87,8 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
     return reportError(P.takeError());
   markNesting(Cfg.Depth);
   for (const config::IgnoredRulesFile &I : P->Rules.Ignored)
-    logWarn("ignoring rules file " + I.Path + ": " + I.Reason + " (set LINKGUARD_CONFIG=" +
-            I.Path + " to use it anyway)");
+    logWarn("ignoring rules file " + printable(I.Path) + ": " + printable(I.Reason) +
+            " (set LINKGUARD_CONFIG=" + printable(I.Path) + " to use it anyway)");
   logPlan(*J, *P, Cfg);
   if (P->Cls.Ph != flags::Phase::Probe)
     warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);

@@ -210,6 +210,11 @@ void printDiagnostic(const char *Severity, const std::string &Text) {
   mirrorToLogFile(Severity, Text);
 }
 
+void logDebug(llvm::function_ref<std::string()> Message) {
+  if (shouldLog(spdlog::level::debug))
+    logger().log(spdlog::level::debug, "{}", Message());
+}
+
 void logTrace(llvm::function_ref<std::string()> Message) {
   if (shouldLog(spdlog::level::trace))
     logger().log(spdlog::level::trace, "{}", Message());

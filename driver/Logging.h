@@ -22,6 +22,9 @@ namespace linkguard::driver {
 void setUpLogging(const config::Config &Cfg);
 
 void logDebug(const std::string &Message);
+/// Builds the message only when debug logging is on (escaped names cost a
+/// pass over each; a compile step at the default level builds none).
+void logDebug(llvm::function_ref<std::string()> Message);
 /// Builds the message only when trace logging is on (the plan as JSON).
 void logTrace(llvm::function_ref<std::string()> Message);
 void logInfo(const std::string &Message);
