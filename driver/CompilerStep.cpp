@@ -121,14 +121,15 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
   // signal received meanwhile ends linkguard (driver/Process.h).
   long long VerifyStart = Recording ? processCpuMicros() : 0;
   VerifyResult V = verifyLinkedOutput(*P, Before);
+  const int Verdict = V.Status;
   if (Recording) {
     Record.VerifyCpuMicros = processCpuMicros() - VerifyStart;
     Record.CompilerStatus = 0;
-    Record.Status = V.Status;
+    Record.Status = Verdict;
     Record.Verify = std::move(V);
     appendStepRecord(Cfg, *J, *P, Record);
   }
-  return finishJob(Record.Status.value_or(V.Status));
+  return finishJob(Verdict);
 }
 
 } // namespace linkguard::driver
