@@ -85,6 +85,13 @@ public:
     if (Fd > 2)
       ::close(Fd);
   }
+  /// Opens the file now if it was not; false when the log went to stderr
+  /// instead (then a line already said on stderr is not said again).
+  bool usable() {
+    if (Fd < 0)
+      open();
+    return Fd != STDERR_FILENO;
+  }
 
 protected:
   void sink_it_(const spdlog::details::log_msg &Msg) override {
@@ -126,6 +133,7 @@ struct LogSettings {
   spdlog::level::level_enum Level = spdlog::level::off;
   std::string File;
   std::shared_ptr<spdlog::logger> Logger;
+  LazyFileSink *File_ = nullptr; // the logger's sink when File is set
 };
 
 LogSettings &settings() {
@@ -142,9 +150,11 @@ spdlog::logger &logger() {
   LogSettings &S = settings();
   if (!S.Logger) {
     spdlog::sink_ptr Sink;
-    if (!S.File.empty())
-      Sink = std::make_shared<LazyFileSink>(S.File);
-    else
+    if (!S.File.empty()) {
+      auto FileSink = std::make_shared<LazyFileSink>(S.File);
+      S.File_ = FileSink.get();
+      Sink = std::move(FileSink);
+    } else
       Sink = std::make_shared<spdlog::sinks::stderr_sink_st>();
     // Never spdlog's registry or default logger: the default one writes to
     // stdout.
@@ -170,6 +180,7 @@ void setUpLogging(const config::Config &Cfg) {
   S.Level = spdlog::level::from_str(Cfg.LogLevel);
   S.File = Cfg.LogFile;
   S.Logger.reset();
+  S.File_ = nullptr;
 }
 
 void logDebug(const std::string &Message) {
@@ -189,18 +200,30 @@ static spdlog::level::level_enum levelOf(const char *Severity) {
                           : spdlog::level::info;
 }
 
+/// Whether the log is a file that really opened (not the stderr it falls
+/// back to). Builds the logger, so only for a step that logs this line.
+static bool logIsAFile() {
+  LogSettings &S = settings();
+  if (S.File.empty() || !S.Enabled || S.Level == spdlog::level::off)
+    return false;
+  logger();
+  return S.File_ != nullptr && S.File_->usable();
+}
+
 void logAlways(const char *Severity, const std::string &Text) {
   const LogSettings &S = settings();
   spdlog::level::level_enum Level = levelOf(Severity);
   if (!S.Enabled || S.Level == spdlog::level::off)
     return;
-  if (Level >= S.Level || !S.File.empty())
+  // The level filters, except for a log file that really is one: a log
+  // that fell back to stderr stays quiet by default.
+  if (Level >= S.Level || logIsAFile())
     logger().log(Level, "{}", Text);
 }
 
 void mirrorToLogFile(const char *Severity, const std::string &Text) {
-  if (!settings().File.empty())
-    logAlways(Severity, Text);
+  if (logIsAFile())
+    logger().log(levelOf(Severity), "{}", Text);
 }
 
 void printDiagnostic(const char *Severity, const std::string &Text) {
