@@ -28,7 +28,7 @@ def help : F<"help", "Print this help", [InspectVis, CheckVis, TryLoadVis,
 def : Flag<["-"], "h">, Alias<help>, Flags<[HelpHidden]>,
       Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis, ReportVis]>;
 def json : F<"json", "One JSON document (schema: docs/inspect.md, docs/check.md, "
-                     "docs/try-load.md, docs/classification.md)",
+                     "docs/try-load.md, docs/classification.md, docs/report.md)",
              [InspectVis, CheckVis, TryLoadVis, ExplainVis, ReportVis]>;
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
