@@ -28,8 +28,13 @@ const char *targetSourceName(flags::TargetSource S) {
   return enumName(S, {"-target", "-arch", "compiler name", "host default"});
 }
 
+/// A text that may hold a name (a path in "not verified: WHY"): JSON
+/// strings are UTF-8, so bytes that are not become U+FFFD, never an
+/// assertion in a build with them on.
 static json::Value nullable(const std::string &S) {
-  return S.empty() ? json::Value(nullptr) : json::Value(S);
+  if (S.empty())
+    return nullptr;
+  return json::isUTF8(S) ? json::Value(S) : json::Value(json::fixUTF8(S));
 }
 
 static json::Array rulesJson(const Plan &P) {

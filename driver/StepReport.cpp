@@ -57,20 +57,25 @@ std::string stepRecordLine(const Job &J, const Plan &P, const StepRecord &R) {
   O["added"] = std::move(Added);
   O["mode"] = config::modeName(P.EffectiveMode);
   O["action"] = actionName(P.What);
-  json::Value Verdict = nullptr, Why = nullptr, Judged = nullptr;
+  json::Value Verdict = nullptr;
+  std::string Why, Judged;
   if (R.Verify) {
     Verdict = verdictName(R.Verify->Verdict);
-    if (!R.Verify->Why.empty())
-      Why = json::fixUTF8(R.Verify->Why);
-    if (!R.Verify->Judged.empty())
-      Judged = json::fixUTF8(R.Verify->Judged);
+    Why = R.Verify->Why;
+    Judged = R.Verify->Judged;
   } else if (!P.NotVerified.empty()) {
     Verdict = verdictName(VerdictKind::NotVerified);
-    Why = json::fixUTF8(P.NotVerified);
+    Why = P.NotVerified;
   }
   O["verdict"] = std::move(Verdict);
-  O["why"] = std::move(Why);
-  O["judged"] = std::move(Judged);
+  // Names with their exact bytes beside when they are not UTF-8
+  // (support/JsonName.h), as in every other JSON linkguard writes.
+  O["why"] = nullptr;
+  O["judged"] = nullptr;
+  if (!Why.empty())
+    putJsonName(O, "why", Why);
+  if (!Judged.empty())
+    putJsonName(O, "judged", Judged);
   O["compilerStatus"] = R.CompilerStatus ? json::Value(*R.CompilerStatus) : json::Value(nullptr);
   O["status"] = R.Status ? json::Value(*R.Status) : json::Value(nullptr);
   O["cpuMicros"] = R.CpuMicros;
