@@ -205,7 +205,7 @@ int runExplain(const std::vector<std::string> &Args) {
     });
     if (Rest)
       return driver::reportError(std::move(Rest));
-    J = driver::jobWithoutCompiler(Inv);
+    J = driver::jobWithoutCompiler(Inv, *Cfg, Self);
   }
   auto P = driver::planJob(*J, *Cfg);
   if (!P)

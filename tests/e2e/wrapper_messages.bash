@@ -182,6 +182,13 @@ SUITE_wrapper_messages_explain() {
   json=$(PATH=/usr/bin:/bin "$LINKGUARD_BIN" explain --json -- arm64-apple-darwin-clang++ -shared w.o -o m.so 2>/dev/null)
   expect_equal "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["compilerFound"], d["phase"])' <<<"$json")" "False link"
 
+  # The words of LINKGUARD_CXX are planned as the run would: the target too.
+  out=$(LINKGUARD_CXX="/opt/nothere/clang++ -target arm64-apple-macos11" \
+        "$LINKGUARD_BIN" explain -- linkguard-clang++ -shared -DUSE_MPS w.o -o m.dylib 2>/dev/null)
+  expect_equal "$?" 69 "status, LINKGUARD_CXX missing"
+  expect_contains "$out" "target:    arm64-apple-macos11, Mach-O (from -target)"
+  expect_contains "$out" "runs:      /opt/nothere/clang++ -target arm64-apple-macos11 -shared -DUSE_MPS w.o -o m.dylib -Wl,-dead_strip_dylibs"
+
   TEST "explain of a -c step says what it writes, never (none) or JIT shape"
   out=$("$LINKGUARD_BIN" explain -- "$CLANGXX" -target arm64-apple-macos11 -DUSE_MPS -c k.cpp -o k.o)
   expect_contains "$out" "output:    k.o (written by the compile step)"
