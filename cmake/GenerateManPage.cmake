@@ -26,7 +26,7 @@ string(APPEND page ".SH NAME\nlinkguard, linkguard-clang++, linkguard-clang \\- 
 string(APPEND page "a compiler-driver wrapper that adds link flags only where they belong\n")
 string(APPEND page ".SH DESCRIPTION\n${top_roff}")
 string(APPEND page ".SH SUBCOMMANDS\n")
-foreach(sub run env explain inspect check try-load completion)
+foreach(sub run env explain inspect check try-load report completion)
   execute_process(COMMAND "${LINKGUARD}" ${sub} --help
     OUTPUT_VARIABLE text RESULT_VARIABLE rc)
   if(rc EQUAL 0 AND text)

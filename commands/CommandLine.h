@@ -27,6 +27,7 @@ enum CommandVisibility : unsigned {
   RunVis = 1u << 5,
   EnvVis = 1u << 6,
   CompletionVis = 1u << 7,
+  ReportVis = 1u << 8,
 };
 
 /// The option ids of Opts.td (OPT_json, OPT_forbid_EQ, ...).

@@ -17,6 +17,7 @@ int runInspect(const std::vector<std::string> &Args); // Inspect.cpp
 int runCheck(const std::vector<std::string> &Args);   // Check.cpp
 int runTryLoad(const std::vector<std::string> &Args); // TryLoad.cpp
 int runExplain(const std::vector<std::string> &Args); // Explain.cpp
+int runReport(const std::vector<std::string> &Args);  // Report.cpp
 int runRun(const std::vector<std::string> &Args);     // Run.cpp
 int runEnv(const std::vector<std::string> &Args);     // Env.cpp
 int runCompletion(const std::vector<std::string> &Args); // Completion.cpp

@@ -69,12 +69,12 @@ std::string joined(const std::vector<std::string> &Words) {
   return Out;
 }
 
-/// The argv that runs, exact even where a word is not UTF-8 (argv_escaped).
+/// The argv that runs, exact even where a word is not UTF-8 (argvEscaped).
 std::string joinedArgv(const json::Object &P) {
-  if (!P.getArray("argv_escaped"))
+  if (!P.getArray("argvEscaped"))
     return joined(stringsOf(P, "argv"));
   std::string Out;
-  for (const std::string &E : stringsOf(P, "argv_escaped")) {
+  for (const std::string &E : stringsOf(P, "argvEscaped")) {
     bool Exact = E.find('\\') == std::string::npos;
     Out += (Out.empty() ? "" : " ") + shellWord(E, !Exact);
   }
@@ -82,24 +82,27 @@ std::string joinedArgv(const json::Object &P) {
 }
 
 void printClassification(raw_ostream &OS, const json::Object &P) {
-  OS << "phase:     " << str(P, "phase") << " (decided by " << printable(str(P, "deciding_arg"))
+  OS << "phase:     " << str(P, "phase") << " (decided by " << printable(str(P, "decidingArg"))
      << ")\n";
   OS << "inputs:   ";
   const json::Array &Inputs = *P.getArray("inputs");
   if (Inputs.empty())
     OS << " (none)";
   for (const json::Value &V : Inputs)
-    OS << " " << printable(str(*V.getAsObject(), "path")) << " ["
+    OS << " " << printableName(*V.getAsObject(), "path") << " ["
        << str(*V.getAsObject(), "type") << "]";
   OS << "\n";
-  std::string Output = str(P, "output");
-  OS << "output:    " << (Output.empty() ? "(default)" : printable(Output)) << " ("
-     << str(P, "output_kind") << ")\n";
+  std::string Output = printableName(P, "output");
+  std::string Kind = str(P, "outputKind");
+  // "none" is a link's term: a compile step's output is that step's own.
+  if (Kind == "none")
+    Kind = "written by the " + str(P, "phase") + " step";
+  OS << "output:    " << (Output.empty() ? "(default)" : Output) << " (" << Kind << ")\n";
   const json::Object &T = *P.getObject("target");
   std::string Triple = str(T, "triple");
   OS << "target:    " << (Triple.empty() ? "(host)" : Triple) << ", " << str(T, "format")
      << " (from " << str(T, "source") << ")\n";
-  std::vector<std::string> Unknown = stringsOf(P, "unknown_args");
+  std::vector<std::string> Unknown = stringsOf(P, "unknownArgs");
   if (!Unknown.empty()) {
     OS << "unknown:  ";
     for (const std::string &U : Unknown)
@@ -127,8 +130,8 @@ void printRules(raw_ostream &OS, const json::Object &P) {
 
 void printRulesFile(raw_ostream &OS, const json::Object &P) {
   OS << "rules file: ";
-  const json::Object *File = P.getObject("rules_file");
-  if (std::string Not = str(P, "rules_file_not_looked_for"); !Not.empty())
+  const json::Object *File = P.getObject("rulesFile");
+  if (std::string Not = str(P, "rulesFileNotLookedFor"); !Not.empty())
     OS << "(not looked for: " << Not << ")";
   else if (!File)
     OS << "(none)";
@@ -138,28 +141,35 @@ void printRulesFile(raw_ostream &OS, const json::Object &P) {
   OS << "\n";
   if (File && !str(*File, "error").empty())
     OS << "  not used: " << printable(str(*File, "error")) << " (a link stops with 78)\n";
-  for (const json::Value &V : *P.getArray("rules_files_ignored"))
+  for (const json::Value &V : *P.getArray("rulesFilesIgnored"))
     OS << "ignored:    " << printable(str(*V.getAsObject(), "path")) << ": "
        << printable(str(*V.getAsObject(), "reason")) << "\n";
 }
 
 void printPlan(raw_ostream &OS, const json::Object &P) {
   OS << "form:      " << str(P, "form") << "\n";
-  OS << "compiler:  " << printable(str(P, "compiler")) << " (from " << str(P, "compiler_origin")
-     << "), compiler word " << printable(str(P, "compiler_name")) << "\n";
+  if (P.getBoolean("compilerFound").value_or(true))
+    OS << "compiler:  " << printable(str(P, "compiler")) << " (from " << str(P, "compilerOrigin")
+       << "), compiler word " << printable(str(P, "compilerName")) << "\n";
+  else
+    OS << "compiler:  " << printable(str(P, "compiler")) << " (NOT FOUND here: "
+       << printable(str(P, "compilerProblem")) << "), compiler word "
+       << printable(str(P, "compilerName")) << "\n";
   printClassification(OS, P);
   printRules(OS, P);
-  std::vector<std::string> Inserted = stringsOf(P, "inserted_before_libraries");
+  std::vector<std::string> Inserted = stringsOf(P, "insertedBeforeLibraries");
   std::vector<std::string> Appended = stringsOf(P, "appended");
   if (!Inserted.empty())
     OS << "inserts:   " << joined(Inserted) << " (before the first library)\n";
   OS << "appends:   " << (Appended.empty() ? "(nothing)" : joined(Appended)) << "\n";
-  OS << "mode:      " << str(P, "mode") << " (" << str(P, "mode_reason") << ")\n";
-  OS << "action:    " << str(P, "action_text") << "\n";
+  OS << "mode:      " << str(P, "mode") << " (" << str(P, "modeReason") << ")\n";
+  OS << "action:    " << str(P, "actionText") << "\n";
   OS << "runs:      " << joinedArgv(P) << "\n";
   if (P.getBoolean("verifies").value_or(false))
-    OS << "verifies:  " << printable(str(P, "output_path")) << ": " << str(P, "contract") << "\n";
-  else if (std::string Not = str(P, "not_verified"); !Not.empty())
+    OS << "verifies:  " << printableName(P, "outputPath") << ": " << str(P, "contract") << "\n";
+  if (std::string Note = str(P, "outputNote"); !Note.empty())
+    OS << "           " << printable(Note) << "\n";
+  else if (std::string Not = str(P, "notVerified"); !Not.empty())
     OS << "verifies:  not verified: " << printable(Not) << "\n";
   if (std::string W = str(P, "warning"); !W.empty())
     OS << "warning:   " << printable(W) << "\n";
@@ -182,8 +192,21 @@ int runExplain(const std::vector<std::string> &Args) {
     return usageError(Spec, "'" + joined(Command) + "' is not a compiler command" +
                                 (Inv.Problem.empty() ? "" : ": " + Inv.Problem));
   auto J = driver::makeJob(Inv, *Cfg, Self);
-  if (!J)
-    return driver::reportError(J.takeError());
+  // A compiler that is not installed here (a line from a macOS build log):
+  // the plan is still shown, the compiler marked as not found, and the
+  // status is the run's (69).
+  std::string NotFound;
+  if (!J) {
+    llvm::Error Rest = handleErrors(J.takeError(), [&](const driver::DriverError &E) -> Error {
+      if (E.code() != driver::ExitCode::NoCompiler)
+        return make_error<driver::DriverError>(E.code(), E.message());
+      NotFound = E.message();
+      return Error::success();
+    });
+    if (Rest)
+      return driver::reportError(std::move(Rest));
+    J = driver::jobWithoutCompiler(Inv, *Cfg, Self);
+  }
   auto P = driver::planJob(*J, *Cfg);
   if (!P)
     return driver::reportError(P.takeError());
@@ -193,9 +216,16 @@ int runExplain(const std::vector<std::string> &Args) {
                          {printPlan, nullptr});
   json::Object Plan = driver::planJson(*J, *P, *Cfg);
   Plan["command"] = Command;
+  if (!NotFound.empty()) {
+    Plan["compilerFound"] = false;
+    Plan["compilerProblem"] = NotFound;
+  }
   Out->result(std::move(Plan));
   Out->finish({});
-  return 0;
+  if (NotFound.empty())
+    return 0;
+  return driver::reportError(
+      driver::makeDriverError(driver::ExitCode::NoCompiler, NotFound));
 }
 
 } // namespace linkguard::commands

@@ -5,7 +5,9 @@
 #include "driver/CompilerResolution.h"
 #include "config/Config.h"
 #include "driver/ExitCode.h"
+#include "driver/DriverError.h"
 #include "driver/SelfPath.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -31,7 +33,10 @@ constexpr EnvironmentVariable EnvironmentVariables[] = {
     {"LINKGUARD_CONFIG", "rules file (else linkguard.toml here or in a parent, else "
                          "~/.config/linkguard/linkguard.toml)"},
     {"LINKGUARD_LOG", "log level: off | error | warn (default) | info | debug | trace"},
-    {"LINKGUARD_LOG_FILE", "append the log to this file instead of stderr"},
+    {"LINKGUARD_LOG_FILE", "append the log to this file instead of stderr (warnings, errors "
+                           "and verdicts go there too, at any LINKGUARD_LOG but off)"},
+    {"LINKGUARD_REPORT", "append one JSON line per step to this file (an absolute path); "
+                         "linkguard report FILE sums it"},
     {"LINKGUARD_ASSUME_KNOWN", "option spellings clang 19 does not know, taken as harmless "
                                "(-fflag,-fother=*)"},
     {"NO_COLOR", "set (to anything): no colour on a terminal (no-color.org)"},
@@ -160,6 +165,7 @@ std::string topLevelHelp() {
          "  linkguard run -- COMMAND ARGS... run a build with CXX/CC through "
          "linkguard\n"
          "  linkguard env                    the same as shell export lines\n"
+         "  linkguard report FILE            sum a LINKGUARD_REPORT build record\n"
          "  linkguard --version              version and the real compiler in "
          "use\n"
          "  linkguard completion SHELL       completion script: bash, zsh, fish\n"
@@ -192,6 +198,7 @@ const Subcommand Subcommands[] = {
     {"inspect", runInspect}, {"check", runCheck}, {"try-load", runTryLoad},
     {"explain", runExplain}, {"run", runRun},     {"env", runEnv},
     {"completion", runCompletion},
+    {"report", runReport},
 };
 
 } // namespace
@@ -214,19 +221,39 @@ const std::vector<std::string> &subcommandNames() {
 }
 
 int printVersion() {
-  llvm::outs() << "linkguard " LINKGUARD_VERSION "\n";
+  // The same check a step makes: a bad LINKGUARD_MODE is refused (78), not
+  // shown with a version as if it would work.
   auto Cfg = config::configFromEnvironment();
-  if (!Cfg) {
-    llvm::consumeError(Cfg.takeError());
-    return 0;
-  }
+  if (!Cfg)
+    return driver::reportError(Cfg.takeError());
+  llvm::outs() << "linkguard " LINKGUARD_VERSION "\n";
   driver::ResolveRequest Req;
   Req.SelfPath = driver::selfPath();
   auto C = driver::resolveCompiler(Req, *Cfg);
-  if (C)
-    llvm::outs() << "real compiler: " << C->Executable << " (from " << C->Origin << ")\n";
-  else
-    llvm::outs() << "real compiler: none found (" << llvm::toString(C.takeError()) << ")\n";
+  if (!C) {
+    llvm::outs() << "real compiler: none found ("
+                 << printable(llvm::toString(C.takeError())) << ")\n";
+    return 0;
+  }
+  // "ccache clang++-19": the compiler is the word after the launchers, as
+  // the step runs it (driver/Job.h); the launchers are said beside it.
+  size_t Word = driver::compilerWordIndex(C->Prefix);
+  if (Word == 0) {
+    llvm::outs() << "real compiler: " << printable(C->Executable) << " (from " << C->Origin
+                 << ")\n";
+    return 0;
+  }
+  std::string Compiler = C->Prefix[Word];
+  if (Compiler.find('/') == std::string::npos)
+    if (std::string Found = driver::findExecutable(
+            Compiler, Cfg->env("PATH").value_or(""), Req.SelfPath);
+        !Found.empty())
+      Compiler = Found;
+  std::string Through = printable(C->Executable);
+  for (size_t I = 1; I < Word; ++I)
+    Through += " " + printable(C->Prefix[I]);
+  llvm::outs() << "real compiler: " << printable(Compiler) << " (through " << Through
+               << ", from " << C->Origin << ")\n";
   return 0;
 }
 

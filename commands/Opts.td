@@ -12,6 +12,7 @@ def ExplainVis : OptionVisibility;
 def RunVis : OptionVisibility;
 def EnvVis : OptionVisibility;
 def CompletionVis : OptionVisibility;
+def ReportVis : OptionVisibility;
 
 class F<string name, string help, list<OptionVisibility> vis>
     : Flag<["--"], name>, HelpText<help>, Visibility<vis>;
@@ -24,13 +25,14 @@ multiclass Eq<string name, string meta, string help, list<OptionVisibility> vis>
 }
 
 def help : F<"help", "Print this help", [InspectVis, CheckVis, TryLoadVis,
-                                          ExplainVis, RunVis, EnvVis, CompletionVis]>;
+                                          ExplainVis, RunVis, EnvVis, CompletionVis,
+                                          ReportVis]>;
 def : Flag<["-"], "h">, Alias<help>, Flags<[HelpHidden]>,
       Visibility<[InspectVis, CheckVis, TryLoadVis, ExplainVis, RunVis, EnvVis,
-                  CompletionVis]>;
+                  CompletionVis, ReportVis]>;
 def json : F<"json", "One JSON document (its JSON Schema: docs/schema/COMMAND.json, "
                      "installed in share/doc/linkguard/schema)",
-             [InspectVis, CheckVis, TryLoadVis, ExplainVis]>;
+             [InspectVis, CheckVis, TryLoadVis, ExplainVis, ReportVis]>;
 def scan : F<"scan", "Find Mach-O and ELF images embedded in any other file "
                      "(a .pte, a blob): FILE@0xOFFSET", [InspectVis, CheckVis, TryLoadVis]>;
 defm max_inflated : Eq<"max-inflated", "<size>", "Refuse a zip archive whose members declare more "

@@ -2,6 +2,8 @@
 #include "commands/Printer.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "support/JsonName.h"
+
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -72,14 +74,7 @@ std::unique_ptr<Printer> makePrinter(bool Json, raw_ostream &OS, std::string Sch
   return std::make_unique<TextPrinter>(OS, std::move(Text));
 }
 
-void putName(json::Object &O, StringRef Key, StringRef Raw) {
-  if (json::isUTF8(Raw)) {
-    O[Key] = Raw.str();
-    return;
-  }
-  O[Key] = json::fixUTF8(Raw);
-  O[(Key + "Escaped").str()] = printable(Raw);
-}
+void putName(json::Object &O, StringRef Key, StringRef Raw) { putJsonName(O, Key, Raw); }
 
 std::string printableName(const json::Object &O, StringRef Key) {
   if (std::optional<StringRef> Exact = O.getString((Key + "Escaped").str()))

@@ -85,6 +85,14 @@ static llvm::Expected<Config> configFrom(Environment Env) {
   }
   if (auto V = C.env("LINKGUARD_LOG_FILE"))
     C.LogFile = *V;
+  // Build steps run in many directories (make -C, CMake's per-target
+  // folders): a relative record would be scattered among them.
+  if (auto V = C.env("LINKGUARD_REPORT"); V && !V->empty()) {
+    if (V->front() != '/')
+      return badValue("LINKGUARD_REPORT", *V,
+                      "an absolute path (build steps run in many directories)");
+    C.ReportFile = *V;
+  }
   if (auto V = C.env(DepthVariable); V && !V->empty()) {
     int Depth = 0;
     if (llvm::StringRef(*V).getAsInteger(10, Depth) || Depth < 0)

@@ -34,6 +34,9 @@ struct Config {
   AotSetting Aot = AotSetting::Auto;
   std::string LogLevel = "warn"; // LINKGUARD_LOG: off|error|warn|info|debug|trace
   std::string LogFile;           // LINKGUARD_LOG_FILE
+  /// LINKGUARD_REPORT: the build record, one JSON line appended per step
+  /// (driver/StepReport.h); an absolute path, "" when unset.
+  std::string ReportFile;
   int Depth = 0;                 // _LINKGUARD_DEPTH, the recursion guard
   /// LINKGUARD_ASSUME_KNOWN=-fflag,-fother=*: option spellings clang 19's
   /// table does not know that the user declares harmless to the link (globs).

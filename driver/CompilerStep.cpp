@@ -14,22 +14,30 @@
 #include "driver/Plan.h"
 #include "driver/PlanJson.h"
 #include "driver/Process.h"
+#include "driver/StepReport.h"
 #include "driver/VerifyOutput.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 namespace linkguard::driver {
 
+/// Words for a log line, each escaped (support/Printable.h).
 static std::string joinArgs(const std::vector<std::string> &Args) {
   std::string Out;
   for (const std::string &A : Args)
-    Out += (Out.empty() ? "" : " ") + A;
+    Out += (Out.empty() ? "" : " ") + printable(A);
   return Out;
 }
 
 /// The command that runs: the Job's launch words and the planned arguments
 /// (execCompiler and spawnAndWait put Launch.Prefix in front of them).
-static int execOrReport(const Job &J, const Plan &P) {
+static int execOrReport(const Job &J, const Plan &P, const config::Config &Cfg) {
+  if (!Cfg.ReportFile.empty()) {
+    StepRecord R;
+    R.CpuMicros = processCpuMicros();
+    appendStepRecord(Cfg, J, P, R);
+  }
   return reportError(execCompiler(J.Launch, P.CompilerArgs));
 }
 
@@ -43,10 +51,15 @@ static CompilerCommand compilerIdentity(const Job &J) {
 }
 
 static void logPlan(const Job &J, const Plan &P, const config::Config &Cfg) {
-  logDebug("real compiler: " + J.Launch.Executable + " (from " + J.Launch.Origin +
-           "), compiler word " + J.CompilerName + ", form " + invocationFormName(J.Form));
-  logDebug(std::string("phase ") + flags::phaseName(P.Cls.Ph) + " (" + P.Cls.DecidingArg +
-           "), mode " + config::modeName(P.EffectiveMode));
+  logDebug([&] {
+    return "real compiler: " + printable(J.Launch.Executable) + " (from " + J.Launch.Origin +
+           "), compiler word " + printable(J.CompilerName) + ", form " +
+           invocationFormName(J.Form);
+  });
+  logDebug([&] {
+    return std::string("phase ") + flags::phaseName(P.Cls.Ph) + " (" +
+           printable(P.Cls.DecidingArg) + "), mode " + config::modeName(P.EffectiveMode);
+  });
   if (!P.Cls.UnknownArgs.empty())
     logInfo("arguments unknown to clang 19 (rules decline): " + joinArgs(P.Cls.UnknownArgs));
   if (injects(P))
@@ -74,30 +87,49 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
     return reportError(P.takeError());
   markNesting(Cfg.Depth);
   for (const config::IgnoredRulesFile &I : P->Rules.Ignored)
-    logWarn("ignoring rules file " + I.Path + ": " + I.Reason + " (set LINKGUARD_CONFIG=" +
-            I.Path + " to use it anyway)");
+    logWarn("ignoring rules file " + printable(I.Path) + ": " + printable(I.Reason) +
+            " (set LINKGUARD_CONFIG=" + printable(I.Path) + " to use it anyway)");
   logPlan(*J, *P, Cfg);
   if (P->Cls.Ph != flags::Phase::Probe)
     warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);
   if (!P->UnknownArgsWarning.empty())
-    llvm::errs() << "linkguard: warning: " << P->UnknownArgsWarning << "\n";
+    printDiagnostic("warning", printable(P->UnknownArgsWarning));
   if (!P->NotVerified.empty())
     reportNotVerified(P->NotVerified);
 
   if (P->What != Action::SpawnAndVerify)
-    return execOrReport(*J, *P);
+    return execOrReport(*J, *P, Cfg);
 
   OutputBefore Before = recordOutput(*P);
+  StepRecord Record;
+  const bool Recording = !Cfg.ReportFile.empty();
+  if (Recording)
+    Record.CpuMicros = processCpuMicros();
   auto Status = spawnAndWait(J->Launch, P->CompilerArgs);
   if (!Status)
     return reportError(Status.takeError());
   // The compiler failed or died: its output and status pass through
   // untouched, and there is nothing to verify.
-  if (Status->Signaled || Status->Code != 0)
+  if (Status->Signaled || Status->Code != 0) {
+    if (Recording) {
+      Record.CompilerStatus = Record.Status = shellStatus(*Status);
+      appendStepRecord(Cfg, *J, *P, Record);
+    }
     exitLike(*Status);
+  }
   // The terminating signals are still held: the verdict completes, then a
   // signal received meanwhile ends linkguard (driver/Process.h).
-  return finishJob(verifyLinkedOutput(*P, Before));
+  long long VerifyStart = Recording ? processCpuMicros() : 0;
+  VerifyResult V = verifyLinkedOutput(*P, Before);
+  const int Verdict = V.Status;
+  if (Recording) {
+    Record.VerifyCpuMicros = processCpuMicros() - VerifyStart;
+    Record.CompilerStatus = 0;
+    Record.Status = Verdict;
+    Record.Verify = std::move(V);
+    appendStepRecord(Cfg, *J, *P, Record);
+  }
+  return finishJob(Verdict);
 }
 
 } // namespace linkguard::driver

@@ -1,6 +1,8 @@
 //===- DriverError.cpp - errors become one line and an exit code ----------===//
 #include "driver/DriverError.h"
 
+#include "driver/Logging.h"
+
 #include "config/ConfigError.h"
 #include "flags/ResponseFiles.h"
 #include "objlib/Reader.h"
@@ -39,7 +41,7 @@ int reportError(llvm::Error E) {
       [&](const llvm::ErrorInfoBase &Other) { Message = Other.message(); });
   // One line, whatever a file or variable name in it holds: a newline or
   // an escape sequence from a name is printed escaped (support/Printable.h).
-  llvm::errs() << "linkguard: error: " << printable(Message) << "\n";
+  printDiagnostic("error", printable(Message));
   return toInt(Code);
 }
 

@@ -16,6 +16,9 @@
 //===----------------------------------------------------------------------===//
 #include "driver/FrontCache.h"
 
+#include "driver/Logging.h"
+#include "support/Printable.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -60,6 +63,8 @@ FrontCache detectFrontCache(const config::Config &Cfg, bool IsLink) {
     return {FrontCacheKind::Ccache, true};
   if (Parent == "sccache")
     return {FrontCacheKind::Sccache, true};
+  if (Parent == "distcc")
+    return {FrontCacheKind::Distcc, true};
   // ccache exec()s the compiler for a link it does not cache, after setting
   // CCACHE_DISABLE=1 "so no process ccache executes from now on will risk
   // calling ccache second time" (do_cache_compilation).
@@ -96,12 +101,18 @@ std::string frontCacheWarning(FrontCacheKind Cache, const config::Config &Cfg,
                               const std::string &Compiler) {
   if (Cache == FrontCacheKind::None || Recorded == Compiler)
     return {};
+  if (Cache == FrontCacheKind::Distcc)
+    return "linkguard: warning: distcc runs linkguard as its compiler, so it sends "
+           "linkguard's name to the farm, where distccd refuses it (it runs only the "
+           "compilers /usr/lib/distcc lists) and the job compiles on this machine: put "
+           "distcc behind linkguard (LINKGUARD_CXX='distcc " +
+           printable(shown(Compiler)) + "') (docs/integration.md). Said once per compiler.\n";
   const bool Ccache = Cache == FrontCacheKind::Ccache;
   if (Ccache && llvm::StringRef(Cfg.env("CCACHE_COMPILERCHECK").value_or(""))
                     .contains("%compiler%"))
     return {};
   const std::string Name = Ccache ? "ccache" : "sccache";
-  const std::string Now = shown(Compiler).str();
+  const std::string Now = printable(shown(Compiler));
   const std::string Fix =
       Ccache ? "put ccache behind linkguard (LINKGUARD_CXX='ccache " + Now +
                    "') or set CCACHE_COMPILERCHECK='%compiler% -v'"
@@ -115,7 +126,7 @@ std::string frontCacheWarning(FrontCacheKind Cache, const config::Config &Cfg,
            Now + "): change that compiler and " + Name +
            " serves the old one's objects. To avoid it, " + Fix +
            " (docs/integration.md). Said once per compiler.\n";
-  const std::string Before = shown(Recorded).str();
+  const std::string Before = printable(shown(Recorded));
   return "linkguard: warning: the compiler behind linkguard changed from " +
          Before + " to " + Now + ", but " + Name +
          " in front of linkguard keys on linkguard's file: objects " + Before +
@@ -156,7 +167,10 @@ static std::string recordPath(FrontCacheKind Cache, const config::Config &Cfg,
       llvm::xxh3_64bits(llvm::StringRef(SelfPath)), 16);
   llvm::sys::path::append(
       Dir, std::string("behind-") +
-               (Cache == FrontCacheKind::Ccache ? "ccache" : "sccache") + "-" +
+               (Cache == FrontCacheKind::Ccache    ? "ccache"
+                : Cache == FrontCacheKind::Distcc ? "distcc"
+                                                  : "sccache") +
+               "-" +
                std::string(Hex));
   return std::string(Dir);
 }
@@ -249,6 +263,14 @@ static void writeAll(int Fd, const std::string &Text) {
   }
 }
 
+/// The warning on its channel, and in LINKGUARD_LOG_FILE (driver/Logging.h).
+static void say(int Channel, const std::string &Text) {
+  writeAll(Channel, Text);
+  llvm::StringRef Line = llvm::StringRef(Text).trim();
+  Line.consume_front("linkguard: warning: ");
+  mirrorToLogFile("warning", Line.str());
+}
+
 void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &Cfg,
                         const std::string &SelfPath, bool IsLink) {
   FrontCache Front = detectFrontCache(Cfg, IsLink);
@@ -256,8 +278,9 @@ void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &C
     return;
   // What a compile step prints may be stored with its object and replayed
   // on every hit; ccache's UNCACHED_ERR_FD is not, and a link is not cached.
+  // distcc stores nothing: its steps' stderr is always the user's.
   int Channel = uncachedErrFd(Cfg);
-  if (Channel < 0 && IsLink)
+  if (Channel < 0 && (IsLink || Front.Kind == FrontCacheKind::Distcc))
     Channel = STDERR_FILENO;
   const std::string Now = identity(Compiler);
   RecordFile File(recordPath(Front.Kind, Cfg, SelfPath));
@@ -265,7 +288,7 @@ void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &C
   if (!Old) {
     // No record can be kept: say it every time rather than never.
     if (Channel >= 0 && Front.FromParent)
-      writeAll(Channel, frontCacheWarning(Front.Kind, Cfg, "", Now));
+      say(Channel, frontCacheWarning(Front.Kind, Cfg, "", Now));
     return;
   }
   FrontDecision D = decideFrontCache(Front.Kind, Cfg, *Old, Now, Channel >= 0,
@@ -273,7 +296,7 @@ void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &C
   if (D.Write)
     File.write(*D.Write);
   if (!D.Text.empty())
-    writeAll(Channel, D.Text);
+    say(Channel, D.Text);
 }
 
 } // namespace linkguard::driver

@@ -19,7 +19,11 @@
 
 namespace linkguard::driver {
 
-enum class FrontCacheKind { None, Ccache, Sccache };
+/// Distcc is not a cache, but in front of linkguard it sends linkguard's
+/// name to the farm, which refuses it (distccd runs only the compilers its
+/// /usr/lib/distcc lists), and the job compiles here, silently: said once
+/// per compiler, the same way.
+enum class FrontCacheKind { None, Ccache, Sccache, Distcc };
 
 struct FrontCache {
   FrontCacheKind Kind = FrontCacheKind::None;
@@ -29,7 +33,7 @@ struct FrontCache {
 };
 
 /// The cache whose compiler this process is: the parent process's
-/// executable is ccache or sccache (/proc/PPID/exe, proc_pidpath on macOS),
+/// executable is ccache, sccache or distcc (/proc/PPID/exe, proc_pidpath on macOS),
 /// or - on a link step, which ccache runs by exec() - CCACHE_DISABLE is set,
 /// as ccache sets it for every command it runs.
 FrontCache detectFrontCache(const config::Config &Cfg, bool IsLink);

@@ -18,8 +18,9 @@ const char *invocationFormName(InvocationForm F) {
 
 /// The tools, and the two words that are not tools but read like them
 /// (`linkguard help check`, `linkguard version`: git's forms).
-constexpr const char *SubcommandWords[] = {"inspect", "check",      "try-load", "explain", "run",
-                                           "env",     "completion", "help",     "version"};
+constexpr const char *SubcommandWords[] = {"inspect", "check",  "try-load", "explain",
+                                           "run",     "env",    "report",   "completion",
+                                           "help",    "version"};
 
 bool isSubcommand(const std::string &Name) {
   for (const char *S : SubcommandWords)

@@ -52,6 +52,14 @@ struct Job {
 llvm::Expected<Job> makeJob(const Invocation &Inv, const config::Config &Cfg,
                             const std::string &SelfPath);
 
+/// The Job Inv would make if its compiler were found: the words that name
+/// it (the launcher's; else LINKGUARD_CXX's or CXX's, as resolution reads
+/// them; else the wanted name) as given, unresolved. `explain` of a command
+/// line copied from another machine (arm64-apple-darwin-clang++ ...) plans
+/// it to show the classification and the rules' decision; it is never run.
+Job jobWithoutCompiler(const Invocation &Inv, const config::Config &Cfg,
+                       const std::string &SelfPath);
+
 /// How `linkguard explain -- COMMAND...` reads COMMAND: as linkguard would
 /// be invoked with it. A first word that is linkguard (by name, or a
 /// masquerade link found on PATH) keeps its own form; any other first word

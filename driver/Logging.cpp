@@ -85,6 +85,13 @@ public:
     if (Fd > 2)
       ::close(Fd);
   }
+  /// Opens the file now if it was not; false when the log went to stderr
+  /// instead (then a line already said on stderr is not said again).
+  bool usable() {
+    if (Fd < 0)
+      open();
+    return Fd != STDERR_FILENO;
+  }
 
 protected:
   void sink_it_(const spdlog::details::log_msg &Msg) override {
@@ -127,6 +134,7 @@ struct LogSettings {
   spdlog::level::level_enum Level = spdlog::level::off;
   std::string File;
   std::shared_ptr<spdlog::logger> Logger;
+  LazyFileSink *File_ = nullptr; // the logger's sink when File is set
 };
 
 LogSettings &settings() {
@@ -143,9 +151,11 @@ spdlog::logger &logger() {
   LogSettings &S = settings();
   if (!S.Logger) {
     spdlog::sink_ptr Sink;
-    if (!S.File.empty())
-      Sink = std::make_shared<LazyFileSink>(S.File);
-    else
+    if (!S.File.empty()) {
+      auto FileSink = std::make_shared<LazyFileSink>(S.File);
+      S.File_ = FileSink.get();
+      Sink = std::move(FileSink);
+    } else
       Sink = std::make_shared<spdlog::sinks::stderr_sink_st>();
     // Never spdlog's registry or default logger: the default one writes to
     // stdout.
@@ -154,7 +164,8 @@ spdlog::logger &logger() {
     // ("linkguard: warning: ..."); a log file shared by a parallel build
     // also says which process wrote each line.
     S.Logger->set_pattern(S.File.empty() ? "linkguard: %l: %v" : "linkguard[%P] %l: %v");
-    S.Logger->set_level(S.Level);
+    // Filtered by shouldLog: lines for LINKGUARD_LOG_FILE pass any level.
+    S.Logger->set_level(spdlog::level::trace);
     S.Logger->flush_on(spdlog::level::trace);
   }
   return *S.Logger;
@@ -173,6 +184,7 @@ void setUpLogging(const config::Config &Cfg) {
   S.Level = spdlog::level::from_str(Cfg.LogLevel);
   S.File = Cfg.LogFile;
   S.Logger.reset();
+  S.File_ = nullptr;
 }
 
 void logDebug(const std::string &Message) {
@@ -183,6 +195,51 @@ void logInfo(const std::string &Message) {
 }
 void logWarn(const std::string &Message) {
   logAt(spdlog::level::warn, Message);
+}
+
+static spdlog::level::level_enum levelOf(const char *Severity) {
+  llvm::StringRef S(Severity);
+  return S == "error" ? spdlog::level::err
+         : S == "warning" ? spdlog::level::warn
+                          : spdlog::level::info;
+}
+
+/// Whether the log is a file that really opened (not the stderr it falls
+/// back to). Builds the logger, so only for a step that logs this line.
+static bool logIsAFile() {
+  LogSettings &S = settings();
+  if (S.File.empty() || !S.Enabled || S.Level == spdlog::level::off)
+    return false;
+  logger();
+  return S.File_ != nullptr && S.File_->usable();
+}
+
+void logAlways(const char *Severity, const std::string &Text) {
+  const LogSettings &S = settings();
+  spdlog::level::level_enum Level = levelOf(Severity);
+  if (!S.Enabled || S.Level == spdlog::level::off)
+    return;
+  // The level filters, except for a log file that really is one: a log
+  // that fell back to stderr stays quiet by default.
+  if (Level >= S.Level || logIsAFile())
+    logger().log(Level, "{}", Text);
+}
+
+void mirrorToLogFile(const char *Severity, const std::string &Text) {
+  if (logIsAFile())
+    logger().log(levelOf(Severity), "{}", Text);
+}
+
+void printDiagnostic(const char *Severity, const std::string &Text) {
+  std::string Line = std::string("linkguard: ") + Severity + ": " + Text + "\n";
+  writeAll(STDERR_FILENO, Line.data(), Line.size());
+  // On stderr already: the log gets it only when it is a file.
+  mirrorToLogFile(Severity, Text);
+}
+
+void logDebug(llvm::function_ref<std::string()> Message) {
+  if (shouldLog(spdlog::level::debug))
+    logger().log(spdlog::level::debug, "{}", Message());
 }
 
 void logTrace(llvm::function_ref<std::string()> Message) {

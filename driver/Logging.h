@@ -22,9 +22,27 @@ namespace linkguard::driver {
 void setUpLogging(const config::Config &Cfg);
 
 void logDebug(const std::string &Message);
+/// Builds the message only when debug logging is on (escaped names cost a
+/// pass over each; a compile step at the default level builds none).
+void logDebug(llvm::function_ref<std::string()> Message);
 /// Builds the message only when trace logging is on (the plan as JSON).
 void logTrace(llvm::function_ref<std::string()> Message);
 void logInfo(const std::string &Message);
 void logWarn(const std::string &Message);
+
+/// A line linkguard says on stderr: "linkguard: SEVERITY: TEXT" (Text is
+/// already escaped, support/Printable.h). It also reaches LINKGUARD_LOG_FILE,
+/// when one is set, whatever LINKGUARD_LOG's level (but off): cpp_builder
+/// shows a step's stderr only when the step fails, so a passing export's
+/// warnings live in the log file or nowhere.
+void printDiagnostic(const char *Severity, const std::string &Text);
+/// Text already said on another channel (a cache's UNCACHED_ERR_FD):
+/// written to LINKGUARD_LOG_FILE when one is set (and LINKGUARD_LOG is not
+/// off), nowhere else.
+void mirrorToLogFile(const char *Severity, const std::string &Text);
+/// Text (a verdict) written to
+/// LINKGUARD_LOG_FILE when one is set, whatever the level (but off), and
+/// to the log at Level otherwise. Severity is "warning", "error" or "info".
+void logAlways(const char *Severity, const std::string &Text);
 
 } // namespace linkguard::driver

@@ -1,9 +1,14 @@
 //===- OutputIdentity.cpp - lstat identities and careful removal -----------===//
 #include "driver/OutputIdentity.h"
 
+#include "flags/BoundedRead.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <climits>
+#include <cstdlib>
+#include <sys/stat.h>
 #include <vector>
 
 namespace linkguard::driver {
@@ -18,6 +23,7 @@ FileIdentity identify(const std::string &Path) {
   Id.Exists = fs::exists(St);
   Id.Regular = St.type() == fs::file_type::regular_file;
   Id.Directory = St.type() == fs::file_type::directory_file;
+  Id.Symlink = St.type() == fs::file_type::symlink_file;
   fs::UniqueID U = St.getUniqueID();
   Id.Device = U.getDevice();
   Id.Inode = U.getFile();
@@ -28,19 +34,75 @@ FileIdentity identify(const std::string &Path) {
 
 bool operator==(const FileIdentity &A, const FileIdentity &B) {
   return A.Exists == B.Exists && A.Regular == B.Regular && A.Directory == B.Directory &&
+         A.Symlink == B.Symlink &&
          A.Device == B.Device && A.Inode == B.Inode && A.Size == B.Size &&
          A.ModifiedNs == B.ModifiedNs;
 }
 
-std::string whyNotWrittenByLink(const std::string &Path, const FileIdentity &Before,
-                                const FileIdentity &After) {
+/// Where Path's chain of symbolic links ends, "" when it ends nowhere.
+static std::string resolvedTarget(const std::string &Path) {
+  char Buf[PATH_MAX];
+  if (::realpath(Path.c_str(), Buf) == nullptr)
+    return {};
+  return Buf;
+}
+
+OutputState recordOutputState(const std::string &Path) {
+  OutputState S;
+  S.Entry = identify(Path);
+  if (S.Entry.Symlink) {
+    S.TargetPath = resolvedTarget(Path);
+    if (!S.TargetPath.empty())
+      S.Target = identify(S.TargetPath);
+  }
+  return S;
+}
+
+std::string fileKindOf(const std::string &Path) {
+  struct stat St {};
+  if (::lstat(Path.c_str(), &St) != 0)
+    return "missing";
+  return flags::fileKindName(St.st_mode);
+}
+
+static WrittenFile notWritten(std::string Why) {
+  WrittenFile W;
+  W.Why = std::move(Why);
+  return W;
+}
+
+WrittenFile writtenByLink(const std::string &Path, const OutputState &Before) {
+  FileIdentity After = identify(Path);
   if (!After.Exists)
-    return "the link wrote no " + Path;
-  if (!After.Regular)
-    return Path + " is not a regular file";
-  if (Before.Exists && Before == After)
-    return "the link did not write " + Path + " (it is unchanged since before the link)";
-  return "";
+    return notWritten("the link wrote no " + Path);
+  if (After.Regular) {
+    // New, or replacing what was there (a symbolic link included): this
+    // link's file.
+    if (Before.Entry.Exists && Before.Entry == After)
+      return notWritten("the link did not write " + Path +
+                        " (it is unchanged since before the link)");
+    return {"", Path, After, false};
+  }
+  if (!After.Symlink)
+    return notWritten(Path + " is " + fileKindOf(Path) + ", not a regular file");
+  // Still a symbolic link: only the one that was there, unchanged, may have
+  // been written through.
+  if (!Before.Entry.Symlink || Before.Entry != After)
+    return notWritten(Path + " is a symbolic link the link did not leave there unchanged");
+  std::string Target = resolvedTarget(Path);
+  if (Target.empty())
+    return notWritten(Path + " is a symbolic link to nothing: the link wrote no file there");
+  if (!Before.TargetPath.empty() && Target != Before.TargetPath)
+    return notWritten(Path + " now leads to " + Target + ", not to " + Before.TargetPath +
+                      " as before the link");
+  FileIdentity T = identify(Target);
+  if (!T.Regular)
+    return notWritten(Path + " is a symbolic link to " + Target + ", which is " +
+                      fileKindOf(Target) + ", not a regular file");
+  if (Before.Target.Exists && Before.Target == T)
+    return notWritten("the link did not write " + Target + ", the target of " + Path +
+                      " (it is unchanged since before the link)");
+  return {"", Target, T, true};
 }
 
 bool removeIfStill(const std::string &Path, const FileIdentity &Judged) {

@@ -3,9 +3,21 @@
 // linkguard judges and may remove only a file the link step itself wrote.
 // The identity of the output (device, inode, size, modification time, read
 // with lstat: a symlink is never followed) is taken before the compiler is
-// started and again after it ends: a file that is absent, unchanged, or not a
-// regular file afterwards is not this link's, whatever the command line says
-// (-Wl,--version, -fdriver-only, a previous build's output).
+// started and again after it ends, and the decision is made from what the
+// link left there:
+//  - a regular file at -o that is new or changed: the link created or
+//    rewrote it (lld, ld64, mold and GNU ld all replace a symbolic link at
+//    -o whose target exists by a regular file: temporary file + rename, or
+//    unlink + create); it is judged and, under enforce, removed;
+//  - -o still the same symbolic link: GNU ld (bfd, gold) writes through a
+//    link whose target does not exist yet. The target (the link's chain
+//    resolved) is judged when its identity changed across the link, and it
+//    is the file removed under enforce: the link wrote it; the symbolic
+//    link, which the link did not write, stays;
+//  - anything else (no file, unchanged, a directory, a device, a FIFO, a
+//    link that changed or points at something the link did not rewrite):
+//    not this link's, whatever the command line says (-Wl,--version,
+//    -fdriver-only, a previous build's output). "not verified: WHY".
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,6 +32,7 @@ struct FileIdentity {
   bool Exists = false;
   bool Regular = false;
   bool Directory = false;
+  bool Symlink = false;
   std::uint64_t Device = 0, Inode = 0, Size = 0;
   std::chrono::nanoseconds::rep ModifiedNs = 0;
 };
@@ -30,10 +43,30 @@ FileIdentity identify(const std::string &Path);
 bool operator==(const FileIdentity &A, const FileIdentity &B);
 inline bool operator!=(const FileIdentity &A, const FileIdentity &B) { return !(A == B); }
 
-/// What a link did to its output: why it may not be judged, or "" when the
-/// file after the link is a regular file this link created or rewrote.
-std::string whyNotWrittenByLink(const std::string &Path, const FileIdentity &Before,
-                                const FileIdentity &After);
+/// What was at an output path before the link: the entry itself and, when
+/// it is a symbolic link, where its chain led then (TargetPath: "" when it
+/// led nowhere, a dangling link) and what was there.
+struct OutputState {
+  FileIdentity Entry;
+  std::string TargetPath;
+  FileIdentity Target;
+};
+
+OutputState recordOutputState(const std::string &Path);
+
+/// The file a link wrote at or through Path, or why there is none.
+struct WrittenFile {
+  std::string Why;  // "" when Path (or its link's target) is this link's
+  std::string Path; // the file to read, judge and, under enforce, remove
+  FileIdentity Id;  // its identity when decided
+  bool ThroughSymlink = false; // Path is the target of the link at -o
+};
+
+/// Decides from what the link left at Path, given what was there before.
+WrittenFile writtenByLink(const std::string &Path, const OutputState &Before);
+
+/// The kind of a file that is not a regular one ("a directory", "a FIFO").
+std::string fileKindOf(const std::string &Path);
 
 /// Removes Path only if it is still exactly the file that was judged.
 bool removeIfStill(const std::string &Path, const FileIdentity &Judged);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Plan.h"
 
+#include "driver/OutputIdentity.h"
 #include "flags/BuiltinRules.h"
 #include "flags/Classify.h"
 #include "flags/RuleEngine.h"
@@ -190,7 +191,13 @@ std::vector<std::string> macrosRead(const Job &J,
   return Names;
 }
 
-/// Where verify would reread the output, or why it cannot.
+/// Where verify would reread the output, or why it cannot. What the link
+/// writes is decided after it (driver/OutputIdentity.h); only what no link
+/// can turn into a file of its own is decided here: linkers write into a
+/// device, a FIFO or a socket at -o and never replace it (lld's
+/// FileOutputBuffer, bfd_open_file, ld64's OutputFile), and the paths
+/// under /dev and /proc that exist name descriptors and devices, not files
+/// (-o /dev/stdout is -o -).
 void planVerification(Plan &P) {
   const flags::LinkOutput &Out = P.Cls.Link;
   if (!Out.known()) {
@@ -199,9 +206,27 @@ void planVerification(Plan &P) {
   }
   P.OutputPath = Out.Path;
   llvm::sys::fs::file_status St;
-  if (!llvm::sys::fs::status(P.OutputPath, St, /*Follow=*/false) &&
-      St.type() != llvm::sys::fs::file_type::regular_file)
-    P.NotVerified = P.OutputPath + " is not a regular file";
+  if (llvm::sys::fs::status(P.OutputPath, St, /*Follow=*/false))
+    return; // nothing there yet: decided after the link
+  llvm::StringRef Path(P.OutputPath);
+  if (Path.starts_with("/dev/") || Path.starts_with("/proc/")) {
+    P.NotVerified = P.OutputPath + " names a device or a descriptor, not a file the link writes";
+    return;
+  }
+  switch (St.type()) {
+  case llvm::sys::fs::file_type::regular_file:
+  case llvm::sys::fs::file_type::directory_file: // the link fails
+    return;
+  case llvm::sys::fs::file_type::symlink_file:
+    P.OutputNote = P.OutputPath +
+                   " is a symbolic link: judged is what the link leaves (a regular file "
+                   "it writes in its place, or the target it writes through it)";
+    return;
+  default:
+    P.NotVerified = P.OutputPath + " is " + fileKindOf(P.OutputPath) +
+                    ": a link writes into it, never a file to judge";
+    return;
+  }
 }
 
 } // namespace

@@ -52,6 +52,9 @@ struct Plan {
   /// output to standard output"). The step then runs without a reread and
   /// says so once.
   std::string NotVerified;
+  /// How the file to judge is found when -o is not a plain path: a
+  /// symbolic link at -o ("" when it is).
+  std::string OutputNote;
   /// The compiler arguments and the full argv that will execute.
   std::vector<std::string> CompilerArgs;
   std::vector<std::string> Argv;

@@ -1,6 +1,7 @@
 //===- PlanJson.cpp - render a plan with llvm::json ------------------------===//
 #include "driver/PlanJson.h"
 
+#include "support/JsonName.h"
 #include "support/Printable.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -27,8 +28,13 @@ const char *targetSourceName(flags::TargetSource S) {
   return enumName(S, {"-target", "-arch", "compiler name", "host default"});
 }
 
+/// A text that may hold a name (a path in "not verified: WHY"): JSON
+/// strings are UTF-8, so bytes that are not become U+FFFD, never an
+/// assertion in a build with them on.
 static json::Value nullable(const std::string &S) {
-  return S.empty() ? json::Value(nullptr) : json::Value(S);
+  if (S.empty())
+    return nullptr;
+  return json::isUTF8(S) ? json::Value(S) : json::Value(json::fixUTF8(S));
 }
 
 static json::Array rulesJson(const Plan &P) {
@@ -51,33 +57,46 @@ static json::Array rulesJson(const Plan &P) {
 static json::Object classificationJson(const flags::Classification &C) {
   json::Array Inputs;
   for (const flags::Input &I : C.Inputs)
-    Inputs.push_back(json::Object{{"path", I.Path}, {"type", I.Type}});
+  {
+    json::Object In{{"type", I.Type}};
+    putJsonName(In, "path", I.Path);
+    Inputs.push_back(std::move(In));
+  }
   json::Object Defs;
   for (const auto &[Name, Value] : C.Defines)
     Defs[Name] = Value;
-  return json::Object{
+  json::Object O{
       {"phase", flags::phaseName(C.Ph)},
-      {"deciding_arg", C.DecidingArg},
+      {"decidingArg", C.DecidingArg},
       {"inputs", std::move(Inputs)},
-      {"output", C.Output ? json::Value(*C.Output) : json::Value(nullptr)},
-      {"output_kind", flags::outputKindName(C.Kind)},
+      {"outputKind", flags::outputKindName(C.Kind)},
       {"target", json::Object{{"triple", C.Target.Triple},
                               {"format", flags::objectFormatName(C.Target.Format)},
                               {"source", targetSourceName(C.Target.Source)},
                               {"archs", C.Target.Archs}}},
       {"defines", std::move(Defs)},
       {"libraries", C.Libraries},
-      {"library_dirs", C.LibraryDirs},
-      {"linker_args", C.LinkerArgs},
-      {"unknown_args", C.UnknownArgs},
+      {"libraryDirs", C.LibraryDirs},
+      {"linkerArgs", C.LinkerArgs},
+      {"unknownArgs", C.UnknownArgs},
       {"uncertain", C.Uncertain},
-      {"response_files", C.ResponseFiles},
-      {"working_directory",
+      {"responseFiles", C.ResponseFiles},
+      {"workingDirectory",
        C.WorkingDirectory ? json::Value(*C.WorkingDirectory) : json::Value(nullptr)},
-      {"link_output", json::Object{{"path", nullable(C.Link.Path)},
-                                   {"source", nullable(C.Link.Source)},
-                                   {"unknown", nullable(C.Link.Unknown)}}},
   };
+  json::Object Link{{"source", nullable(C.Link.Source)}, {"unknown", nullable(C.Link.Unknown)}};
+  if (C.Link.Path.empty())
+    Link["path"] = nullptr;
+  else
+    putJsonName(Link, "path", C.Link.Path);
+  O["linkOutput"] = std::move(Link);
+  // The -o name as the user gave it, its exact bytes beside when they are
+  // not UTF-8 (outputEscaped): explain's output: line prints those.
+  if (C.Output)
+    putJsonName(O, "output", *C.Output);
+  else
+    O["output"] = nullptr;
+  return O;
 }
 
 /// The rules file in force, or why none was looked for.
@@ -87,26 +106,28 @@ static void addRulesFile(json::Object &O, const config::Config &Cfg, const confi
     NotLookedFor = "LINKGUARD_MODE=off";
   else if (!Cfg.RulesEnabled)
     NotLookedFor = "LINKGUARD_RULES=off";
-  O["rules_file_not_looked_for"] = std::move(NotLookedFor);
+  O["rulesFileNotLookedFor"] = std::move(NotLookedFor);
   if (R.File)
-    O["rules_file"] = json::Object{{"path", *R.File},
+    O["rulesFile"] = json::Object{{"path", *R.File},
                                    {"directory", R.Directory},
                                    {"origin", R.Origin},
                                    {"error", R.Error ? json::Value(*R.Error) : json::Value(nullptr)}};
   else
-    O["rules_file"] = nullptr;
+    O["rulesFile"] = nullptr;
   json::Array Ignored;
   for (const config::IgnoredRulesFile &I : R.Ignored)
     Ignored.push_back(json::Object{{"path", I.Path}, {"reason", I.Reason}});
-  O["rules_files_ignored"] = std::move(Ignored);
+  O["rulesFilesIgnored"] = std::move(Ignored);
 }
 
 json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   json::Object O = classificationJson(P.Cls);
+  O["schema"] = "linkguard-explain/1";
+  O["compilerFound"] = true;
   O["form"] = invocationFormName(J.Form);
   O["compiler"] = J.Launch.Executable;
-  O["compiler_origin"] = J.Launch.Origin;
-  O["compiler_name"] = J.CompilerName;
+  O["compilerOrigin"] = J.Launch.Origin;
+  O["compilerName"] = J.CompilerName;
   O["argv"] = P.Argv;
   // JSON strings are UTF-8: when a word is not, its exact bytes go beside
   // (explain's "runs:" line is what runs, byte for byte).
@@ -114,21 +135,25 @@ json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
     json::Array Escaped;
     for (const std::string &W : P.Argv)
       Escaped.push_back(printable(W));
-    O["argv_escaped"] = std::move(Escaped);
+    O["argvEscaped"] = std::move(Escaped);
   }
   O["rules"] = rulesJson(P);
   O["appended"] = P.Appended;
-  O["inserted_before_libraries"] = P.InsertedBeforeLibraries;
+  O["insertedBeforeLibraries"] = P.InsertedBeforeLibraries;
   O["inject"] = injects(P);
   O["mode"] = config::modeName(P.EffectiveMode);
-  O["mode_reason"] = P.ModeReason;
+  O["modeReason"] = P.ModeReason;
   O["action"] = actionName(P.What);
   O["verifies"] = P.What == Action::SpawnAndVerify;
-  O["output_path"] = nullable(P.OutputPath);
-  O["not_verified"] = nullable(P.NotVerified);
+  if (P.OutputPath.empty())
+    O["outputPath"] = nullptr;
+  else
+    putJsonName(O, "outputPath", P.OutputPath);
+  O["notVerified"] = nullable(P.NotVerified);
+  O["outputNote"] = nullable(P.OutputNote);
   O["contract"] = nullable(P.ContractSummary);
   O["warning"] = nullable(P.UnknownArgsWarning);
-  O["action_text"] = actionText(P.What);
+  O["actionText"] = actionText(P.What);
   addRulesFile(O, Cfg, P.Rules);
   return O;
 }

@@ -122,6 +122,11 @@ Condition producesOutput(const std::vector<OutputKind> &Kinds,
   for (OutputKind K : Kinds)
     Names.push_back(humanOutputName(K));
   bool Holds = std::find(Kinds.begin(), Kinds.end(), C.Kind) != Kinds.end();
+  // Only a link writes an executable or a library (explain of a -c step
+  // must not read "output is none").
+  if (C.Ph != Phase::Link)
+    return {join(Names, " or ") + " output", Holds,
+            std::string("this ") + phaseName(C.Ph) + " step writes no linked output"};
   return {join(Names, " or ") + " output", Holds,
           std::string("output is ") + outputKindName(C.Kind)};
 }
@@ -177,6 +182,11 @@ Condition usesAnyOf(const RuleMatch &M, const Classification &C) {
 Condition isAotBuild(bool Wanted, const RuleMatch &M, const Classification &C,
                      const RuleContext &Ctx) {
   std::string Name = Wanted ? "AOT build" : "not an AOT build";
+  // AOT and JIT are shapes of a link: a compile step has neither.
+  if (C.Ph != Phase::Link)
+    return {Name, !Wanted,
+            std::string("this ") + phaseName(C.Ph) +
+                " step links nothing: AOT or JIT is read from a link"};
   if (Ctx.AotOverride)
     return {Name, *Ctx.AotOverride == Wanted,
             std::string("LINKGUARD_AOT=") + (*Ctx.AotOverride ? "1" : "0")};

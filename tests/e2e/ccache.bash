@@ -182,7 +182,8 @@ SUITE_ccache_wrong_compiler() {
     PATH=$order:$PWD/bin:$PATH CXX="$LGXX" expect_status 0 "$LGXX" -c f.cpp -o f.o
     expect_same_file f.o want19.o
     out=$(PATH=$order:$PWD/bin:$PATH "$LINKGUARD_BIN" --version)
-    expect_contains "$out" "real compiler: $(readlink -f "$(command -v ccache)") (from PATH)" "--version"
+    # The compiler behind ccache, and ccache beside it (issue 30).
+    expect_contains "$out" "real compiler: $PWD/bin/clang++ (through $(readlink -f "$(command -v ccache)"), from PATH)" "--version"
   done
   expect_equal "$(stat direct_cache_hit)" 1 "ccache still caches (second compile hit)"
 }

@@ -39,7 +39,7 @@ SUITE_elf_rule() {
   TEST "explain: the example rule applies and inserts before the libraries"
   json=$(LINKGUARD_CXX=$CLANG14 LINKGUARD_CONFIG=$EXAMPLE "$LINKGUARD_BIN" explain --json -- \
            "$WRAP" -fopenmp -shared model.o -o model.so -lomp)
-  got=$(python3 -c 'import json,sys; j=json.load(sys.stdin); r=[x for x in j["rules"] if x["name"]=="elf-openmp-as-needed"][0]; print(r["applies"], r["position"], j["inserted_before_libraries"], j["appended"], j["mode"])' <<<"$json")
+  got=$(python3 -c 'import json,sys; j=json.load(sys.stdin); r=[x for x in j["rules"] if x["name"]=="elf-openmp-as-needed"][0]; print(r["applies"], r["position"], j["insertedBeforeLibraries"], j["appended"], j["mode"])' <<<"$json")
   expect_equal "$got" "True before-libraries ['-Wl,--as-needed'] [] enforce"
   got=$(python3 -c 'import json,sys; j=json.load(sys.stdin); r=[x for x in j["rules"] if x["name"]=="elf-openmp-as-needed"][0]; print([c["holds"] for c in r["conditions"] if c["name"].startswith("links or passes any of")], j["argv"][-2:])' <<<"$json")
   expect_equal "$got" "[True] ['-Wl,--as-needed', '-lomp']" "the uses-any condition and the placement"

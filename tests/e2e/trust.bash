@@ -94,9 +94,9 @@ SUITE_trust() {
   got=$(printf '%s' "$out" | python3 -c '
 import json, sys
 j = json.load(sys.stdin)
-f = j["rules_file"]
+f = j["rulesFile"]
 print(f["path"], f["directory"], f["origin"], f["error"])
-for i in j["rules_files_ignored"]:
+for i in j["rulesFilesIgnored"]:
     print(i["path"], "|", i["reason"])')
   expect_equal "$got" "$PWD/xdg/linkguard/linkguard.toml $PWD/xdg/linkguard user None
 $PWD/shared/linkguard.toml | its directory $PWD/shared is writable by everyone" "explain --json"
