@@ -40,6 +40,10 @@
 
 cmake_minimum_required(VERSION 3.21) # <LANG>_LINKER_LAUNCHER
 
+get_filename_component(_linkguard_self "${CMAKE_CURRENT_LIST_FILE}" REALPATH)
+set_property(GLOBAL PROPERTY _LINKGUARD_SELF "${_linkguard_self}")
+unset(_linkguard_self)
+
 set(_linkguard_settings LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE LINKGUARD_EXECUTABLE
     LINKGUARD_FORWARD_DEFINES LINKGUARD_LINK_DEFINES LINKGUARD_ASSUME_AOT)
 
@@ -66,7 +70,8 @@ endforeach()
 # read that was given no settings takes them from the nearest enclosing
 # build directory configured with this same file. (A sub-project built
 # outside it is refused at the enclosing configure: _linkguard_check_external.)
-if(NOT DEFINED LINKGUARD_EXECUTABLE AND NOT DEFINED LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE)
+if(NOT DEFINED LINKGUARD_EXECUTABLE AND NOT DEFINED LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE
+   AND NOT CMAKE_SCRIPT_MODE_FILE)
   get_filename_component(_linkguard_dir "${CMAKE_BINARY_DIR}" DIRECTORY)
   get_filename_component(_linkguard_self "${CMAKE_CURRENT_LIST_FILE}" REALPATH)
   set(_linkguard_depth 0)
@@ -173,7 +178,7 @@ if(NOT "$ENV{_LINKGUARD_CMAKE_CHECKED}" STREQUAL "${LINKGUARD_EXECUTABLE}")
   if(NOT EXISTS "${_linkguard_exe}" OR IS_DIRECTORY "${_linkguard_exe}")
     set(_linkguard_problem "does not exist")
   elseif(NOT _linkguard_name MATCHES "^linkguard(\\.exe)?$")
-    set(_linkguard_problem "is named ${_linkguard_name}: that name runs a compiler; name the linkguard binary itself (<prefix>/bin/linkguard)")
+    set(_linkguard_problem "is named ${_linkguard_name}, not linkguard: under another name linkguard runs as a compiler; name the linkguard binary itself (<prefix>/bin/linkguard)")
   else()
     execute_process(COMMAND "${_linkguard_exe}" --version
       RESULT_VARIABLE _linkguard_rc OUTPUT_VARIABLE _linkguard_out ERROR_QUIET)
@@ -811,7 +816,7 @@ function(_linkguard_check_external t)
   get_property(args TARGET ${t} PROPERTY _EP_CMAKE_ARGS)
   get_property(cache_args TARGET ${t} PROPERTY _EP_CMAKE_CACHE_ARGS)
   set(args "${args};${cache_args}")
-  get_filename_component(self "${CMAKE_CURRENT_LIST_FILE}" REALPATH)
+  get_property(self GLOBAL PROPERTY _LINKGUARD_SELF)
   set(ours FALSE)
   foreach(a IN LISTS args)
     if(a MATCHES "^-DCMAKE_TOOLCHAIN_FILE(:[A-Z]+)?=(.*)$")
@@ -878,7 +883,7 @@ endfunction()
 # enable_language()): schedule the walk once, at the end of the top-level
 # CMakeLists.txt, when every target exists.
 get_property(_linkguard_deferred GLOBAL PROPERTY LINKGUARD_FORWARD_DEFERRED)
-if(NOT _linkguard_deferred)
+if(NOT _linkguard_deferred AND NOT CMAKE_SCRIPT_MODE_FILE)
   set_property(GLOBAL PROPERTY LINKGUARD_FORWARD_DEFERRED TRUE)
   cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}"
     CALL cmake_policy GET CMP0043 _LINKGUARD_CMP0043)
