@@ -237,7 +237,35 @@ endfunction()
 # the environment variable of that name, or your toolchain's - runs first:
 # <it> linkguard ... -- <compiler>. (A reread finds linkguard already in.)
 set(LINKGUARD_LINK_LANGUAGES C CXX OBJC OBJCXX)
+# A language whose compiler already is linkguard (CXX=linkguard-clang++
+# exported in the shell, or a toolchain naming it) gets no launcher: its
+# links already run linkguard, and linkguard refuses to run itself as the
+# compiler. The defines then go on the link line (-DUSE_MPS), as for Xcode.
+set(LINKGUARD_COMPILER_LANGUAGES "")
 foreach(_linkguard_lang IN LISTS LINKGUARD_LINK_LANGUAGES)
+  set(_linkguard_cc "${CMAKE_${_linkguard_lang}_COMPILER}")
+  if(NOT _linkguard_cc)
+    if(_linkguard_lang MATCHES "CXX$")
+      set(_linkguard_cc "$ENV{CXX}")
+    else()
+      set(_linkguard_cc "$ENV{CC}")
+    endif()
+    separate_arguments(_linkguard_cc UNIX_COMMAND "${_linkguard_cc}")
+    list(FILTER _linkguard_cc EXCLUDE REGEX "^-")
+    list(POP_BACK _linkguard_cc _linkguard_last)
+    set(_linkguard_cc "${_linkguard_last}")
+    unset(_linkguard_last)
+  endif()
+  get_filename_component(_linkguard_cc "${_linkguard_cc}" NAME)
+  if(_linkguard_cc MATCHES "^linkguard")
+    list(APPEND LINKGUARD_COMPILER_LANGUAGES ${_linkguard_lang})
+  endif()
+endforeach()
+unset(_linkguard_cc)
+foreach(_linkguard_lang IN LISTS LINKGUARD_LINK_LANGUAGES)
+  if(_linkguard_lang IN_LIST LINKGUARD_COMPILER_LANGUAGES)
+    continue()
+  endif()
   set(_linkguard_user "${CMAKE_${_linkguard_lang}_LINKER_LAUNCHER}")
   _linkguard_runs_linkguard("${_linkguard_user}" _linkguard_ours)
   if(NOT _linkguard_ours)
@@ -278,7 +306,8 @@ if(CMAKE_GENERATOR STREQUAL "Xcode")
   endif()
   unset(_linkguard_bindir)
   get_property(_linkguard_warned GLOBAL PROPERTY LINKGUARD_XCODE_WARNED)
-  if(NOT _linkguard_warned AND NOT CMAKE_IN_TRY_COMPILE)
+  get_property(_linkguard_in_try GLOBAL PROPERTY IN_TRY_COMPILE)
+  if(NOT _linkguard_warned AND NOT _linkguard_in_try)
     set_property(GLOBAL PROPERTY LINKGUARD_XCODE_WARNED TRUE)
     message(STATUS "linkguard: Xcode links through LDPLUSPLUS=${CMAKE_XCODE_ATTRIBUTE_LDPLUSPLUS} "
       "and LD=${CMAKE_XCODE_ATTRIBUTE_LD} (untested: linkguard's tests run the Ninja and "
@@ -289,6 +318,7 @@ if(CMAKE_GENERATOR STREQUAL "Xcode")
     endif()
   endif()
   unset(_linkguard_warned)
+  unset(_linkguard_in_try)
 endif()
 
 # ---- which macros a target's objects are compiled with --------------------
@@ -775,18 +805,35 @@ function(_linkguard_launch_target t)
     message(STATUS "linkguard: ${t}: ${said}")
   endif()
 
+  set(via_flags FALSE)
   if(CMAKE_GENERATOR STREQUAL "Xcode")
-    # The link driver is linkguard-clang++ (above); it reads -D on a link.
+    set(via_flags TRUE)
+  else()
+    get_property(enabled GLOBAL PROPERTY ENABLED_LANGUAGES)
+    foreach(lang IN LISTS LINKGUARD_COMPILER_LANGUAGES)
+      if(lang IN_LIST enabled)
+        set(via_flags TRUE)
+      endif()
+    endforeach()
+  endif()
+  if(via_flags)
+    # The link driver is linkguard (Xcode's LDPLUSPLUS above, or a compiler
+    # that is linkguard); it reads -D on a link.
     foreach(d IN LISTS all)
       set_property(TARGET ${t} APPEND PROPERTY LINK_OPTIONS "-D${d}")
     endforeach()
     foreach(d IN LISTS LINKGUARD_LINK_DEFINES)
       set_property(TARGET ${t} APPEND PROPERTY LINK_OPTIONS "-D${d}")
     endforeach()
-    return()
+    if(CMAKE_GENERATOR STREQUAL "Xcode")
+      return()
+    endif()
   endif()
 
   foreach(lang IN LISTS LINKGUARD_LINK_LANGUAGES)
+    if(lang IN_LIST LINKGUARD_COMPILER_LANGUAGES)
+      continue()
+    endif()
     get_property(launcher TARGET ${t} PROPERTY ${lang}_LINKER_LAUNCHER)
     if(launcher STREQUAL "${LINKGUARD_${lang}_LINKER_LAUNCHER}")
       # The launcher this file set: the user's launcher from before, if any.
@@ -859,8 +906,39 @@ function(_linkguard_walk dir)
   endforeach()
 endfunction()
 
+# CXX=linkguard-clang++ (the form for PyTorch's cpp_builder) also reaches a
+# CMake configure when it is exported in the shell. CMake then derives ar,
+# ranlib and the LTO tools from that name (Modules/CMakeFindBinUtils.cmake):
+# LLVM 14's unversioned llvm-ar here, no CMAKE_CXX_COMPILER_AR, IPO off; and
+# with this file every link would run linkguard twice. Said once per build
+# directory, at its first configure.
+function(_linkguard_check_compilers)
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  foreach(lang IN LISTS langs)
+    set(cc "${CMAKE_${lang}_COMPILER}")
+    if(NOT lang IN_LIST LINKGUARD_LINK_LANGUAGES OR NOT cc OR "${cc}" IN_LIST _LINKGUARD_SAID_COMPILERS)
+      continue()
+    endif()
+    get_filename_component(name "${cc}" NAME)
+    if(name MATCHES "^linkguard")
+      message(WARNING "linkguard: CMAKE_${lang}_COMPILER is ${cc}, which is linkguard "
+        "(from CXX/CC, or your toolchain). CMake derives ar, ranlib and the LTO tools from "
+        "the compiler's name (CMAKE_${lang}_COMPILER_AR: ${CMAKE_${lang}_COMPILER_AR}; "
+        "CMAKE_AR: ${CMAKE_AR}; IPO needs both). Its links run linkguard as the compiler, "
+        "with the forwarded macros as -D on the link line. Better: configure a fresh build "
+        "directory with your real compiler (unset CXX and CC) and this toolchain file, or "
+        "name the compiler through linkguard's masquerade folder: "
+        "CXX=<prefix>/libexec/linkguard/clang++-19 (docs/integration.md).")
+      set(said ${_LINKGUARD_SAID_COMPILERS} "${cc}")
+      set(_LINKGUARD_SAID_COMPILERS "${said}" CACHE INTERNAL "compilers linkguard warned about")
+    endif()
+  endforeach()
+endfunction()
+
 function(_linkguard_end)
-  if(NOT CMAKE_IN_TRY_COMPILE)
+  get_property(in_try GLOBAL PROPERTY IN_TRY_COMPILE)
+  if(NOT in_try)
+    _linkguard_check_compilers()
     get_property(version GLOBAL PROPERTY LINKGUARD_VERSION)
     if(LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE)
       set(tc "chainloaded toolchain ${LINKGUARD_CHAINLOAD_TOOLCHAIN_FILE}")

@@ -80,6 +80,7 @@ expect_chained() {
 }
 
 SUITE_cmake_setup() {
+  local log
   TEST "the user's -DCMAKE_CXX_LINKER_LAUNCHER runs first, then linkguard"
   configure_lg lg -DCMAKE_CXX_LINKER_LAUNCHER="$PWD/rec"
   cmake_build lg
@@ -204,6 +205,38 @@ SUITE_cmake_setup() {
     -DCMAKE_TOOLCHAIN_FILE="$PWD/prefix/share/linkguard/cmake/linkguard-toolchain.cmake" \
     -DLINKGUARD_CHAINLOAD_TOOLCHAIN_FILE="$PWD/darwin.cmake"
   expect_contains "$(cat lg2/CMakeCache.txt)" "LINKGUARD_EXECUTABLE:FILEPATH=$PWD/prefix/bin/linkguard" "installed"
+
+  TEST "CXX=linkguard-clang++ with the toolchain file: said once; links run it as the compiler, -DUSE_MPS on the link line"
+  local lgxx
+  lgxx=$(dirname "$LINKGUARD_BIN")/linkguard-clang++
+  mkdir native && echo 'int main() { return 0; }' >native/main.cpp
+  printf 'cmake_minimum_required(VERSION 3.21)\nproject(n CXX)\nadd_executable(n main.cpp)\n' >native/CMakeLists.txt
+  CXX=$lgxx LINKGUARD_CXX=$CLANGXX cmake_configure native lg Ninja \
+    -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DLINKGUARD_EXECUTABLE="$LINKGUARD_BIN"
+  log=$(tr '\n' ' ' <lg.configure.log | tr -s ' ')
+  expect_contains "$log" "linkguard: CMAKE_CXX_COMPILER is $lgxx, which is linkguard" "configure output"
+  expect_contains "$log" "CXX=<prefix>/libexec/linkguard/clang++-19" "configure output"
+  expect_equal "$(grep -c 'CMAKE_CXX_COMPILER is' lg.configure.log)" 1 "warnings"
+  LINKGUARD_CXX=$CLANGXX cmake_build lg
+  expect_contains "$(link_line lg.build.log n)" ": && $lgxx " "the link line"
+  LINKGUARD_CXX=$CLANGXX cmake_configure native lg Ninja
+  expect_not_contains "$(cat lg.configure.log)" "CMAKE_CXX_COMPILER is" "second configure"
+  # A cross toolchain naming linkguard-clang++: the model loses libomp.
+  write_cross_toolchain "$PWD/darwin-lg.cmake" "$PWD/sdk" "$lgxx" "$(dirname "$LINKGUARD_BIN")/linkguard-clang"
+  LINKGUARD_CXX=$CLANGXX cmake_configure proj lg2 Ninja -DOMP_DIR="$PWD/sdk/omp" \
+    -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DLINKGUARD_CHAINLOAD_TOOLCHAIN_FILE="$PWD/darwin-lg.cmake" \
+    -DLINKGUARD_EXECUTABLE="$LINKGUARD_BIN"
+  expect_contains "$(cat lg2.configure.log)" "-- linkguard: model: --assume-define=USE_MPS" "configure output"
+  LINKGUARD_CXX=$CLANGXX cmake_build lg2
+  expect_contains "$(link_line lg2.build.log libmodel.dylib)" ": && $lgxx " "the link line"
+  expect_contains "$(link_line lg2.build.log libmodel.dylib)" " -DUSE_MPS" "the link line"
+  expect_not_contains "$(otool_deps lg2/libmodel.dylib)" libomp "otool -L"
+  expect_contains "$(otool_deps lg2/libmodel.dylib)" /usr/lib/libSystem.B.dylib "otool -L"
+  # The real compiler: nothing to say.
+  CXX=$CLANGXX cmake_configure native lg3 Ninja \
+    -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DLINKGUARD_EXECUTABLE="$LINKGUARD_BIN"
+  expect_not_contains "$(cat lg3.configure.log)" "CMAKE_CXX_COMPILER is" "configure output"
+  expect_not_contains "$(cat lg3.configure.log)" "Warning" "configure output"
 
   TEST "Xcode: the link drivers LDPLUSPLUS/LD become linkguard-clang++/linkguard-clang"
   # No Xcode generator here: the toolchain file runs as a script with the
