@@ -238,6 +238,31 @@ SUITE_cmake_setup() {
   expect_not_contains "$(cat lg3.configure.log)" "CMAKE_CXX_COMPILER is" "configure output"
   expect_not_contains "$(cat lg3.configure.log)" "Warning" "configure output"
 
+  TEST "the README's CMake line, on an install: links through linkguard, CMake's own tools, IPO"
+  [ -f "${LINKGUARD_BUILD_DIR:-}/cmake_install.cmake" ] || test_failed "LINKGUARD_BUILD_DIR has no cmake_install.cmake"
+  cmake --install "$LINKGUARD_BUILD_DIR" --prefix "$PWD/prefix" >install.log 2>&1 ||
+    test_failed "cmake --install: $(cat install.log)"
+  local readme_line
+  readme_line=$(sed -n '/^## Use it/,/^## /p' "$LINKGUARD_SOURCE_DIR/README.md" |
+    grep -m1 '^cmake .*-DCMAKE_TOOLCHAIN_FILE=<prefix>/share/linkguard/cmake/linkguard-toolchain.cmake')
+  expect_contains "$readme_line" "cmake -S . -B build" "the README's CMake line under Use it"
+  mkdir native && cat >native/CMakeLists.txt <<'CM'
+cmake_minimum_required(VERSION 3.21)
+project(n CXX)
+include(CheckIPOSupported)
+check_ipo_supported(RESULT ipo)
+message(STATUS "IPO=${ipo} AR=${CMAKE_AR} CXX_COMPILER_AR=${CMAKE_CXX_COMPILER_AR}")
+add_executable(n main.cpp)
+CM
+  echo 'int main() { return 0; }' >native/main.cpp
+  read -r -a words <<<"${readme_line//<prefix>/$PWD/prefix}"
+  (cd native && CXX=clang++-19 "${words[@]}" -G Ninja >../readme.configure.log 2>&1) ||
+    test_failed "the README's line: $(cat readme.configure.log)"
+  expect_contains "$(cat readme.configure.log)" "linkguard: $PWD/prefix/bin/linkguard (linkguard" "configure output"
+  expect_contains "$(cat readme.configure.log)" "IPO=YES AR=/usr/bin/llvm-ar-19 CXX_COMPILER_AR=/usr/bin/llvm-ar-19" "configure output"
+  cmake_build native/build
+  expect_contains "$(link_line native/build.build.log n)" ": && $PWD/prefix/bin/linkguard -- " "the link line"
+
   TEST "Xcode: the link drivers LDPLUSPLUS/LD become linkguard-clang++/linkguard-clang"
   # No Xcode generator here: the toolchain file runs as a script with the
   # generator CMake would have set, and prints what it set.
