@@ -270,7 +270,11 @@ foreach(_linkguard_lang IN LISTS LINKGUARD_LINK_LANGUAGES)
   _linkguard_runs_linkguard("${_linkguard_user}" _linkguard_ours)
   if(NOT _linkguard_ours)
     if(_linkguard_user STREQUAL "" AND DEFINED ENV{CMAKE_${_linkguard_lang}_LINKER_LAUNCHER})
+      # Cached, as CMake<LANG>Information.cmake does: a later configure
+      # without the variable keeps it.
       set(_linkguard_user "$ENV{CMAKE_${_linkguard_lang}_LINKER_LAUNCHER}")
+      set(CMAKE_${_linkguard_lang}_LINKER_LAUNCHER "${_linkguard_user}" CACHE STRING
+        "Linker launcher for ${_linkguard_lang} (from the environment)")
     endif()
     set(LINKGUARD_USER_${_linkguard_lang}_LINKER_LAUNCHER "${_linkguard_user}")
     set(CMAKE_${_linkguard_lang}_LINKER_LAUNCHER ${_linkguard_user} ${LINKGUARD_LAUNCHER_BASE} --)

@@ -96,6 +96,11 @@ SUITE_cmake_setup() {
   CMAKE_CXX_LINKER_LAUNCHER="$PWD/rec" configure_lg lg
   cmake_build lg
   expect_chained lg libmodel.dylib
+  # Kept by a later configure without it, as CMake keeps it.
+  configure_lg lg
+  : >rec.log
+  cmake_build lg --target clean && cmake_build lg
+  expect_chained lg libmodel.dylib
 
   TEST "a chainloaded toolchain's launcher is kept, in front of linkguard"
   echo "set(CMAKE_CXX_LINKER_LAUNCHER $PWD/rec)" >>darwin.cmake
