@@ -268,6 +268,24 @@ CM
   cmake_build native/build
   expect_contains "$(link_line native/build.build.log n)" ": && $PWD/prefix/bin/linkguard -- " "the link line"
 
+  TEST "the toolchain added to an existing build directory is not read (CMake says so); --fresh reads it"
+  # CMake reads a toolchain file at a tree's first configure only, so
+  # linkguard's file cannot speak here: docs/integration.md says to use a
+  # fresh directory or --fresh, and this is the behaviour that advice rests on.
+  cmake_configure proj lg Ninja -DOMP_DIR="$PWD/sdk/omp" -DCMAKE_TOOLCHAIN_FILE="$PWD/darwin.cmake"
+  configure_lg lg
+  expect_contains "$(tr '\n' ' ' <lg.configure.log | tr -s ' ')" \
+    "Manually-specified variables were not used by the project: CMAKE_TOOLCHAIN_FILE" "configure output"
+  expect_not_contains "$(cat lg.configure.log)" "-- linkguard:" "configure output"
+  expect_contains "$(sed -n '/^## CMake: the toolchain file/,/^## /p' "$LINKGUARD_SOURCE_DIR/docs/integration.md")" \
+    "Use a **fresh build directory** (or \`cmake --fresh\`" "docs/integration.md"
+  cmake_build lg
+  expect_not_contains "$(link_line lg.build.log libmodel.dylib)" "$LINKGUARD_BIN" "the link line"
+  configure_lg lg --fresh
+  expect_contains "$(cat lg.configure.log)" "-- linkguard: model: --assume-define=USE_MPS" "configure output after --fresh"
+  cmake_build lg
+  expect_not_contains "$(otool_deps lg/libmodel.dylib)" libomp "otool -L after --fresh"
+
   TEST "Xcode: the link drivers LDPLUSPLUS/LD become linkguard-clang++/linkguard-clang"
   # No Xcode generator here: the toolchain file runs as a script with the
   # generator CMake would have set, and prints what it set.
