@@ -130,6 +130,7 @@ SUITE_cmake_toolchain() {
   build lg
   expect_contains "$(cat lg.build.log)" \
     "$LINKGUARD_BIN --assume-define=USE_MPS --assume-aot -- $CLANGXX" "build log"
+  expect_contains "$(cat lg.configure.log)" "on every link (--assume-define=USE_MPS --assume-aot);" "configure output"
   expect_not_contains "$(deps lg)" libomp "otool -L"
 
   TEST "a model that calls OpenMP keeps libomp, and the build passes"
