@@ -92,7 +92,7 @@ configure_defs() { # BUILD_DIR GENERATOR [ARGS...]
 }
 
 SUITE_cmake_defines() {
-  local t line log f
+  local t line log f c
   TEST "every way USE_MPS reaches a target's objects is forwarded to its link, and only those"
   configure_defs lg Ninja -DCMAKE_BUILD_TYPE=Release -DLG_OLD_0043=ON
   log=$(cat lg.configure.log)
@@ -152,6 +152,29 @@ SUITE_cmake_defines() {
   expect_contains "$(link_line lg.build.log libopts.dylib)" "--assume-define=USE_MPS" "opts, Release"
   expect_contains "$(otool_deps lg/Release/libopts.dylib)" libSystem "opts, Release: otool -L"
   expect_not_contains "$(otool_deps lg/Release/libopts.dylib)" libomp "opts, Release: otool -L"
+
+  TEST "Ninja Multi-Config, the compiler is linkguard-clang++: per-configuration -DUSE_MPS on the link line"
+  # The path Xcode takes too (its link driver is linkguard-clang++): link
+  # options take generator expressions in every CMake version.
+  local lgxx
+  lgxx=$(dirname "$LINKGUARD_BIN")/linkguard-clang++
+  write_cross_toolchain "$PWD/darwin-lg.cmake" "$PWD/sdk" "$lgxx" "$(dirname "$LINKGUARD_BIN")/linkguard-clang"
+  export LINKGUARD_CXX=$CLANGXX LINKGUARD_CC=$CLANG
+  cmake_configure proj lg "Ninja Multi-Config" -DOMP_DIR="$PWD/sdk/omp" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
+    -DLINKGUARD_CHAINLOAD_TOOLCHAIN_FILE="$PWD/darwin-lg.cmake" -DLINKGUARD_EXECUTABLE="$LINKGUARD_BIN" \
+    -DCMAKE_CONFIGURATION_TYPES="Debug;Release"
+  expect_contains "$(cat lg.configure.log)" "-- linkguard: genex_debug: --assume-define=USE_MPS (Debug only)" "configure output"
+  for c in Debug Release; do
+    cmake_build lg --config $c --target genex_debug
+    cp lg.build.log "lg.$c.build.log"
+  done
+  unset LINKGUARD_CXX LINKGUARD_CC
+  expect_contains "$(link_line lg.Debug.build.log libgenex_debug.dylib)" ": && $lgxx " "Debug: the link line"
+  expect_contains "$(link_line lg.Debug.build.log libgenex_debug.dylib)" " -DUSE_MPS" "Debug: the link line"
+  expect_not_contains "$(otool_deps lg/Debug/libgenex_debug.dylib)" libomp "Debug: otool -L"
+  expect_contains "$(otool_deps lg/Debug/libgenex_debug.dylib)" libSystem "Debug: otool -L"
+  expect_not_contains "$(link_line lg.Release.build.log libgenex_debug.dylib)" "-DUSE_MPS" "Release: the link line"
+  expect_contains "$(otool_deps lg/Release/libgenex_debug.dylib)" libomp "Release: otool -L"
 
   TEST "a generator expression linkguard cannot evaluate is said, not guessed"
   echo 'model(unknown plain.cpp)
