@@ -237,6 +237,16 @@ SUITE_cmake_setup() {
   expect_contains "$(link_line lg2.build.log libmodel.dylib)" " -DUSE_MPS" "the link line"
   expect_not_contains "$(otool_deps lg2/libmodel.dylib)" libomp "otool -L"
   expect_contains "$(otool_deps lg2/libmodel.dylib)" /usr/lib/libSystem.B.dylib "otool -L"
+  # The masquerade folder's clang++-19 (a link to linkguard): no launcher
+  # either, and nothing to say (CMake finds the right tools from that name).
+  local masq
+  masq=$(dirname "$LINKGUARD_BIN")/masquerade/clang++-19
+  [ -L "$masq" ] || test_failed "$masq is not a link"
+  CXX=$masq cmake_configure native lg4 Ninja \
+    -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DLINKGUARD_EXECUTABLE="$LINKGUARD_BIN"
+  expect_not_contains "$(cat lg4.configure.log)" "Warning" "configure output"
+  cmake_build lg4
+  expect_contains "$(link_line lg4.build.log n)" ": && $masq " "the link line"
   # The real compiler: nothing to say.
   CXX=$CLANGXX cmake_configure native lg3 Ninja \
     -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DLINKGUARD_EXECUTABLE="$LINKGUARD_BIN"
