@@ -43,6 +43,15 @@ LINKGUARD_PACKAGES=(
   python3-jsonschema
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
 )
+# What scripts/demo needs, a subset of the above: build the binary alone
+# (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.
+# The compile farms, caches, fish, clang-tidy, Catch2, clang 14's OpenMP and
+# GNU time are for the tests.
+LINKGUARD_DEMO_PACKAGES=(
+  clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev
+  libspdlog-dev libfmt-dev libzstd-dev zlib1g-dev libtomlplusplus-dev
+  cmake ninja-build
+)
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command
 # Line Tools, which also bring python3 and the SDK).
@@ -69,6 +78,12 @@ ensure_packages() {
     *) say "not Debian/Ubuntu or macOS: nothing is installed; needed: LLVM 19 with clang's" \
          "headers, spdlog, fmt, toml++, Catch2 (v2 or v3), zlib, zstd, CMake >= 3.21, Ninja, python3" ;;
   esac
+}
+
+# ensure_demo_packages: ensure_packages with the demo's list (Debian).
+ensure_demo_packages() {
+  local LINKGUARD_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}")
+  ensure_packages
 }
 
 ensure_apt_packages() {
@@ -101,11 +116,25 @@ ensure_brew_formulae() {
   brew install "${missing[@]}"
 }
 
-# build_tree DIR [CMAKE ARGS...]: configure once, then build incrementally.
-# Debian: clang 19; macOS: Apple's clang with Homebrew's prefix to search.
-# ccache when present.
+# build_tree DIR [CMAKE ARGS...]: configure once (again when a -DNAME=VALUE
+# given differs from the tree's cache: scripts/demo may have configured it
+# with BUILD_TESTING=OFF), then build incrementally: LINKGUARD_BUILD_TARGETS
+# (space-separated) or everything. Debian: clang 19; macOS: Apple's clang
+# with Homebrew's prefix to search. ccache when present.
 build_tree() {
   local dir=$1; shift
+  local a stale=
+  if [ -f "$dir/CMakeCache.txt" ]; then
+    for a in "$@"; do
+      [[ $a =~ ^-D([A-Za-z0-9_]+)(:[A-Z]+)?=(.*)$ ]] || continue
+      grep -qxF "${BASH_REMATCH[3]}" <(sed -n "s/^${BASH_REMATCH[1]}:[A-Z]*=//p" "$dir/CMakeCache.txt") ||
+        stale=1
+    done
+  fi
+  if [ -n "$stale" ]; then
+    say "reconfiguring $dir: $*"
+    cmake "$dir" "$@" >/dev/null
+  fi
   if [ ! -f "$dir/build.ninja" ]; then
     say "configuring $dir"
     local args=()
@@ -120,8 +149,10 @@ build_tree() {
     fi
     cmake -S "$LINKGUARD_ROOT" -B "$dir" -G Ninja "${args[@]}" "$@" >/dev/null
   fi
-  say "building $dir"
-  quiet_build "$dir"
+  say "building $dir${LINKGUARD_BUILD_TARGETS:+ ($LINKGUARD_BUILD_TARGETS)}"
+  local targets=()
+  for a in ${LINKGUARD_BUILD_TARGETS:-}; do targets+=(--target "$a"); done
+  quiet_build "$dir" "${targets[@]}"
 }
 
 # quiet_build DIR [ARGS...]: cmake --build without the progress lines; fails
