@@ -157,17 +157,18 @@ static void judgeLoadability(const BinaryInfo &Binary, Verdict &V) {
   for (const Slice &S : Binary.Slices) {
     std::string SliceName = Binary.Slices.size() > 1 ? S.Arch : std::string();
     std::string Why = installNameProblem(S, Binary.Fmt);
-    if (!Why.empty())
-      V.Findings.push_back({FindingKind::Violation, SliceName, *S.InstallName,
+    if (!Why.empty() && S.InstallName) {
+      const std::string &Name = *S.InstallName;
+      V.Findings.push_back({FindingKind::Violation, SliceName, Name,
                             "install-name",
-                            "LC_ID_DYLIB " + *S.InstallName + " (" + S.Arch +
-                                ") " + Why,
+                            "LC_ID_DYLIB " + Name + " (" + S.Arch + ") " + Why,
                             {}});
+    }
     for (const DyldRefusal &R : dyldRefusals(S))
       V.Findings.push_back(
           {FindingKind::Violation, SliceName, "", "dyld " + R.Rule,
            "dyld refuses to load this file (" + S.Arch + "): \"" +
-               R.DyldMessage + "\" (mach_o " + R.Function + "; " +
+               R.DyldMessage + "\" (dyld's " + R.Function + "; refused by " +
                R.Releases + "; the file has " + R.FileSDK + ")",
            {}});
   }

@@ -68,6 +68,7 @@ struct Gate {
 
 enum class Check {
   UnknownPlatform,
+  IncompatiblePlatforms,
   UnknownRequiredCommand,
   TooManyUUIDs,
   MissingUUID,
@@ -122,6 +123,9 @@ struct Rule {
 const Rule Rules[] = {
   {Check::UnknownPlatform, "unknown-platform", "validSemanticsPlatform",
    "unknown platform", SAME(Always)},
+  {Check::IncompatiblePlatforms, "incompatible-platforms",
+   "validSemanticsPlatform (PlatformAndVersions::zip)",
+   "incompatible platforms: %s - %s", SAME(Always)},
   {Check::UnknownRequiredCommand, "unknown-required-load-command",
    "validStructureLoadCommands",
    "load command #%d unknown required load command 0x%08X", SAME(Always)},
@@ -348,6 +352,35 @@ std::optional<std::string> fails(Check C, const Facts &X) {
     for (const MachOPlatform &P : F.Platforms)
       if (!knownPlatform(P.Platform))
         return std::string("unknown platform");
+    return std::nullopt;
+  }
+  case Check::IncompatiblePlatforms: {
+    // Platform commands combine one by one: the same platform again, or
+    // macOS with Mac Catalyst ("zippered"); anything else is refused.
+    constexpr uint32_t Zippered = 0xFFFFFFFF; // not a file value
+    auto name = [](uint32_t P) -> std::string {
+      if (P == Zippered)
+        return "zippered(macOS/Catalyst)";
+      const PlatformYears *Y = platformYears(P);
+      return Y ? Y->Name : (P ? "future" : "unknown");
+    };
+    uint32_t Cur = 0;
+    for (const MachOPlatform &P : F.Platforms) {
+      if (!knownPlatform(P.Platform))
+        return std::nullopt; // "unknown platform" first
+      bool MacPair = (Cur == MachO::PLATFORM_MACOS &&
+                      P.Platform == MachO::PLATFORM_MACCATALYST) ||
+                     (Cur == MachO::PLATFORM_MACCATALYST &&
+                      P.Platform == MachO::PLATFORM_MACOS);
+      if (Cur == 0 || Cur == P.Platform)
+        Cur = P.Platform;
+      else if (MacPair)
+        Cur = Zippered;
+      else if (Cur != Zippered || (P.Platform != MachO::PLATFORM_MACOS &&
+                                   P.Platform != MachO::PLATFORM_MACCATALYST))
+        return "incompatible platforms: " + name(Cur) + " - " +
+               name(P.Platform);
+    }
     return std::nullopt;
   }
   case Check::UnknownRequiredCommand:

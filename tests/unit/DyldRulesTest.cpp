@@ -125,6 +125,16 @@ TEST_CASE("dyld: the other load-time checks, each with its gate",
   S.MachO->Platforms.clear();
   CHECK(rules(S) == std::vector<std::string>{"unknown-platform"});
 
+  // Two platforms that do not zip; macOS with Mac Catalyst does.
+  S = cleanDylib(ver(14, 0));
+  S.MachO->Platforms.push_back({MachO::PLATFORM_MACCATALYST, ver(14, 0), 0});
+  CHECK(rules(S).empty());
+  S.MachO->Platforms.push_back({MachO::PLATFORM_IOS, ver(14, 0), 0});
+  auto Inc = dyldRefusals(S);
+  REQUIRE(Inc.size() == 1);
+  CHECK(Inc[0].DyldMessage ==
+        "incompatible platforms: zippered(macOS/Catalyst) - iOS");
+
   // Duplicate linked dylib: fall2024 in dyld-1284.
   S = cleanDylib(ver(15, 0));
   S.MachO->LinkedDylibs.push_back("/usr/lib/libSystem.B.dylib");
