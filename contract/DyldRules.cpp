@@ -105,6 +105,7 @@ enum class Check {
   MainAndUnixThread,
   MissingEntry,
   MalformedLinkerOption,
+  NoDynamicAccess,
 };
 
 struct Rule {
@@ -233,6 +234,14 @@ const Rule Rules[] = {
    "missing LC_MAIN or LC_UNIXTHREAD in main executable", SAME(Always)},
   {Check::MalformedLinkerOption, "linker-option", "validSemanticsLinkerOptions",
    "malformed LC_LINKER_OPTION command", SAME(Always)},
+  // Not in valid(): the loader itself refuses to dlopen an image whose
+  // header has MH_NO_DYNAMIC_ACCESS (0x400, the bit that was
+  // MH_NOFIXPREBINDING), from dyld-1323.3. A dependency is not refused;
+  // a shipped dylib or bundle may be dlopen()ed (an AOTI model is).
+  {Check::NoDynamicAccess, "no-dynamic-access",
+   "makeJustInTimeLoaderDisk (Header::noDynamicAccess)",
+   "cannot dlopen() image marked for no dynamic access '%s'",
+   {{Never, Never}, {Always, Never}, {Always, Never}}},
 };
 // clang-format on
 #undef SAME
@@ -643,6 +652,11 @@ std::optional<std::string> fails(Check C, const Facts &X) {
   case Check::MalformedLinkerOption:
     if (F.MalformedLinkerOption)
       return std::string("malformed LC_LINKER_OPTION command");
+    return std::nullopt;
+  case Check::NoDynamicAccess:
+    if (!X.isExecutable() && (F.Flags & 0x400))
+      return "cannot dlopen() image marked for no dynamic access '" +
+             (X.S.InstallName ? *X.S.InstallName : std::string("PATH")) + "'";
     return std::nullopt;
   }
   return std::nullopt;

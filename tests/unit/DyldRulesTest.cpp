@@ -184,6 +184,14 @@ TEST_CASE("dyld: the other load-time checks, each with its gate",
   E.MachO->Mains = 2;
   CHECK(rules(E) == std::vector<std::string>{"main-count"});
 
+  // MH_NO_DYNAMIC_ACCESS: dlopen() refused from dyld-1323.3, on any SDK.
+  S = cleanDylib(ver(11, 0));
+  S.MachO->Flags |= 0x400;
+  auto NoDl = dyldRefusals(S);
+  REQUIRE(NoDl.size() == 1);
+  CHECK(NoDl[0].Rule == "no-dynamic-access");
+  CHECK(NoDl[0].Releases == "dyld-1323.3..dyld-1340; dyld-1376.6..dyld-1378");
+
   // Install-name commands and unknown required load commands.
   S = cleanDylib(ver(14, 0));
   S.MachO->IDDylibs = 0;
