@@ -289,6 +289,9 @@ bool knownPlatform(uint32_t Platform) {
   return platformYears(Platform) || (Platform >= 13 && Platform <= 24);
 }
 
+constexpr uint32_t ver(unsigned Major, unsigned Minor) {
+  return Major << 16 | Minor << 8;
+}
 unsigned major(uint32_t V) { return V >> 16; }
 unsigned minor(uint32_t V) { return (V >> 8) & 0xff; }
 unsigned patch(uint32_t V) { return V & 0xff; }
@@ -356,9 +359,10 @@ std::optional<std::string> fails(Check C, const Facts &X) {
     if (F.FileType == MachO::MH_FILESET || F.FileType == MachO::MH_PRELOAD ||
         X.isStaticExecutable())
       return std::nullopt;
-    if (F.Platforms.empty())
+    std::vector<MachOPlatform> All = dyldPlatforms(F);
+    if (All.empty())
       return std::string("unknown platform");
-    for (const MachOPlatform &P : F.Platforms)
+    for (const MachOPlatform &P : All)
       if (!knownPlatform(P.Platform))
         return std::string("unknown platform");
     return std::nullopt;
@@ -374,7 +378,7 @@ std::optional<std::string> fails(Check C, const Facts &X) {
       return Y ? Y->Name : (P ? "future" : "unknown");
     };
     uint32_t Cur = 0;
-    for (const MachOPlatform &P : F.Platforms) {
+    for (const MachOPlatform &P : dyldPlatforms(F)) {
       if (!knownPlatform(P.Platform))
         return std::nullopt; // "unknown platform" first
       bool MacPair = (Cur == MachO::PLATFORM_MACOS &&
@@ -432,7 +436,7 @@ std::optional<std::string> fails(Check C, const Facts &X) {
       return std::nullopt;
     // The libSystem dylibs themselves may link nothing.
     const char *SystemDir = "/usr/lib/system/";
-    for (const MachOPlatform &P : F.Platforms)
+    for (const MachOPlatform &P : dyldPlatforms(F))
       if (P.Platform == MachO::PLATFORM_DRIVERKIT)
         SystemDir = "/System/DriverKit/usr/lib/system/";
     if (X.S.InstallName && llvm::StringRef(*X.S.InstallName).starts_with(SystemDir))
@@ -644,7 +648,7 @@ std::optional<std::string> fails(Check C, const Facts &X) {
   case Check::MissingEntry: {
     if (!X.isExecutable() || F.Mains || F.UnixThreads)
       return std::nullopt;
-    for (const MachOPlatform &P : F.Platforms)
+    for (const MachOPlatform &P : dyldPlatforms(F))
       if (P.Platform == MachO::PLATFORM_DRIVERKIT)
         return std::nullopt;
     return std::string("missing LC_MAIN or LC_UNIXTHREAD in main executable");
@@ -696,11 +700,43 @@ DyldEpoch dyldEpoch(uint32_t Platform, uint32_t Version) {
   return epoch(Year, Spring);
 }
 
+std::vector<MachOPlatform> dyldPlatforms(const MachOLoadFacts &F) {
+  const bool Intel =
+      F.CPUType == MachO::CPU_TYPE_X86_64 || F.CPUType == MachO::CPU_TYPE_I386;
+  std::vector<MachOPlatform> Out;
+  for (MachOPlatform P : F.Platforms) {
+    if (P.VersionMin) {
+      // An old LC_VERSION_MIN_MACOSX has no sdk field: the SDK is minOS.
+      if (P.Platform == MachO::PLATFORM_MACOS && P.SDK == 0)
+        P.SDK = P.MinOS;
+      // An Intel iOS/tvOS/watchOS image is an old simulator binary.
+      if (P.Platform == MachO::PLATFORM_IOS && Intel)
+        P.Platform = MachO::PLATFORM_IOSSIMULATOR;
+      if (P.Platform == MachO::PLATFORM_TVOS &&
+          F.CPUType == MachO::CPU_TYPE_X86_64)
+        P.Platform = MachO::PLATFORM_TVOSSIMULATOR;
+      if (P.Platform == MachO::PLATFORM_WATCHOS && Intel)
+        P.Platform = MachO::PLATFORM_WATCHOSSIMULATOR;
+    }
+    Out.push_back(P);
+  }
+  if (!Out.empty())
+    return Out;
+  // No platform command: macOS's dyld guesses (forEachPlatformLoadCommand;
+  // "the Go linker emits non-standard binaries without a platform").
+  if (Intel)
+    Out.push_back({MachO::PLATFORM_MACOS, ver(10, 5), ver(10, 5), false});
+  else if (F.CPUType == MachO::CPU_TYPE_ARM64)
+    Out.push_back({MachO::PLATFORM_MACOS, ver(11, 0), ver(11, 0), false});
+  return Out;
+}
+
 MachOPlatform dyldPlatform(const MachOLoadFacts &F) {
-  for (const MachOPlatform &P : F.Platforms)
+  std::vector<MachOPlatform> All = dyldPlatforms(F);
+  for (const MachOPlatform &P : All)
     if (P.Platform == MachO::PLATFORM_MACOS)
       return P;
-  return F.Platforms.empty() ? MachOPlatform{} : F.Platforms.front();
+  return All.empty() ? MachOPlatform{} : All.front();
 }
 
 std::string dyldEpochName(DyldEpoch E) {

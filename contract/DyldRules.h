@@ -46,9 +46,16 @@ using DyldEpoch = uint32_t;
 /// (PLATFORM_* value); 0 for a platform dyld has no versions for.
 DyldEpoch dyldEpoch(uint32_t Platform, uint32_t Version);
 
-/// The platform and SDK dyld's Policy would use for the image: the
-/// LC_BUILD_VERSION (or LC_VERSION_MIN_*) command, macOS's when a zippered
-/// image has two. Platform 0 when there is none.
+/// The platform commands as macOS's dyld reads them
+/// (Header::forEachPlatformLoadCommand): an LC_VERSION_MIN_MACOSX without an
+/// sdk has SDK = minOS, an Intel LC_VERSION_MIN_IPHONEOS/TVOS/WATCHOS is a
+/// simulator, and an image with none is taken as macOS 10.5 (x86_64, i386)
+/// or 11.0 (arm64); empty for any other CPU.
+std::vector<objlib::MachOPlatform>
+dyldPlatforms(const objlib::MachOLoadFacts &F);
+
+/// The platform and SDK dyld's Policy would use for the image: macOS's when
+/// a zippered image has two. Platform 0 when there is none.
 objlib::MachOPlatform dyldPlatform(const objlib::MachOLoadFacts &F);
 
 /// Every check of the table that some listed dyld release fails the slice

@@ -94,9 +94,10 @@ struct MachOPlatform {
   uint32_t Platform = 0; // PLATFORM_MACOS = 1, ...
   uint32_t MinOS = 0;
   uint32_t SDK = 0;
+  bool VersionMin = false; // from LC_VERSION_MIN_* (no platform field)
 };
 struct MachOLoadFacts {
-  uint32_t FileType = 0, Flags = 0;
+  uint32_t CPUType = 0, FileType = 0, Flags = 0;
   uint64_t SliceSize = 0;        // bytes of this slice
   uint64_t HeaderAndCommands = 0; // mach header + sizeofcmds
   std::vector<MachOPlatform> Platforms;

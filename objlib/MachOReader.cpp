@@ -165,10 +165,10 @@ bool linkerOptionFits(const MachOObjectFile::LoadCommandInfo &Load,
   return true;
 }
 
-void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t FileType,
-                      uint32_t Flags) {
+void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t CPUType,
+                      uint32_t FileType, uint32_t Flags) {
   MachOLoadFacts F;
-  F.FileType = FileType, F.Flags = Flags;
+  F.CPUType = CPUType, F.FileType = FileType, F.Flags = Flags;
   F.SliceSize = Obj.getData().size();
   F.HeaderAndCommands =
       (Obj.is64Bit() ? sizeof(MachO::mach_header_64)
@@ -212,7 +212,7 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t FileType,
       F.Platforms.push_back({B.platform, B.minos, B.sdk});
     } else if (uint32_t P = versionMinPlatform(Cmd)) {
       MachO::version_min_command V = Obj.getVersionMinLoadCommand(Load);
-      F.Platforms.push_back({P, V.version, V.sdk});
+      F.Platforms.push_back({P, V.version, V.sdk, true});
     } else if (Cmd == MachO::LC_UUID) {
       ++F.UUIDs;
     } else if (Cmd == MachO::LC_MAIN) {
@@ -386,7 +386,7 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   S.Arch = ArchFlag ? ArchFlag : "cputype " + std::to_string(CPUType);
   S.FileType = fileTypeName(MachOFileTypeNames, FileType, "filetype");
 
-  readLoadCommands(Obj, S, FileType, Flags);
+  readLoadCommands(Obj, S, CPUType, FileType, Flags);
 
   // Errors from here on mean the file could not be read (it shrank);
   // damage is a warning.

@@ -26,6 +26,7 @@ Slice cleanDylib(uint32_t SDK, uint32_t FileType = MachO::MH_DYLIB) {
   S.Arch = "arm64";
   S.FileType = FileType == MachO::MH_EXECUTE ? "executable" : "dylib";
   MachOLoadFacts F;
+  F.CPUType = MachO::CPU_TYPE_ARM64;
   F.FileType = FileType;
   F.Flags = MachO::MH_DYLDLINK | MachO::MH_TWOLEVEL;
   F.SliceSize = 0x10000;
@@ -120,10 +121,22 @@ TEST_CASE("dyld: duplicate LC_RPATH per release; only the first 64 compared",
 
 TEST_CASE("dyld: the other load-time checks, each with its gate",
           "[contract][dyld]") {
-  // Ungated structure: no platform load command.
+  // No platform load command: macOS's dyld takes an arm64 or Intel image
+  // as macOS 11.0 / 10.5 (Go's linker writes none); any other CPU is
+  // "unknown platform".
   Slice S = cleanDylib(ver(14, 0));
   S.MachO->Platforms.clear();
+  S.MachO->CPUType = MachO::CPU_TYPE_ARM64;
+  CHECK(rules(S).empty());
+  CHECK(dyldPlatform(*S.MachO).SDK == ver(11, 0));
+  S.MachO->CPUType = MachO::CPU_TYPE_ARM64_32;
   CHECK(rules(S) == std::vector<std::string>{"unknown-platform"});
+  // An old LC_VERSION_MIN_MACOSX without an sdk: the SDK is its minOS.
+  S = cleanDylib(0);
+  S.MachO->Platforms = {{MachO::PLATFORM_MACOS, ver(12, 0), 0, true}};
+  CHECK(dyldPlatform(*S.MachO).SDK == ver(12, 0));
+  S.MachO->UUIDs = 0;
+  CHECK(rules(S) == std::vector<std::string>{"uuid-missing"});
 
   // Two platforms that do not zip; macOS with Mac Catalyst does.
   S = cleanDylib(ver(14, 0));
