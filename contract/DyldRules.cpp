@@ -622,6 +622,11 @@ std::optional<std::string> fails(Check C, const Facts &X) {
       if (Q.VMAddr < P.VMAddr) {
         if (F.FileType == MachO::MH_FILESET && Q.Name == "__PRELINK_INFO")
           continue;
+        // dyld-1323.3 on (the only releases that validate an executable):
+        // legacy x86_64 executables that are not PIE are exempt.
+        if (X.isExecutable() && F.HasDylinker &&
+            F.CPUType == MachO::CPU_TYPE_X86_64 && !(F.Flags & MachO::MH_PIE))
+          continue;
         return C == Check::SegmentVMOrder
                    ? std::optional<std::string>("segment '" + Q.Name +
                                                 "' vm address out of order")

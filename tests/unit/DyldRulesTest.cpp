@@ -28,7 +28,8 @@ Slice cleanDylib(uint32_t SDK, uint32_t FileType = MachO::MH_DYLIB) {
   MachOLoadFacts F;
   F.CPUType = MachO::CPU_TYPE_ARM64;
   F.FileType = FileType;
-  F.Flags = MachO::MH_DYLDLINK | MachO::MH_TWOLEVEL;
+  F.Flags = MachO::MH_DYLDLINK | MachO::MH_TWOLEVEL |
+            (FileType == MachO::MH_EXECUTE ? MachO::MH_PIE : 0);
   F.SliceSize = 0x10000;
   F.HeaderAndCommands = 0x400;
   F.Platforms = {{MachO::PLATFORM_MACOS, ver(11, 0), SDK}};
@@ -189,6 +190,21 @@ TEST_CASE("dyld: the other load-time checks, each with its gate",
   S.MachO->Segments.push_back(
       {"__LINKEDIT", 0x10000, 0x4000, 0x9000, 0x100, 1, 1, 0, {}});
   CHECK(rules(S) == std::vector<std::string>{"duplicate-segment-name"});
+
+  // Segments out of vm order: an executable from fall2025 (SDK 26), except
+  // a legacy x86_64 one that is not PIE.
+  E = cleanDylib(ver(15, 4), MachO::MH_EXECUTE);
+  E.MachO->Segments[1].VMAddr = 0x100010000; // __TEXT after __DATA_CONST
+  E.MachO->Segments[1].Sections[0].Addr = 0x100011000;
+  CHECK(rules(E).empty());
+  E.MachO->Platforms[0].SDK = ver(26, 0);
+  auto Order = dyldRefusals(E);
+  REQUIRE(Order.size() == 1);
+  CHECK(Order[0].DyldMessage == "segment '__DATA_CONST' vm address out of order");
+  E.MachO->CPUType = MachO::CPU_TYPE_X86_64;
+  CHECK(rules(E) == std::vector<std::string>{"segment-vm-order"}); // PIE
+  E.MachO->Flags &= ~uint32_t(MachO::MH_PIE);
+  CHECK(rules(E).empty());
 
   // An executable without an entry point, or with two LC_MAIN.
   E = cleanDylib(ver(14, 0), MachO::MH_EXECUTE);
