@@ -19,7 +19,6 @@
 //===----------------------------------------------------------------------===//
 #include "contract/DyldRules.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/BinaryFormat/MachO.h"
 
