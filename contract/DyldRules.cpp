@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/BinaryFormat/MachO.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -338,6 +339,61 @@ std::string hex(uint64_t V) {
   return Buf;
 }
 
+/// Real images have a handful of segments (ld64 allows 255).
+constexpr size_t PairwiseLimit = 256;
+
+/// Overlapping vm or file ranges and duplicate names among many segments:
+/// sorted by start, an overlap shows between neighbours.
+std::optional<std::string> segmentFaultsSorted(Check C, const Facts &X) {
+  const std::vector<MachOSegment> &Segs = X.F.Segments;
+  std::vector<size_t> Order(Segs.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  auto firstOverlap = [&](auto Start, auto Size) -> std::optional<std::string> {
+    std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      return Start(Segs[A]) < Start(Segs[B]);
+    });
+    // The furthest end so far: any later start below it overlaps.
+    uint64_t End = 0;
+    size_t EndSeg = 0;
+    bool Any = false;
+    for (size_t I : Order) {
+      if (Size(Segs[I]) == 0)
+        continue;
+      if (Any && Start(Segs[I]) < End)
+        return "'" + Segs[I].Name + "' overlaps segment '" + Segs[EndSeg].Name +
+               "'";
+      uint64_t E = Start(Segs[I]) + Size(Segs[I]);
+      if (!Any || E > End)
+        End = E, EndSeg = I;
+      Any = true;
+    }
+    return std::nullopt;
+  };
+  if (C == Check::SegmentVMOverlap) {
+    auto R = firstOverlap([](const MachOSegment &G) { return G.VMAddr; },
+                          [](const MachOSegment &G) { return G.VMSize; });
+    return R ? std::optional<std::string>("vm range of segment " + *R)
+             : std::nullopt;
+  }
+  if (C == Check::SegmentFileOverlap) {
+    if (X.inDyldCache())
+      return std::nullopt;
+    auto R = firstOverlap([](const MachOSegment &G) { return G.FileOff; },
+                          [](const MachOSegment &G) { return G.FileSize; });
+    return R ? std::optional<std::string>("file range of segment " + *R)
+             : std::nullopt;
+  }
+  if (!X.isDyldManaged())
+    return std::nullopt;
+  std::sort(Order.begin(), Order.end(),
+            [&](size_t A, size_t B) { return Segs[A].Name < Segs[B].Name; });
+  for (size_t I = 1; I < Order.size(); ++I)
+    if (Segs[Order[I]].Name == Segs[Order[I - 1]].Name)
+      return "duplicate segment name '" + Segs[Order[I]].Name + "'";
+  return std::nullopt;
+}
+
 /// dyld's message for check C if the image fails it (regardless of gates).
 std::optional<std::string> fails(Check C, const Facts &X) {
   const MachOLoadFacts &F = X.F;
@@ -574,6 +630,11 @@ std::optional<std::string> fails(Check C, const Facts &X) {
   case Check::SegmentVMOverlap:
   case Check::SegmentFileOverlap:
   case Check::DuplicateSegmentName:
+    // dyld compares every pair; a crafted file can hold tens of thousands
+    // of segments, so past PairwiseLimit the same faults are found in
+    // O(n log n) instead (the message may name another pair).
+    if (Segs.size() > PairwiseLimit)
+      return segmentFaultsSorted(C, X);
     for (size_t I = 0; I < Segs.size(); ++I)
       for (size_t J = 0; J < Segs.size(); ++J) {
         if (I == J)

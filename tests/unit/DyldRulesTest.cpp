@@ -206,6 +206,23 @@ TEST_CASE("dyld: the other load-time checks, each with its gate",
   E.MachO->Flags &= ~uint32_t(MachO::MH_PIE);
   CHECK(rules(E).empty());
 
+  // Thousands of segments (a crafted file): the pairwise checks stay
+  // bounded and still find an overlap or a duplicate name.
+  S = cleanDylib(ver(26, 0));
+  auto &Many = S.MachO->Segments;
+  Many.pop_back(); // __LINKEDIT last again below
+  for (uint64_t I = 0; I < 20000; ++I)
+    Many.push_back({"__S" + std::to_string(I), 0x10000 + I * 0x1000, 0x1000,
+                    0, 0, 1, 1, 0, {}});
+  Many.push_back(
+      {"__LINKEDIT", 0x10000000, 0x4000, 0x8000, 0x1000, 1, 1, 0, {}});
+  CHECK(rules(S).empty());
+  Many[5000].VMAddr = Many[4999].VMAddr + 0x800;
+  CHECK(rules(S) == std::vector<std::string>{"segment-vm-overlap"});
+  Many[5000].VMAddr = Many[4999].VMAddr + 0x1000;
+  Many[7000].Name = "__S6999";
+  CHECK(rules(S) == std::vector<std::string>{"duplicate-segment-name"});
+
   // An executable without an entry point, or with two LC_MAIN.
   E = cleanDylib(ver(14, 0), MachO::MH_EXECUTE);
   E.MachO->Mains = 0;
