@@ -739,16 +739,20 @@ std::string releaseName(const Release &R) {
 
 DyldEpoch dyldEpoch(uint32_t Platform, uint32_t Version) {
   const PlatformYears *P = platformYears(Platform);
-  if (!P || Version == 0)
+  if (!P)
     return 0;
   unsigned Year;
   bool Spring;
   if (Platform == MachO::PLATFORM_MACOS && major(Version) < 11) {
-    // 10.x: 10.15 -> 2019; a .4 patch counts as the spring before.
-    Year = 2004 + minor(Version);
+    // 10.x: 10.15 -> 2019; a .4 patch counts as the spring before. dyld
+    // computes this in 32-bit unsigned arithmetic into a 16-bit year, so a
+    // version below 10.0 (an sdk field of 0) wraps to year 64980: every
+    // gate applies.
+    uint16_t Y = static_cast<uint16_t>(2004 + ((Version - 0x000A0000u) >> 8));
     Spring = patch(Version) >= 4;
     if (Spring)
-      --Year;
+      --Y;
+    Year = Y;
   } else {
     unsigned Major = major(Version);
     if (P->AlignedIn2025 && Major >= 26)
@@ -849,12 +853,17 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
     if (Which.empty())
       continue;
     std::string SDK =
-        P.SDK == 0 ? std::string("no SDK")
-                   : (Years ? std::string(Years->Name)
-                            : "platform " + std::to_string(P.Platform)) +
-                         " SDK " + versionString(major(P.SDK), minor(P.SDK)) +
-                         (patch(P.SDK) ? "." + std::to_string(patch(P.SDK))
-                                       : std::string());
+        P.Platform == 0
+            ? std::string("no platform")
+            : (Years ? std::string(Years->Name)
+                     : "platform " + std::to_string(P.Platform)) +
+                  " SDK " + versionString(major(P.SDK), minor(P.SDK)) +
+                  (patch(P.SDK) ? "." + std::to_string(patch(P.SDK))
+                                : std::string()) +
+                  (P.Platform == MachO::PLATFORM_MACOS && major(P.SDK) < 10
+                       ? " (dyld reads a macOS version below 10.0 as year "
+                         "64980: every gate applies)"
+                       : "");
     Out.push_back({Ru.Id, Ru.Function, std::move(*Msg), std::move(Which),
                    std::move(SDK)});
   }

@@ -81,7 +81,10 @@ TEST_CASE("dyld epochs: macOS SDK versions as mach_o/Platform.cpp maps them",
         "spring2025");
   CHECK(dyldEpochName(dyldEpoch(MachO::PLATFORM_IOS, ver(26, 0))) ==
         "fall2025");
-  CHECK(dyldEpoch(Mac, 0) == 0);
+  // dyld's 10.x arithmetic wraps for a version below 10.0: an sdk of 0 is
+  // the far future, and every gate applies.
+  CHECK(dyldEpochName(dyldEpoch(Mac, 0)) == "fall64980");
+  CHECK(dyldEpoch(0, ver(15, 0)) == 0);
 }
 
 TEST_CASE("dyld: a clean lld-shaped dylib and executable pass every check",
@@ -112,6 +115,11 @@ TEST_CASE("dyld: duplicate LC_RPATH per release; only the first 64 compared",
   CHECK(rules(E).empty());
   E.MachO->Platforms[0].SDK = ver(26, 0);
   CHECK(rules(E) == std::vector<std::string>{"duplicate-rpath"});
+  // An sdk field of 0 is refused by every release that runs the check.
+  S.MachO->Platforms[0].SDK = 0;
+  CHECK(rules(S) == std::vector<std::string>{"duplicate-rpath"});
+  CHECK_THAT(dyldRefusals(S)[0].FileSDK,
+             Catch::Contains("macOS SDK 0.0 (dyld reads"));
   // A duplicate past the 64th LC_RPATH is not compared by dyld.
   Slice Many = cleanDylib(ver(26, 0));
   for (int I = 0; I < 64; ++I)
