@@ -5,8 +5,9 @@
 //    makeJustInTimeLoaderDisk (every image mapped from disk) from
 //    dyld-1284.13; makeLaunchLoader (the main executable) from dyld-1323.3.
 //    In dyld-1122.1 .. dyld-1245.1 the same checks existed in
-//    mach_o/Header.cpp but the loader's call was compiled out (#if 0), so
-//    those releases refuse nothing for them.
+//    mach_o/Header.cpp but the loader never called Header::valid (its older
+//    validation call there is compiled out, #if 0), so those releases
+//    refuse nothing for them.
 //  - the checks: mach_o/Header.cpp (dyld-1284.13 .. dyld-1340) and
 //    mach_o/UnsafeHeader.cpp (dyld-1376.6, dyld-1378), Header::valid and
 //    the validSemantics* / validStructureLoadCommands / validSegment
