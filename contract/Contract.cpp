@@ -1,6 +1,7 @@
 //===- Contract.cpp - judge a BinaryInfo against a ContractSpec -----------===//
 #include "contract/Contract.h"
 
+#include "contract/DyldRules.h"
 #include "libnames/LibraryNames.h"
 
 namespace linkguard::contract {
@@ -156,14 +157,39 @@ static void judgePortability(const BinaryInfo &Binary,
   }
 }
 
+/// --portable, per slice: what the file makes its users bake (its install
+/// name) and what dyld refuses it for at load time (contract/DyldRules.h).
+static void judgeLoadability(const BinaryInfo &Binary, Verdict &V) {
+  for (const Slice &S : Binary.Slices) {
+    std::string SliceName = Binary.Slices.size() > 1 ? S.Arch : std::string();
+    std::string Why = installNameProblem(S, Binary.Fmt);
+    if (!Why.empty() && S.InstallName) {
+      const std::string &Name = *S.InstallName;
+      V.Findings.push_back({FindingKind::Violation, SliceName, Name,
+                            "install-name",
+                            "LC_ID_DYLIB " + Name + " (" + S.Arch + ") " + Why,
+                            {}});
+    }
+    for (const DyldRefusal &R : dyldRefusals(S))
+      V.Findings.push_back(
+          {FindingKind::Violation, SliceName, "", "dyld " + R.Rule,
+           "dyld refuses to load this file (" + S.Arch + "): \"" +
+               R.DyldMessage + "\" (dyld's " + R.Function + "; refused by " +
+               R.Releases + "; the file has " + R.FileSDK + ")",
+           {}});
+  }
+}
+
 Verdict judge(const BinaryInfo &Binary, const ContractSpec &Spec,
               const FileProbe &Exists) {
   Verdict V;
   for (const Slice &S : Binary.Slices)
     judgeSlice(S, Binary.Slices.size() > 1 ? S.Arch : std::string(), Binary.Fmt,
                Spec, V);
-  if (Spec.Portable)
+  if (Spec.Portable) {
     judgePortability(Binary, *Spec.Portable, Exists, V);
+    judgeLoadability(Binary, V);
+  }
   return V;
 }
 

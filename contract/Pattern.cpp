@@ -18,16 +18,25 @@ static bool globMatch(const std::string &Text, const std::string &Name) {
   return Glob->match(Name);
 }
 
+bool isBareWord(const std::string &Text) {
+  return !Text.empty() && !isGroup(Text) &&
+         Text.find_first_of("*?[]{}\\/") == std::string::npos;
+}
+
 bool Pattern::matches(const std::string &InstallName) const {
   if (isGroup(Text))
     return libnames::inGroup(Text, InstallName);
+  // A bare word names a library by its stem as well: "libomp" is
+  // libomp.dylib, libomp.5.dylib, libomp.so.5 (delocate's and -l's sense).
   return globMatch(Text, InstallName) ||
-         globMatch(Text, libnames::fileNameOf(InstallName));
+         globMatch(Text, libnames::fileNameOf(InstallName)) ||
+         (isBareWord(Text) && libnames::namesLibrary(Text, InstallName));
 }
 
 bool Pattern::matchesWholeName(const std::string &InstallName) const {
-  // The groups are families of file names, spelled anywhere: they never
-  // vouch for one absolute location.
+  // The groups are families of file names, spelled anywhere, and a bare
+  // word is a file name's stem: neither vouches for one absolute location
+  // (a bare word holds no slash, so its glob never matches one).
   return !isGroup(Text) && globMatch(Text, InstallName);
 }
 

@@ -354,6 +354,20 @@ struct Placer {
 
 } // namespace
 
+std::string installNameProblem(const Slice &S, Format Fmt) {
+  if (Fmt != Format::MachO || S.FileType != "dylib" || !S.InstallName)
+    return "";
+  StringRef N = *S.InstallName;
+  if (!N.starts_with("/") || isMachOSystemPath(N))
+    return "";
+  return "is an absolute path outside /usr/lib/ and /System/Library/: "
+         "everything linked against it will load " +
+         N.str() +
+         ", which exists only where this library was installed; give it an "
+         "@rpath/ name (install_name_tool -id @rpath/" +
+         path::filename(N, Posix).str() + ")";
+}
+
 std::vector<DependencyPlacement>
 placeDependencies(const BinaryInfo &Binary, const PortabilityOptions &Options,
                   const FileProbe &Exists) {

@@ -84,6 +84,15 @@ std::vector<DependencyPlacement>
 placeDependencies(const objlib::BinaryInfo &Binary,
                   const PortabilityOptions &Options, const FileProbe &Exists);
 
+/// Under --portable, what a shipped library makes its users bake: a Mach-O
+/// dylib whose LC_ID_DYLIB is an absolute path outside /usr/lib/ and
+/// /System/Library/ (PyTorch's libomp: /opt/llvm-openmp/lib/libomp.dylib)
+/// is copied into every binary linked against it, which then loads that
+/// path. Returns the reason, or empty when the install name is fine (an
+/// @rpath/, @loader_path/ or system name; not a dylib; ELF). A per-file
+/// check: a closure over a tree calls it for each shipped library.
+std::string installNameProblem(const objlib::Slice &S, objlib::Format Fmt);
+
 /// The system allowlist file format: one pattern per line, '#' starts a
 /// comment, blank lines ignored.
 std::vector<Pattern> parseSystemList(llvm::StringRef Text);

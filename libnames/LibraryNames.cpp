@@ -2,6 +2,9 @@
 #include "libnames/LibraryNames.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 namespace linkguard::libnames {
@@ -26,8 +29,9 @@ const Family Families[] = {
 };
 
 const Family *familyNamed(llvm::StringRef Name) {
+  // A family is named in any case: "OpenMP" is what people write.
   for (const Family &F : Families)
-    if (Name == F.Name)
+    if (Name.equals_insensitive(F.Name))
       return &F;
   return nullptr;
 }
@@ -68,6 +72,75 @@ std::string sharedLibraryName(llvm::StringRef Path) {
 bool isLibraryFileName(llvm::StringRef Path) {
   return !sharedLibraryName(Path).empty() ||
          llvm::sys::path::filename(Path).ends_with(".a");
+}
+
+/// A version component of a Mach-O file name: all digits ("5" in
+/// libomp.5.dylib) or one letter ("B" in libSystem.B.dylib).
+static bool isVersionComponent(llvm::StringRef C) {
+  if (C.empty())
+    return false;
+  if (C.size() == 1 && llvm::isAlpha(C[0]))
+    return true;
+  return llvm::all_of(C, llvm::isDigit);
+}
+
+/// What may follow ".so" in an ELF file name: nothing, or ".N[.N...]".
+static bool isSonameTail(llvm::StringRef T) {
+  if (T.empty())
+    return true;
+  if (!T.consume_front("."))
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  T.split(Parts, '.');
+  return llvm::all_of(Parts, [](llvm::StringRef P) {
+    return !P.empty() && llvm::all_of(P, llvm::isDigit);
+  });
+}
+
+std::vector<std::string> nameStems(llvm::StringRef InstallName) {
+  const std::string File = fileNameOf(InstallName);
+  llvm::StringRef S(File);
+  std::vector<std::string> Out{File};
+  auto push = [&Out](llvm::StringRef Stem) {
+    if (!Stem.empty() && Out.back() != Stem)
+      Out.push_back(Stem.str());
+  };
+  // ELF: libfoo.so.1.2 -> libfoo.so.1 -> libfoo.so -> libfoo.
+  size_t So = S.rfind(".so");
+  if (So != llvm::StringRef::npos && So > 0 &&
+      isSonameTail(S.drop_front(So + 3))) {
+    for (llvm::StringRef Cur = S; Cur.size() > So + 3;) {
+      Cur = Cur.take_front(Cur.rfind('.'));
+      push(Cur);
+    }
+    push(S.take_front(So));
+    return Out;
+  }
+  llvm::StringRef Cur;
+  for (llvm::StringRef Suffix : {".dylib", ".tbd"})
+    if (S.ends_with(Suffix) && S.size() > Suffix.size())
+      Cur = S.drop_back(Suffix.size());
+  if (Cur.empty())
+    return Out;
+  push(Cur);
+  // libfoo.1.2.dylib -> libfoo.1.2 -> libfoo.1 -> libfoo.
+  for (size_t Dot = Cur.rfind('.'); Dot != llvm::StringRef::npos && Dot > 0;
+       Dot = Cur.rfind('.')) {
+    if (!isVersionComponent(Cur.drop_front(Dot + 1)))
+      break;
+    Cur = Cur.take_front(Dot);
+    push(Cur);
+  }
+  return Out;
+}
+
+bool namesLibrary(llvm::StringRef Word, llvm::StringRef InstallName) {
+  if (Word.empty())
+    return false;
+  for (const std::string &Stem : nameStems(InstallName))
+    if (Stem == Word)
+      return true;
+  return false;
 }
 
 bool isGroupName(llvm::StringRef Name) { return familyNamed(Name) != nullptr; }

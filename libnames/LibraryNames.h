@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace linkguard::libnames {
 
@@ -32,14 +33,32 @@ std::string sharedLibraryName(llvm::StringRef Path);
 bool isLibraryFileName(llvm::StringRef Path);
 
 /// The named families of libraries ("openmp", "libsystem"): true when Name is
-/// one of them.
+/// one of them, in any case ("OpenMP", "libSystem").
 bool isGroupName(llvm::StringRef Name);
+
+/// The names a library file answers to when a user writes a bare word (no
+/// wildcard, no slash, not a family): the file name itself and its stems,
+/// shortest last. "libomp.5.dylib" -> {"libomp.5.dylib", "libomp.5",
+/// "libomp"}; "libomp.so.5.0" -> {"libomp.so.5.0", "libomp.so.5",
+/// "libomp.so", "libomp"}; "libSystem.B.dylib" -> {..., "libSystem"}. A
+/// stem drops the shared suffix (.dylib, .tbd, .so and the soname's numbers
+/// after it), then trailing version components one at a time (all digits,
+/// or one letter: Apple's "A"/"B" compatibility versions). A file that is
+/// not a shared library by name answers to its file name only.
+std::vector<std::string> nameStems(llvm::StringRef InstallName);
+
+/// Whether Word, a bare word, names the library InstallName: Word is the
+/// file name or one of its stems (nameStems). "libomp" names
+/// "/opt/llvm-openmp/lib/libomp.dylib", "@rpath/libomp.5.dylib" and
+/// "libomp.so.5"; it does not name "libompx.dylib".
+bool namesLibrary(llvm::StringRef Word, llvm::StringRef InstallName);
 
 /// Whether an install name or DT_NEEDED string belongs to the family Group,
 /// under any path and spelling. openmp: libomp*, libiomp5*, libgomp* with a
 /// shared suffix ("libomp.dylib", "libomp.so.5", "libgomp.so.1",
 /// "libiomp5.dylib"). libsystem: libSystem.B.dylib, which ld64 keeps under
-/// -dead_strip_dylibs. False for a Group that is not a family.
+/// -dead_strip_dylibs. False for a Group that is not a family. Group is
+/// matched in any case.
 bool inGroup(llvm::StringRef Group, llvm::StringRef InstallName);
 
 } // namespace linkguard::libnames

@@ -76,6 +76,45 @@ struct SearchPath {
   SearchPathKind Kind = SearchPathKind::RPath; // LC_RPATH is RPath
 };
 
+/// What dyld's load-time validation reads from a Mach-O image's header and
+/// load commands (contract/DyldRules.h judges it), as the file states it.
+struct MachOSection {
+  std::string Name;
+  uint64_t Addr = 0, Size = 0;
+};
+struct MachOSegment {
+  std::string Name;
+  uint64_t VMAddr = 0, VMSize = 0, FileOff = 0, FileSize = 0;
+  uint32_t InitProt = 0, MaxProt = 0, Flags = 0;
+  std::vector<MachOSection> Sections;
+};
+/// LC_BUILD_VERSION, or LC_VERSION_MIN_* (its platform implied): versions
+/// packed as xxxx.yy.zz in a uint32_t, as the file stores them.
+struct MachOPlatform {
+  uint32_t Platform = 0; // PLATFORM_MACOS = 1, ...
+  uint32_t MinOS = 0;
+  uint32_t SDK = 0;
+  bool VersionMin = false; // from LC_VERSION_MIN_* (no platform field)
+};
+struct MachOLoadFacts {
+  uint32_t CPUType = 0, FileType = 0, Flags = 0;
+  uint64_t SliceSize = 0;        // bytes of this slice
+  uint64_t HeaderAndCommands = 0; // mach header + sizeofcmds
+  std::vector<MachOPlatform> Platforms;
+  unsigned UUIDs = 0, IDDylibs = 0, Mains = 0, UnixThreads = 0;
+  bool HasDylinker = false;       // LC_LOAD_DYLINKER
+  bool HasSplitSegInfo = false, SplitSegMarker = false; // datasize == 0
+  bool MalformedLinkerOption = false;
+  /// LC_LOAD_DYLIB, LC_LOAD_WEAK_DYLIB, LC_REEXPORT_DYLIB,
+  /// LC_LOAD_UPWARD_DYLIB names in order (dyld's duplicate check leaves
+  /// LC_LAZY_LOAD_DYLIB out).
+  std::vector<std::string> LinkedDylibs;
+  /// (1-based index, cmd) of each load command with LC_REQ_DYLD set that
+  /// dyld does not know.
+  std::vector<std::pair<unsigned, uint32_t>> UnknownRequired;
+  std::vector<MachOSegment> Segments; // in load-command order
+};
+
 struct Slice {
   std::string Arch;     // "arm64", "x86_64"
   std::string FileType; // "dylib", "bundle", "executable", "object", "ET_DYN", ...
@@ -96,6 +135,8 @@ struct Slice {
   std::vector<Import> UnattributedImports;
   /// Recoverable damage noticed while decoding.
   std::vector<std::string> Warnings;
+  /// Mach-O only: what dyld validates when it loads the image.
+  std::optional<MachOLoadFacts> MachO;
 };
 
 struct BinaryInfo {

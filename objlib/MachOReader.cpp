@@ -38,6 +38,7 @@
 #include "llvm/BinaryFormat/MachO.h"
 #include "llvm/Object/MachO.h"
 
+#include <cstring>
 #include <string>
 
 using namespace llvm;
@@ -101,11 +102,84 @@ std::string commandString(const MachOObjectFile::LoadCommandInfo &Load,
   return Raw.substr(0, Nul).str();
 }
 
-void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
+/// Load commands with LC_REQ_DYLD set that dyld's validStructureLoadCommands
+/// knows (dyld-1284.13 .. dyld-1378, mach_o/Header.cpp, UnsafeHeader.cpp);
+/// any other one is "unknown required load command".
+constexpr uint32_t KnownRequiredCommands[] = {
+    MachO::LC_LOAD_WEAK_DYLIB, MachO::LC_RPATH,
+    MachO::LC_REEXPORT_DYLIB,  MachO::LC_DYLD_INFO_ONLY,
+    MachO::LC_LOAD_UPWARD_DYLIB, MachO::LC_MAIN,
+    MachO::LC_DYLD_EXPORTS_TRIE, MachO::LC_DYLD_CHAINED_FIXUPS,
+    MachO::LC_FILESET_ENTRY};
+
+/// The platform a LC_VERSION_MIN_* command implies (PLATFORM_* values).
+uint32_t versionMinPlatform(uint32_t Cmd) {
+  switch (Cmd) {
+  case MachO::LC_VERSION_MIN_MACOSX:
+    return MachO::PLATFORM_MACOS;
+  case MachO::LC_VERSION_MIN_IPHONEOS:
+    return MachO::PLATFORM_IOS;
+  case MachO::LC_VERSION_MIN_TVOS:
+    return MachO::PLATFORM_TVOS;
+  case MachO::LC_VERSION_MIN_WATCHOS:
+    return MachO::PLATFORM_WATCHOS;
+  }
+  return 0;
+}
+
+template <typename Seg, typename Sect>
+MachOSegment segmentFacts(const Seg &C, const MachOObjectFile &Obj,
+                          const MachOObjectFile::LoadCommandInfo &Load,
+                          Sect (MachOObjectFile::*GetSection)(
+                              const MachOObjectFile::LoadCommandInfo &,
+                              unsigned) const) {
+  MachOSegment M;
+  M.Name = StringRef(C.segname, strnlen(C.segname, sizeof(C.segname))).str();
+  M.VMAddr = C.vmaddr, M.VMSize = C.vmsize;
+  M.FileOff = C.fileoff, M.FileSize = C.filesize;
+  M.InitProt = C.initprot, M.MaxProt = C.maxprot, M.Flags = C.flags;
+  // libObject checked nsects against cmdsize when it opened the file.
+  for (unsigned I = 0; I < C.nsects; ++I) {
+    Sect X = (Obj.*GetSection)(Load, I);
+    M.Sections.push_back(
+        {StringRef(X.sectname, strnlen(X.sectname, sizeof(X.sectname))).str(),
+         X.addr, X.size});
+  }
+  return M;
+}
+
+/// Whether LC_LINKER_OPTION's count strings fit in the command, as dyld's
+/// validSemanticsLinkerOptions walks them.
+bool linkerOptionFits(const MachOObjectFile::LoadCommandInfo &Load,
+                      uint32_t Count) {
+  const char *P = Load.Ptr + sizeof(MachO::linker_option_command);
+  const char *End = Load.Ptr + Load.C.cmdsize;
+  for (uint32_t I = 0; I < Count; ++I) {
+    if (P >= End)
+      return false;
+    size_t Len = strnlen(P, End - P);
+    if (P + Len + 1 > End)
+      return false;
+    P += Len + 1;
+  }
+  return true;
+}
+
+void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t CPUType,
+                      uint32_t FileType, uint32_t Flags) {
+  MachOLoadFacts F;
+  F.CPUType = CPUType, F.FileType = FileType, F.Flags = Flags;
+  F.SliceSize = Obj.getData().size();
+  F.HeaderAndCommands =
+      (Obj.is64Bit() ? sizeof(MachO::mach_header_64)
+                     : sizeof(MachO::mach_header)) +
+      (Obj.is64Bit() ? Obj.getHeader64().sizeofcmds
+                     : Obj.getHeader().sizeofcmds);
   unsigned Index = 0;
   for (const MachOObjectFile::LoadCommandInfo &Load : Obj.load_commands()) {
     uint32_t Cmd = Load.C.cmd;
     if (Cmd == MachO::LC_ID_DYLIB) {
+      ++F.IDDylibs;
       MachO::dylib_command DL = Obj.getDylibIDLoadCommand(Load);
       if (S.InstallName)
         S.Warnings.push_back("load command " + std::to_string(Index) +
@@ -125,15 +199,47 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S) {
       D.CurrentVersion = formatVersion(DL.dylib.current_version);
       D.CompatibilityVersion = formatVersion(DL.dylib.compatibility_version);
       D.Ordinal = S.Dependencies.size() + 1;
+      if (*Kind != DependencyKind::Lazy)
+        F.LinkedDylibs.push_back(D.Name);
       S.Dependencies.push_back(std::move(D));
     } else if (Cmd == MachO::LC_RPATH) {
       MachO::rpath_command RP = Obj.getRpathCommand(Load);
       S.SearchPaths.push_back(SearchPath{
           commandString(Load, RP.path, Index, "LC_RPATH path", S.Warnings),
           SearchPathKind::RPath});
+    } else if (Cmd == MachO::LC_BUILD_VERSION) {
+      MachO::build_version_command B = Obj.getBuildVersionLoadCommand(Load);
+      F.Platforms.push_back({B.platform, B.minos, B.sdk});
+    } else if (uint32_t P = versionMinPlatform(Cmd)) {
+      MachO::version_min_command V = Obj.getVersionMinLoadCommand(Load);
+      F.Platforms.push_back({P, V.version, V.sdk, true});
+    } else if (Cmd == MachO::LC_UUID) {
+      ++F.UUIDs;
+    } else if (Cmd == MachO::LC_MAIN) {
+      ++F.Mains;
+    } else if (Cmd == MachO::LC_UNIXTHREAD) {
+      ++F.UnixThreads;
+    } else if (Cmd == MachO::LC_LOAD_DYLINKER) {
+      F.HasDylinker = true;
+    } else if (Cmd == MachO::LC_SEGMENT_SPLIT_INFO && !F.HasSplitSegInfo) {
+      F.HasSplitSegInfo = true;
+      F.SplitSegMarker = Obj.getLinkeditDataLoadCommand(Load).datasize == 0;
+    } else if (Cmd == MachO::LC_LINKER_OPTION) {
+      F.MalformedLinkerOption |= !linkerOptionFits(
+          Load, Obj.getLinkerOptionLoadCommand(Load).count);
+    } else if (Cmd == MachO::LC_SEGMENT_64) {
+      F.Segments.push_back(segmentFacts(Obj.getSegment64LoadCommand(Load), Obj,
+                                        Load, &MachOObjectFile::getSection64));
+    } else if (Cmd == MachO::LC_SEGMENT) {
+      F.Segments.push_back(segmentFacts(Obj.getSegmentLoadCommand(Load), Obj,
+                                        Load, &MachOObjectFile::getSection));
+    } else if ((Cmd & MachO::LC_REQ_DYLD) &&
+               !llvm::is_contained(KnownRequiredCommands, Cmd)) {
+      F.UnknownRequired.push_back({Index + 1, Cmd});
     }
     ++Index;
   }
+  S.MachO = std::move(F);
 }
 
 } // namespace
@@ -280,7 +386,7 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   S.Arch = ArchFlag ? ArchFlag : "cputype " + std::to_string(CPUType);
   S.FileType = fileTypeName(MachOFileTypeNames, FileType, "filetype");
 
-  readLoadCommands(Obj, S);
+  readLoadCommands(Obj, S, CPUType, FileType, Flags);
 
   // Errors from here on mean the file could not be read (it shrank);
   // damage is a warning.

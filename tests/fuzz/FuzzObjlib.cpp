@@ -15,11 +15,14 @@
 // byte libObject reads that was not loaded would read as zero. Any
 // difference aborts, naming both results. A third read lists the imports
 // of some dependencies only (ReadOptions, as check and verify read) and must
-// differ from the full read in those lists alone.
+// differ from the full read in those lists alone. The dump includes the
+// Mach-O facts dyld's validation reads and the refusals
+// contract/DyldRules.h finds in them.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
 
+#include "contract/DyldRules.h"
 #include "objlib/Reader.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -48,6 +51,38 @@ std::string dumpError(llvm::Error E) {
     OS << "error " << readErrorKindName(R.kind()) << ": " << R.message();
   });
   return Out;
+}
+
+/// What dyld's validation reads (objlib::MachOLoadFacts), and what
+/// contract/DyldRules.h judges from it: bounded on any input, and equal
+/// for the file and the memory read.
+void dumpMachOFacts(llvm::raw_ostream &OS, const Slice &S) {
+  if (!S.MachO)
+    return;
+  const MachOLoadFacts &F = *S.MachO;
+  OS << " macho " << F.CPUType << " " << F.FileType << " " << F.Flags << " "
+     << F.SliceSize << " " << F.HeaderAndCommands << " uuid " << F.UUIDs
+     << " id " << F.IDDylibs << " main " << F.Mains << " thread "
+     << F.UnixThreads << " dylinker " << F.HasDylinker << " split "
+     << F.HasSplitSegInfo << F.SplitSegMarker << " linkeropt "
+     << F.MalformedLinkerOption << "\n";
+  for (const MachOPlatform &P : F.Platforms)
+    OS << " platform " << P.Platform << " " << P.MinOS << " " << P.SDK << " "
+       << P.VersionMin << "\n";
+  for (const std::string &D : F.LinkedDylibs)
+    OS << " linked " << D << "\n";
+  for (const auto &[Index, Cmd] : F.UnknownRequired)
+    OS << " required " << Index << " " << Cmd << "\n";
+  for (const MachOSegment &G : F.Segments) {
+    OS << " segment " << G.Name << " " << G.VMAddr << " " << G.VMSize << " "
+       << G.FileOff << " " << G.FileSize << " " << G.InitProt << " "
+       << G.MaxProt << " " << G.Flags << "\n";
+    for (const MachOSection &Sc : G.Sections)
+      OS << "  section " << Sc.Name << " " << Sc.Addr << " " << Sc.Size << "\n";
+  }
+  for (const contract::DyldRefusal &R : contract::dyldRefusals(S))
+    OS << " dyld " << R.Rule << " " << R.DyldMessage << " | " << R.Releases
+       << " | " << R.FileSDK << "\n";
 }
 
 /// Everything a BinaryInfo holds, as text; with Listed, the import lists of
@@ -79,6 +114,7 @@ std::string dumpInfo(const BinaryInfo &Info,
     dumpImports(OS, "unattributed", S.UnattributedImports);
     for (const std::string &W : S.Warnings)
       OS << " warning " << W << "\n";
+    dumpMachOFacts(OS, S);
   }
   return Out;
 }

@@ -262,3 +262,24 @@ TEST_CASE("judge reports non-portable load commands as violations",
   // Without --portable the same binary holds an empty contract.
   CHECK(judge(B, ContractSpec{}, fakeFS({})).ok());
 }
+
+TEST_CASE("Patterns of --provided and --system-list take bare words by stem, never for "
+          "an absolute name (issue 28)",
+          "[contract][portability][pattern]") {
+  auto FS = fakeFS({});
+  PortabilityOptions O;
+  O.Provided = {{"libomp"}};
+  CHECK(placeOne(machO("/b/m.dylib", {"@rpath/libomp.5.dylib"}), O, FS).Where ==
+        Placement::Provided);
+  CHECK(placeOne(machO("/b/m.dylib", {"/opt/llvm-openmp/lib/libomp.dylib"}), O,
+                 FS)
+            .Where == Placement::NonPortable);
+  PortabilityOptions L;
+  L.SystemList = parseSystemList("libz # zlib\nOpenMP\n");
+  CHECK(placeOne(elf("/b/m.so", {"libz.so.1"}), L, FS).Where ==
+        Placement::System);
+  CHECK(placeOne(elf("/b/m.so", {"libgomp.so.1"}), L, FS).Where ==
+        Placement::System);
+  CHECK(placeOne(elf("/b/m.so", {"libzstd.so.1"}), L, FS).Where ==
+        Placement::NonPortable);
+}

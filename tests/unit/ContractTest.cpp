@@ -2,6 +2,7 @@
 // and the driver share. Real linked files are judged in tests/e2e/check.bash.
 #include "contract/Contract.h"
 #include "driver/Plan.h"
+#include "libnames/LibraryNames.h"
 
 #include "tests/unit/support/Catch.h"
 
@@ -107,4 +108,55 @@ TEST_CASE("unused dependencies: libSystem is exempt, unknown is never guessed",
   // ELF has no libSystem exemption: the name means nothing there.
   B.Fmt = Format::ELF;
   CHECK(judge(B, Spec).violations() == 2);
+}
+
+TEST_CASE("a bare word names a library by its stem; groups in any case "
+          "(issue 28)",
+          "[contract][pattern]") {
+  // The file names a pattern that "can never match" used to miss.
+  for (const char *Name :
+       {"/opt/llvm-openmp/lib/libomp.dylib", "libomp.dylib", "libomp.5.dylib",
+        "libomp.so.5", "libomp.so", "libomp.so.5.0.1", "@rpath/libomp.dylib"})
+    CHECK(Pattern{"libomp"}.matches(Name));
+  CHECK(Pattern{"libomp.so"}.matches("/usr/lib/libomp.so.5"));
+  CHECK(Pattern{"libomp.5"}.matches("@rpath/libomp.5.dylib"));
+  // A stem is a whole name component: neither a prefix nor a suffix.
+  for (const char *Other : {"libompx.dylib", "libomp_wrapper.so.1",
+                            "libiomp5.dylib", "libgomp.so.1", "xlibomp.dylib"})
+    CHECK_FALSE(Pattern{"libomp"}.matches(Other));
+  // Apple's compatibility letter, and a non-version component stops it.
+  CHECK(Pattern{"libSystem"}.matches("/usr/lib/libSystem.B.dylib"));
+  CHECK(Pattern{"libpython3.11"}.matches("@rpath/libpython3.11.dylib"));
+  CHECK(Pattern{"libpython3"}.matches("@rpath/libpython3.11.dylib"));
+  CHECK_FALSE(Pattern{"libfoo"}.matches("libfoo.bar.dylib"));
+  CHECK(Pattern{"Metal"}.matches(
+      "/System/Library/Frameworks/Metal.framework/Versions/A/Metal"));
+  // Group names in any case.
+  CHECK(Pattern{"OpenMP"}.matches("/opt/llvm-openmp/lib/libomp.dylib"));
+  CHECK(Pattern{"LIBSYSTEM"}.matches("/usr/lib/libSystem.B.dylib"));
+  CHECK(linkguard::libnames::isGroupName("OpenMP"));
+  // A bare word, like a group, never vouches for an absolute location.
+  CHECK_FALSE(
+      Pattern{"libomp"}.matchesWholeName("/opt/llvm-openmp/lib/libomp.dylib"));
+  CHECK(isBareWord("libomp"));
+  CHECK_FALSE(isBareWord("libomp*"));
+  CHECK_FALSE(isBareWord("lib/libomp"));
+  CHECK_FALSE(isBareWord("openmp"));
+  CHECK_FALSE(isBareWord("OpenMP"));
+}
+
+TEST_CASE("check --forbid libomp / OpenMP and --require libSystem judge the "
+          "seed's dylib (issue 28)",
+          "[contract][pattern]") {
+  auto Seed = dylib({dep("/opt/llvm-openmp/lib/libomp.dylib", Referenced::No),
+                     dep("/usr/lib/libSystem.B.dylib", Referenced::Yes)});
+  for (const char *P : {"libomp", "OpenMP", "libomp.dylib"}) {
+    ContractSpec Spec;
+    Spec.Forbid.push_back({P});
+    Verdict V = judge(Seed, Spec);
+    CHECK(V.violations() == 1);
+  }
+  ContractSpec Require;
+  Require.Require.push_back({"libSystem"});
+  CHECK(judge(Seed, Require).ok());
 }

@@ -274,3 +274,35 @@ TEST_CASE("the plan records only the macros its rules read, and decides on them"
   CHECK_FALSE(Planned2->Decisions[1].matches());
   CHECK(Planned2->Cls.isDefined("NOFEAT"));
 }
+
+TEST_CASE("a rules file's contract takes bare words and groups in any case "
+          "(issue 28)",
+          "[rulesfile][pattern]") {
+  auto F = parseRulesText(R"([[rule]]
+name = "no-omp"
+[rule.contract]
+forbid = ["libomp"]
+require = ["libSystem"]
+)", "lg.toml");
+  if (!F) {
+    std::string Msg = llvm::toString(F.takeError());
+    FAIL(Msg);
+  }
+  REQUIRE(F->Rules.size() == 1);
+  contract::ContractSpec Spec = driver::toContractSpec(F->Rules[0].Contract);
+  objlib::BinaryInfo B;
+  B.Path = "/b/m.dylib";
+  objlib::Slice S;
+  S.Arch = "arm64";
+  S.FileType = "dylib";
+  for (const char *Name :
+       {"/opt/llvm-openmp/lib/libomp.dylib", "/usr/lib/libSystem.B.dylib"}) {
+    objlib::Dependency D;
+    D.Name = Name;
+    S.Dependencies.push_back(D);
+  }
+  B.Slices.push_back(S);
+  contract::Verdict V = contract::judge(B, Spec);
+  REQUIRE(V.violations() == 1);
+  CHECK(V.Findings[0].Rule == "forbid libomp");
+}

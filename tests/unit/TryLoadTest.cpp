@@ -161,6 +161,21 @@ TEST_CASE("try-load: a process's images are judged by path and real path",
   CHECK(V.Findings[0].Rule == "require libSystem*");
 }
 
+TEST_CASE("try-load: a bare word forbids a mapped library by its stem "
+          "(issue 28)",
+          "[tryload][pattern]") {
+  std::vector<contract::LoadedImage> Images = {
+      {Libc, "/usr/lib/x86_64-linux-gnu/libc.so.6"},
+      {"/usr/lib/x86_64-linux-gnu/libgomp.so.1", ""}};
+  contract::ContractSpec Spec;
+  Spec.Forbid = {{"libgomp"}, {"OpenMP"}};
+  Spec.Require = {{"libc"}};
+  contract::Verdict V = contract::judgeLoadedImages(Images, Spec);
+  REQUIRE(V.Findings.size() == 2);
+  CHECK(V.Findings[0].Rule == "forbid libgomp");
+  CHECK(V.Findings[1].Rule == "forbid OpenMP");
+}
+
 TEST_CASE("try-load: runs come to the right outcome", "[tryload]") {
   // Loaded: images sorted by where they came from, libomp forbidden.
   TryLoadVerdict V = judgeRun(run(loadedReport() + rec({"end"})), model(),
