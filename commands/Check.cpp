@@ -17,8 +17,10 @@
 #include "commands/Contracts.h"
 #include "commands/Inputs.h"
 #include "commands/Printer.h"
+#include "commands/Shipments.h"
 #include "driver/ExitCode.h"
 #include "driver/Plan.h"
+#include "libnames/LibraryNames.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -48,6 +50,7 @@ const CommandSpec Spec = {
 
 struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
+  int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
 };
 
 /// The contract and portability options, or the exit status of a usage
@@ -164,7 +167,112 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
   OS << "linkguard check: " << plural(n("files"), "file", "files") << ", "
      << plural(n("violations"), "violation", "violations") << ", " << n("kept") << " kept, "
      << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors") << ": "
-     << (n("errors") ? "incomplete" : n("violations") ? "broken" : "holds") << "\n";
+     << (n("errors")       ? "incomplete"
+         : n("violations") ? "broken"
+         : n("undecided")  ? "undecided"
+                           : "holds")
+     << "\n";
+}
+
+/// A tree (a directory, an .app; a zip under --portable or --unique):
+/// each image judged by the contract's per-file rules, and its load
+/// closure (shipment/Closure.h) for --portable and --unique. The closure
+/// replaces the per-file portability check: an @rpath name resolves
+/// through the LC_RPATHs of every image up the load chain, and the tree is
+/// the bundle root.
+void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
+               const shipment::ClosureOptions &CO, bool WithClosure,
+               const objlib::ReadOptions &Read, Printer &Out, Totals &T, int &Status) {
+  auto fail = [&](const InputFailure &F) {
+    ++T.Files;
+    ++T.Errors;
+    Out.error(F.record());
+    if (Status == 0)
+      Status = driver::toInt(F.Code);
+  };
+  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", Read, fail);
+  if (!S)
+    return;
+  if (S->images().empty() && S->failures().empty()) {
+    // An empty tree judged nothing: say so rather than "holds".
+    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
+    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
+          driver::ExitCode::MalformedBinary});
+    return;
+  }
+  contract::ContractSpec PerFile = Contract;
+  PerFile.Portable.reset();
+  shipment::Closure C;
+  if (WithClosure)
+    C = shipment::computeClosure(*S, CO);
+  const size_t N = S->walked();
+  std::vector<std::vector<contract::Finding>> Extra(N);
+  std::vector<json::Array> Placements(N);
+  auto sliceOf = [&](size_t I, const std::string &Arch) {
+    return S->images()[I].Info.Slices.size() > 1 ? Arch : std::string();
+  };
+  for (const shipment::Edge &E : C.Edges) {
+    if (E.Repeat || E.Image >= N)
+      continue;
+    if (Contract.Portable)
+      Placements[E.Image].push_back(edgeRecord(*S, C, E));
+    bool Unknown = E.Where == shipment::Outcome::Unknown;
+    if (!Contract.Portable || (!E.violation() && !Unknown))
+      continue;
+    contract::Finding F;
+    F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
+    F.Slice = sliceOf(E.Image, E.Slice);
+    F.Dependency = E.Dependency;
+    F.Rule = "portable";
+    F.Message = edgeMessage(*S, C, E);
+    T.Undecided += Unknown;
+    Extra[E.Image].push_back(std::move(F));
+  }
+  for (const shipment::Conflict &K : C.Conflicts) {
+    size_t Img = C.Roots[K.Root].Image;
+    if (Img >= N)
+      continue;
+    contract::Finding F;
+    F.Slice = sliceOf(Img, C.Roots[K.Root].Arch);
+    F.Dependency = K.Second;
+    F.Rule = "unique " + K.Group;
+    F.Message = conflictMessage(*S, C, K);
+    Extra[Img].push_back(std::move(F));
+  }
+  if (C.Truncated) {
+    ++T.Undecided;
+    errs() << "linkguard: error: " << printable(Path)
+           << ": the load closure is too large to resolve (more than " << CO.MaxEdges
+           << " dependencies): undecided\n";
+  }
+  const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
+                          !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
+  for (size_t I = 0; I < N; ++I) {
+    objlib::BinaryInfo &Info = S->images()[I].Info;
+    contract::Verdict V;
+    if (AnyPerFile)
+      V = contract::judge(Info, PerFile, contract::realFileProbe());
+    for (contract::Finding &F : Extra[I])
+      V.Findings.push_back(std::move(F));
+    json::Array Arches;
+    for (const objlib::Slice &Sl : Info.Slices)
+      Arches.push_back(Sl.Arch);
+    for (const contract::Finding &F : V.Findings) {
+      T.Violations += F.Kind == contract::FindingKind::Violation;
+      T.Kept += F.Kind == contract::FindingKind::Kept;
+      T.Unknown += F.Kind == contract::FindingKind::Unknown;
+    }
+    json::Object R{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
+                   {"slices", std::move(Arches)},
+                   {"holds", V.ok()},
+                   {"container", shipmentContainer(*S, I)},
+                   {"findings", findingsRecord(V)},
+                   {"placements", Contract.Portable ? json::Value(std::move(Placements[I]))
+                                                    : json::Value(nullptr)}};
+    putName(R, "path", S->printName(I));
+    ++T.Files;
+    Out.result(std::move(R));
+  }
 }
 
 } // namespace
@@ -188,7 +296,29 @@ int runCheck(const std::vector<std::string> &Args) {
   Totals T;
   int Status = 0;
   const objlib::ReadOptions Read = contract::readOptionsFor(Contract);
-  for (const std::string &Path : CL.Positionals)
+  shipment::ClosureOptions CO;
+  CO.Unique = CL.Args.getAllArgValues(OPT_unique_EQ);
+  for (const std::string &G : CO.Unique)
+    if (!libnames::isGroupName(G) || G == "libsystem")
+      return usageError(Spec, "--unique " + G + ": not a library family (openmp)");
+  if (Contract.Portable) {
+    if (!llvm::is_contained(CO.Unique, "openmp"))
+      CO.Unique.push_back("openmp");
+    CO.SearchDirs = Contract.Portable->SearchDirs;
+    CO.Provided = Contract.Portable->Provided;
+    CO.SystemList = Contract.Portable->SystemList;
+  }
+  if (const opt::Arg *Exe = CL.Args.getLastArg(OPT_executable_EQ)) {
+    if (!Contract.Portable && CO.Unique.empty())
+      return usageError(Spec, "--executable needs --portable or --unique");
+    CO.Executable = Exe->getValue();
+  }
+  const bool WithClosure = Contract.Portable || !CO.Unique.empty();
+  for (const std::string &Path : CL.Positionals) {
+    if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
+      checkTree(Path, Contract, CO, WithClosure, Read, *Out, T, Status);
+      continue;
+    }
     forEachInputBinary(
         Path, CL.Args.hasArg(OPT_scan), Read,
         [&](const std::string &Name, objlib::BinaryInfo &Info, const package::Image *Source) {
@@ -202,7 +332,8 @@ int runCheck(const std::vector<std::string> &Args) {
           if (Status == 0)
             Status = driver::toInt(F.Code);
         });
-  bool Holds = T.Violations == 0 && T.Errors == 0;
+  }
+  bool Holds = T.Violations == 0 && T.Errors == 0 && T.Undecided == 0;
   Out->finish(json::Object{
       {"contract", contractRecord(Contract)},
       {"summary", json::Object{{"files", T.Files},
@@ -210,10 +341,14 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"kept", T.Kept},
                                {"unknown", T.Unknown},
                                {"errors", T.Errors},
+                               {"undecided", T.Undecided},
                                {"holds", Holds}}}});
   if (Status != 0)
     return Status;
-  return driver::toInt(T.Violations ? driver::ExitCode::Violation : driver::ExitCode::Success);
+  if (T.Violations)
+    return driver::toInt(driver::ExitCode::Violation);
+  // A closure that cannot be decided did not hold (docs/check.md).
+  return driver::toInt(T.Undecided ? driver::ExitCode::Undecided : driver::ExitCode::Success);
 }
 
 } // namespace linkguard::commands

@@ -7,6 +7,7 @@
 
 #include "driver/DriverError.h"
 #include "objlib/Reader.h"
+#include "shipment/Shipment.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -63,6 +64,20 @@ void forEachInputBinary(
     OnFailure(F);
   };
   keepFreedMemoryForReuse();
+  if (sys::fs::is_directory(Path)) {
+    // A tree (a directory, an .app): every Mach-O and ELF file in it, in
+    // path order; links are not followed (shipment/Shipment.h).
+    Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::directory(Path, Read);
+    if (!S) {
+      Visit(Path, S.takeError(), nullptr);
+      return;
+    }
+    for (const shipment::ShipmentFailure &F : (*S)->failures())
+      Visit(F.Name, make_error<objlib::ReadError>(F.Kind, F.Message), nullptr);
+    for (size_t I = 0; I < (*S)->images().size(); ++I)
+      OnBinary((*S)->printName(I), (*S)->images()[I].Info, nullptr);
+    return;
+  }
   package::InputKind Kind = package::classifyInput(Path);
   bool Container = Kind == package::InputKind::Zip ||
                    (Scan && Kind == package::InputKind::Other);

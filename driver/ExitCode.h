@@ -29,6 +29,7 @@ enum class ExitCode : int {
   HideUnavailable = 88,  // try-load: --hide cannot be done here, or failed
   CallFailed =
       89, // try-load: --call's symbol is missing, returned non-zero or crashed
+  Undecided = 92, // check: a tree's closure verdict cannot be decided here
 };
 
 inline int toInt(ExitCode C) { return static_cast<int>(C); }

@@ -279,6 +279,7 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   MachOObjectFile::getArchTriple(CPUType, CPUSubType, nullptr, &ArchFlag);
   S.Arch = ArchFlag ? ArchFlag : "cputype " + std::to_string(CPUType);
   S.FileType = fileTypeName(MachOFileTypeNames, FileType, "filetype");
+  S.MainProgram = FileType == MachO::MH_EXECUTE;
 
   readLoadCommands(Obj, S);
 
