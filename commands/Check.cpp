@@ -285,10 +285,11 @@ int runCheck(const std::vector<std::string> &Args) {
   if (std::optional<int> Stop = contractFrom(CL.Args, Contract))
     return *Stop;
   bool AnyContract = CL.Args.hasArg(OPT_forbid_EQ, OPT_require_EQ, OPT_forbid_unreferenced_EQ) ||
-                     CL.Args.hasArg(OPT_unused, OPT_mps_aot, OPT_portable);
+                     CL.Args.hasArg(OPT_unused, OPT_mps_aot, OPT_portable) ||
+                     CL.Args.hasArg(OPT_unique_EQ);
   if (!AnyContract)
     return usageError(Spec, "no contract given (--forbid, --require, --forbid-unreferenced, "
-                            "--unused, --mps-aot, --portable)");
+                            "--unused, --mps-aot, --portable, --unique)");
 
   auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/1",
                          DocumentShape::Files, {printRecord, printSummary});

@@ -53,6 +53,11 @@ void forEachInputBinary(
     InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
     handleAllErrors(
         Info.takeError(),
+        [&](const shipment::LimitError &E) {
+          F.Kind = "undecided";
+          F.Message = E.message();
+          F.Code = driver::ExitCode::Undecided;
+        },
         [&](const objlib::ReadError &E) {
           F.Kind = objlib::readErrorKindName(E.kind());
           F.Message = E.message();

@@ -23,6 +23,11 @@ InputFailure failureFrom(const std::string &Name, Error E) {
   InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
   handleAllErrors(
       std::move(E),
+      [&](const shipment::LimitError &LE) {
+        F.Kind = "undecided";
+        F.Message = LE.message();
+        F.Code = driver::ExitCode::Undecided;
+      },
       [&](const objlib::ReadError &RE) {
         F.Kind = objlib::readErrorKindName(RE.kind());
         F.Message = RE.message();
@@ -139,7 +144,7 @@ void printChildren(raw_ostream &OS, const json::Array &A, unsigned Depth) {
     std::string Place = str(O, "placement");
     if (O.getString("file"))
       OS << " => " << printableName(O, "file");
-    else if (Place != "system" && Place != "provided")
+    else if (Place == "unresolved")
       OS << " => not found";
     OS << " [" << Place;
     if (O.getBoolean("allowed").value_or(false))

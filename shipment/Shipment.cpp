@@ -18,6 +18,8 @@ namespace linkguard::shipment {
 
 struct Shipment::ZipHold {};
 
+char LimitError::ID = 0;
+
 Shipment::~Shipment() = default;
 
 namespace {
@@ -29,9 +31,7 @@ std::string absolute(StringRef P) {
   return normalizePath(S);
 }
 
-Error walkError(const Twine &Msg) {
-  return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unsupported, Msg.str());
-}
+Error walkError(const Twine &Msg) { return make_error<LimitError>(Msg.str()); }
 
 ShipmentFailure failureOf(const std::string &Name, Error E) {
   ShipmentFailure F{Name, objlib::ReadErrorKind::Malformed, ""};

@@ -25,6 +25,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -36,6 +37,20 @@ class ZipArchive;
 }
 
 namespace linkguard::shipment {
+
+/// The walk stopped at a limit (TreeLimits): the tree is too big or too
+/// deep to judge, so no verdict about it can be given (exit 92).
+class LimitError : public llvm::ErrorInfo<LimitError> {
+public:
+  static char ID;
+  explicit LimitError(std::string Message) : Message(std::move(Message)) {}
+  std::string message() const override { return Message; }
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+
+private:
+  std::string Message;
+};
 
 struct TreeLimits {
   unsigned MaxDepth = 64;
