@@ -107,7 +107,8 @@ std::optional<int> contractFrom(const opt::InputArgList &A, contract::ContractSp
 
 json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
-                         const contract::FileProbe &Exists, Totals &T) {
+                         const contract::FileProbe &Exists, Totals &T,
+                         std::vector<contract::Finding> Extra = {}) {
   contract::ContractSpec Spec_ = Given;
   contract::FileProbe Probe = Exists;
   if (Source) {
@@ -120,6 +121,8 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
     Info.Path = absolutePath(Path);
   }
   contract::Verdict V = contract::judge(Info, Spec_, Probe);
+  for (contract::Finding &F : Extra)
+    V.Findings.push_back(std::move(F));
   json::Array Arches, Placements;
   for (const objlib::Slice &S : Info.Slices)
     Arches.push_back(S.Arch);
@@ -172,6 +175,38 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
          : n("undecided")  ? "undecided"
                            : "holds")
      << "\n";
+}
+
+/// --unique for a plain file: its closure, looked up in its bundle root
+/// (default: its directory), as dyld or ld.so would load it from there.
+std::vector<contract::Finding> fileConflicts(const std::string &Path,
+                                             const contract::ContractSpec &Contract,
+                                             const shipment::ClosureOptions &CO) {
+  std::vector<contract::Finding> Out;
+  objlib::ReadOptions Read;
+  Read.ListImportsOf = [](StringRef) { return false; };
+  // Which libraries meet in one process does not depend on what ships:
+  // without a bundle root the closure follows files wherever they are.
+  std::string Root = Contract.Portable && !Contract.Portable->BundleRoot.empty()
+                         ? Contract.Portable->BundleRoot
+                         : "/";
+  Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::file(Path, Root, Read);
+  if (!S) {
+    consumeError(S.takeError()); // the file's own read reports it
+    return Out;
+  }
+  shipment::Closure C = shipment::computeClosure(**S, CO);
+  for (const shipment::Conflict &K : C.Conflicts) {
+    if (C.Roots[K.Root].Image != 0)
+      continue;
+    contract::Finding F;
+    F.Slice = (*S)->images()[0].Info.Slices.size() > 1 ? C.Roots[K.Root].Arch : "";
+    F.Dependency = K.Second;
+    F.Rule = "unique " + K.Group;
+    F.Message = conflictMessage(**S, C, K);
+    Out.push_back(std::move(F));
+  }
+  return Out;
 }
 
 /// A tree (a directory, an .app; a zip under --portable or --unique):
@@ -324,7 +359,10 @@ int runCheck(const std::vector<std::string> &Args) {
         Path, CL.Args.hasArg(OPT_scan), Read,
         [&](const std::string &Name, objlib::BinaryInfo &Info, const package::Image *Source) {
           ++T.Files;
-          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T));
+          std::vector<contract::Finding> Conflicts;
+          if (!Source && !CO.Unique.empty())
+            Conflicts = fileConflicts(Name, Contract, CO);
+          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
         [&](const InputFailure &F) {
           ++T.Files;

@@ -256,6 +256,10 @@ PY
   expect_equal "$status" 1 "--unique openmp o: $out"
   expect_contains "$out" "o/bin/runner: violation: the load closure of o/bin/runner (arm64) holds two openmp runtimes: o/lib/libomp.dylib (loaded by o/bin/runner) and /opt/llvm-openmp/lib/libomp.dylib (loaded by o/lib/model.dylib)"
   expect_contains "$out" "OMP: Error #15"
+  # A single file: its closure, followed from where it is.
+  out=$(LG check --unique openmp o/bin/runner); status=$?
+  expect_equal "$status" 1 "--unique openmp o/bin/runner: $out"
+  expect_contains "$out" "OMP: Error #15"
   out=$(LG check --portable --json o); status=$?
   expect_equal "$status" 1 "--portable turns --unique openmp on"
   echo "$out" | python3 -c '
