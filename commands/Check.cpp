@@ -184,7 +184,7 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
                                              const shipment::ClosureOptions &CO) {
   std::vector<contract::Finding> Out;
   objlib::ReadOptions Read;
-  Read.ListImportsOf = [](StringRef) { return false; };
+  Read.Imports = false;
   // Which libraries meet in one process does not depend on what ships:
   // without a bundle root the closure follows files wherever they are.
   std::string Root = Contract.Portable && !Contract.Portable->BundleRoot.empty()
@@ -217,7 +217,8 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
 /// the bundle root.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
                const shipment::ClosureOptions &CO, bool WithClosure,
-               const objlib::ReadOptions &Read, Printer &Out, Totals &T, int &Status) {
+               const objlib::ReadOptions &Read, bool Json, Printer &Out, Totals &T,
+               int &Status) {
   auto fail = [&](const InputFailure &F) {
     ++T.Files;
     ++T.Errors;
@@ -225,7 +226,13 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     if (Status == 0)
       Status = driver::toInt(F.Code);
   };
-  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", Read, fail);
+  contract::ContractSpec PerFile = Contract;
+  PerFile.Portable.reset();
+  // Only --unused and --forbid-unreferenced read imports; the closure needs
+  // names and search paths: the load commands alone.
+  objlib::ReadOptions TreeRead = Read;
+  TreeRead.Imports = PerFile.FailOnUnused || !PerFile.ForbidUnreferenced.empty();
+  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail);
   if (!S)
     return;
   if (S->images().empty() && S->failures().empty()) {
@@ -235,8 +242,6 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
           driver::ExitCode::MalformedBinary});
     return;
   }
-  contract::ContractSpec PerFile = Contract;
-  PerFile.Portable.reset();
   shipment::Closure C;
   if (WithClosure)
     C = shipment::computeClosure(*S, CO);
@@ -249,7 +254,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (const shipment::Edge &E : C.Edges) {
     if (E.Repeat || E.Image >= N)
       continue;
-    if (Contract.Portable)
+    // The text layout prints no placement: build them for JSON only.
+    if (Contract.Portable && Json)
       Placements[E.Image].push_back(edgeRecord(*S, C, E));
     bool Unknown = E.Where == shipment::Outcome::Unknown;
     if (!Contract.Portable || (!E.violation() && !Unknown))
@@ -352,7 +358,8 @@ int runCheck(const std::vector<std::string> &Args) {
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
   for (const std::string &Path : CL.Positionals) {
     if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Read, *Out, T, Status);
+      checkTree(Path, Contract, CO, WithClosure, Read, CL.Args.hasArg(OPT_json), *Out, T,
+                Status);
       continue;
     }
     forEachInputBinary(

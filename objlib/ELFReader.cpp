@@ -67,6 +67,8 @@ public:
 
     if (Error E = readDynamic())
       return std::move(E);
+    if (!Options.Imports)
+      return std::move(S); // every dependency stays Referenced::Unknown
     readImports();
 
     const bool SomeImportMayBindAnywhere =

@@ -282,6 +282,8 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   S.MainProgram = FileType == MachO::MH_EXECUTE;
 
   readLoadCommands(Obj, S);
+  if (!Options.Imports)
+    return S; // every dependency stays Referenced::Unknown
 
   // Errors from here on mean the file could not be read (it shrank);
   // damage is a warning.

@@ -9,6 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +46,21 @@ ShipmentFailure failureOf(const std::string &Name, Error E) {
   return F;
 }
 
+/// Whether the file starts with a Mach-O, universal or ELF magic: one
+/// open, one read of its first bytes, one close (no stat, no signal
+/// masking), so a tree of many small non-binaries costs little.
+bool startsLikeBinary(const std::string &Path) {
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (FD < 0)
+    return false;
+  char Head[64];
+  ssize_t N = ::pread(FD, Head, sizeof(Head), 0);
+  ::close(FD);
+  if (N < 4)
+    return false;
+  return objlib::isBinaryMagic(identify_magic(StringRef(Head, size_t(N))));
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
@@ -77,15 +93,26 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
       return walkError(It->path() + ": deeper than " + Twine(Limits.MaxDepth) +
                        " levels; the tree is too deep to judge");
     }
-    ErrorOr<sys::fs::basic_file_status> St = It->status();
-    if (!St)
-      continue; // vanished while walked
-    if (St->type() != sys::fs::file_type::regular_file)
-      continue; // directories are descended into, links are names only
+    // readdir's d_type; a file system that does not fill it in costs an
+    // lstat.
+    sys::fs::file_type Type = It->type();
+    if (Type == sys::fs::file_type::type_unknown) {
+      ErrorOr<sys::fs::basic_file_status> St = It->status();
+      if (!St)
+        continue; // vanished while walked
+      Type = St->type();
+    }
     StringRef Full = It->path();
     std::string Rel = normalizePath(Full.drop_front(Path.size()).ltrim('/'));
+    // What the walk saw spares lookups a system call per component.
+    if (Type == sys::fs::file_type::directory_file)
+      S->Dirs[Rel] = true;
+    else if (Type == sys::fs::file_type::symlink_file)
+      S->Links[Rel] = true;
+    if (Type != sys::fs::file_type::regular_file)
+      continue; // directories are descended into, links are names only
     S->Files[Rel] = true;
-    if (package::classifyInput(Full.str()) != package::InputKind::Binary)
+    if (!startsLikeBinary(Full.str()))
       continue; // not a Mach-O or ELF file: skipped silently
     Binaries.push_back(Rel);
   }
@@ -104,7 +131,7 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
     }
     Info->Path = Name; // the tree's name, as given
     S->ByRel[Rel] = S->Images.size();
-    S->Images.push_back({Rel, std::move(*Info)});
+    S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
   }
   S->Walked = S->Images.size();
   return std::move(S);
@@ -127,8 +154,9 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           return;
         }
         std::string Rel = normalizePath(I.Member);
+        Info->Path = Path + "!" + Rel;
         S->ByRel[Rel] = S->Images.size();
-        S->Images.push_back({Rel, std::move(*Info)});
+        S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
       },
       [&](const std::string &Member, Error Failed) {
         S->Failures.push_back(failureOf(Member, std::move(Failed)));
@@ -163,7 +191,8 @@ Expected<std::unique_ptr<Shipment>> Shipment::file(const std::string &Path,
                                          Path + ": not under the bundle root " + S->Root);
   S->ByRel[Rel] = 0;
   S->Tried[Rel] = true;
-  S->Images.push_back({Rel.str(), std::move(*Info)});
+  Info->Path = Path;
+  S->Images.push_back({Rel.str(), std::move(*Info), Abs});
   S->Walked = 1;
   return std::move(S);
 }
@@ -190,10 +219,24 @@ std::optional<std::string> Shipment::resolveLinks(StringRef Rel) const {
       Done.pop_back();
       continue;
     }
-    std::string Here = Root;
+    std::string RelHere;
     for (const std::string &D : Done)
-      Here += "/" + D;
-    Here += "/" + C;
+      RelHere += D + "/";
+    RelHere += C;
+    if (K == Kind::Directory) {
+      // The walk saw the whole tree: a directory or file it saw is one, a
+      // name it did not see (neither a link) is not there.
+      bool Dir = Dirs.count(RelHere), File = Files.count(RelHere);
+      if (Dir || File) {
+        Done.push_back(C);
+        if (File && !Todo.empty())
+          return std::nullopt; // a file used as a directory
+        continue;
+      }
+      if (!Links.count(RelHere))
+        return std::nullopt;
+    }
+    std::string Here = Root + "/" + RelHere;
     struct stat St;
     if (::lstat(Here.c_str(), &St) != 0)
       return std::nullopt;
@@ -243,8 +286,9 @@ std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBina
     Failures.push_back(failureOf(Abs, Info.takeError()));
     return std::nullopt;
   }
+  Info->Path = Abs;
   ByRel[Rel] = Images.size();
-  Images.push_back({Rel, std::move(*Info)});
+  Images.push_back({Rel, std::move(*Info), Abs});
   return Images.size() - 1;
 }
 
@@ -271,21 +315,5 @@ std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary) {
   return std::nullopt;
 }
 
-std::string Shipment::printName(size_t I) const {
-  const std::string &Rel = Images[I].Rel;
-  switch (K) {
-  case Kind::Zip:
-    return Given + "!" + Rel;
-  case Kind::File:
-    if (I == 0)
-      return Given;
-    return joinPath(Root, Rel);
-  case Kind::Directory:
-    break;
-  }
-  return joinPath(Given, Rel);
-}
-
-std::string Shipment::absPath(size_t I) const { return joinPath(Root, Images[I].Rel); }
 
 } // namespace linkguard::shipment

@@ -60,7 +60,8 @@ struct TreeLimits {
 
 struct ShippedImage {
   std::string Rel; // path under the root, '/' separated
-  objlib::BinaryInfo Info;
+  objlib::BinaryInfo Info; // Info.Path: the printed name (Shipment::printName)
+  std::string Abs; // root() + "/" + Rel
 };
 
 /// A file that could not be read.
@@ -107,9 +108,9 @@ public:
   std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr);
 
   /// The printed name of image I: "DIR/rel", "PKG!rel", or the file.
-  std::string printName(size_t I) const;
+  const std::string &printName(size_t I) const { return Images[I].Info.Path; }
   /// The absolute path of image I under root().
-  std::string absPath(size_t I) const;
+  const std::string &absPath(size_t I) const { return Images[I].Abs; }
 
   ~Shipment();
 
@@ -125,6 +126,8 @@ private:
   size_t Walked = 0;
   llvm::StringMap<size_t> ByRel;      // image rel -> index
   llvm::StringMap<bool> Files;        // every regular file / member rel
+  llvm::StringMap<bool> Dirs;         // Directory: every real directory the walk saw
+  llvm::StringMap<bool> Links;        // Directory: every symbolic link it saw
   llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
   TreeLimits Limits;
   objlib::ReadOptions Read;
