@@ -113,7 +113,7 @@ struct Walker {
     std::string Cand = joinPath(Dir, Leaf);
     bool Outside = false, NotBinary = false;
     if (std::optional<size_t> T = inTree(Cand, Outside, NotBinary)) {
-      E.Target = *T;
+      E.Target = T;
       E.ResolvedPath = Cand;
       E.Via = Label;
       place(E, Outcome::Shipped, "resolves to " + S.printName(*T) + ", shipped in the tree");
@@ -278,7 +278,7 @@ struct Walker {
                                                                        : "image's") +
                 " directory";
         if (std::optional<size_t> T = inTree(Ex.Path, Outside, NotBinary)) {
-          E.Target = *T;
+          E.Target = T;
           place(E, Outcome::Shipped, "resolves to " + S.printName(*T) + ", shipped in the tree");
         } else if (Outside) {
           place(E, Outcome::NonPortable,
