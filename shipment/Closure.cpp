@@ -251,13 +251,14 @@ struct Walker {
       place(E, Outcome::System, "is listed in the --system-list file");
     } else if (MachO ? N.starts_with(LR.SearchPrefix) : !N.contains('/')) {
       bool Found = false;
-      if (!MachO) // ld.so: a name already loaded (by path or DT_SONAME) is reused
+      if (LR.ReuseLoaded && *LR.ReuseLoaded) // a name already loaded is reused
         for (size_t L : *F.Loaded) {
           const Slice *LS = sliceOf(L, F.Sl->Arch);
-          if (LS && LS->InstallName && *LS->InstallName == N) {
+          if (LS && LS->InstallName && *LS->InstallName == N && L != F.Image) {
             E.Target = L;
             E.ResolvedPath = S.absPath(L);
-            E.Via = "already loaded: the DT_SONAME of " + S.printName(L);
+            E.Via = std::string("already loaded: the ") + (MachO ? "LC_ID_DYLIB" : "DT_SONAME") +
+                    " of " + S.printName(L);
             place(E, Outcome::Shipped, "is " + S.printName(L) + ", already loaded");
             Found = true;
             break;
@@ -495,9 +496,9 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   }
   // Repeats: the same dependency of the same image placed the same way by
   // another root is reported once.
-  std::set<std::tuple<size_t, std::string, std::string, int, size_t>> Seen;
+  std::set<std::tuple<size_t, std::string, std::string, int, int, size_t>> Seen;
   for (Edge &E : Out.Edges)
-    E.Repeat = !Seen.insert({E.Image, E.Slice, E.Dependency, int(E.Where),
+    E.Repeat = !Seen.insert({E.Image, E.Slice, E.Dependency, int(E.Kind), int(E.Where),
                              E.Target ? *E.Target : size_t(-1)})
                     .second;
   Walker W2{S, O, Out, 0};

@@ -11,9 +11,12 @@
 //   or expandAtExecutablePath; an absolute LC_RPATH is used as it stands;
 //   any other LC_RPATH is skipped ("no LC_RPATH's used. They may be
 //   invalid, eg, not start with '@loader_path' or '@executable_path'").
-//   Loader::getLoader: a weak dylib (options.canBeMissing) that is not
-//   found clears the error. man dyld(1): DYLD_LIBRARY_PATH and friends.
-// ld.so: glibc 2.36, elf/dl-load.c _dl_map_object: a name without '/' is
+//   Loader::getLoader: an "@rpath/" name that an already loaded image has
+//   as its install name is that image ("already-loaded-by-rpath"); a weak
+//   dylib (options.canBeMissing) that is not found clears the error. man dyld(1): DYLD_LIBRARY_PATH and friends.
+// ld.so: glibc 2.36, elf/dl-load.c _dl_map_object: a name that an object
+//   already loaded has as its name or DT_SONAME is that object; else a
+//   name without '/' is
 //   searched in the DT_RPATH of the loading object and of each object that
 //   loaded it up to the executable ("First try the DT_RPATH of the
 //   dependent object that caused NAME to be loaded. Then that object's
@@ -86,13 +89,18 @@ constexpr const char *LdSoSystemDirs[] = {"/lib/", "/lib64/", "/usr/lib/", "/usr
 const LoaderRules Dyld = {
     "dyld", DyldSrc, DyldTokens, "@rpath/", DyldSearch,
     /*RunPathStopsInheritance=*/false,
+    "dyld/Loader.cpp Loader::getLoader: \"for @rpath paths, first check if already loaded "
+    "as rpath\" (matchesPath: the loaded image's install name)",
     "dyld/Loader.cpp Loader::getLoader: a dylib that canBeMissing (LC_LOAD_WEAK_DYLIB) "
     "and is not found clears the error",
     DyldSystemPrefixes, {}, {}};
 
 const LoaderRules LdSo = {
     "ld.so", GlibcSrc, LdSoTokens, "", LdSoSearch,
-    /*RunPathStopsInheritance=*/true, "", {}, LdSoSystemNames, LdSoSystemDirs};
+    /*RunPathStopsInheritance=*/true,
+    "glibc elf/dl-load.c _dl_map_object: \"Look for this name among those already "
+    "loaded\" (_dl_name_match_p, and the object's DT_SONAME)",
+    "", {}, LdSoSystemNames, LdSoSystemDirs};
 
 bool nameChar(char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; }
 

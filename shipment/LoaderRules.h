@@ -67,6 +67,10 @@ struct LoaderRules {
   /// ld.so: an image with DT_RUNPATH takes no DT_RPATH from anywhere, and
   /// lends none (its own DT_RPATH is ignored).
   bool RunPathStopsInheritance;
+  /// A searched name equal to the install name (LC_ID_DYLIB) or DT_SONAME
+  /// of an image already loaded is that image, without a search; the
+  /// source of the rule.
+  const char *ReuseLoaded;
   /// A weak load (LC_LOAD_WEAK_DYLIB) may be missing.
   const char *WeakRule;
   /// Install names under these prefixes are the system's (dyld's shared

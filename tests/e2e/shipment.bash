@@ -134,6 +134,56 @@ assert p["placement"] == "unresolved" and p["allowed"] and p["kind"] == "LC_LOAD
   out=$(LG check --portable w); status=$?
   expect_equal "$status" 1 "strong and missing: $out"
 
+  TEST "an @rpath name an image already loaded has as its install name needs no LC_RPATH (dyld reuses it)"
+  mkdir -p r
+  echo 'extern "C" int h() { return 1; }' >h.cpp
+  echo 'extern "C" int h(); extern "C" int core() { return h(); }' >core.cpp
+  echo 'extern "C" int h(); extern "C" int core(); extern "C" int plug() { return h() + core(); }' >plug.cpp
+  mac -shared h.cpp -o r/libhelper.dylib -Wl,-install_name,@rpath/libhelper.dylib
+  mac -shared core.cpp -o r/libcore.dylib -Wl,-install_name,@rpath/libcore.dylib r/libhelper.dylib
+  mac -shared plug.cpp -o r/plugin.dylib r/libhelper.dylib r/libcore.dylib
+  "$LLVM_BIN/llvm-install-name-tool" -change @rpath/libhelper.dylib @loader_path/libhelper.dylib \
+    -change @rpath/libcore.dylib @loader_path/libcore.dylib r/plugin.dylib ||
+    test_failed "llvm-install-name-tool"
+  expect_not_contains "$("$LLVM_BIN/llvm-otool" -l r/plugin.dylib r/libcore.dylib)" LC_RPATH
+  out=$(LG check --portable r); status=$?
+  expect_equal "$status" 0 "plugin.dylib loads libhelper, libcore reuses it: $out"
+  out=$(LG inspect --tree r)
+  expect_contains "$out" "@rpath/libhelper.dylib => r/libhelper.dylib [shipped: already loaded: the LC_ID_DYLIB of r/libhelper.dylib]"
+  # The control: loaded alone, libcore finds no libhelper.
+  out=$(LG check --portable r/libcore.dylib); status=$?
+  expect_equal "$status" 1 "libcore.dylib alone: $out"
+
+  TEST "a re-exported dylib loads like any dependency; an image without the process's slice does not load"
+  mkdir -p x/bin x/lib
+  echo 'extern "C" int inner() { return 1; }' >inner.cpp
+  echo 'extern "C" int outer() { return 2; }' >outer.cpp
+  echo 'extern "C" int inner(); int main() { return inner(); }' >main.cpp
+  # ld64.lld finds a re-export by its install name, and not through an
+  # @rpath: @loader_path it expands.
+  mac -shared inner.cpp -o x/lib/libinner.dylib -Wl,-install_name,@loader_path/libinner.dylib
+  mac -shared outer.cpp -o x/lib/libouter.dylib -Wl,-install_name,@rpath/libouter.dylib \
+    -Wl,-reexport_library,x/lib/libinner.dylib
+  mac main.cpp -o x/bin/app x/lib/libouter.dylib -Wl,-rpath,@executable_path/../lib
+  expect_contains "$("$LLVM_BIN/llvm-otool" -L x/lib/libouter.dylib)" "libinner.dylib (compatibility version 0.0.0, current version 0.0.0, reexport)"
+  out=$(LG check --portable x); status=$?
+  expect_equal "$status" 0 "re-export: $out"
+  LG check --json --portable x | python3 -c '
+import json, sys
+p = [p for f in json.load(sys.stdin)["files"] for p in f["placements"]
+     if p["kind"] == "LC_REEXPORT_DYLIB"][0]
+assert p["placement"] == "shipped" and p["file"] == "x/lib/libinner.dylib", p
+assert p["root"] == "x/bin/app", p
+' || test_failed "the re-export is loaded under bin/app"
+  # The re-exported library rebuilt for x86_64 only: an arm64 process
+  # cannot load it.
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk x86_64) -nostdlib++ -shared inner.cpp -o x/lib/libinner.dylib \
+    -Wl,-install_name,@loader_path/libinner.dylib || test_failed "x86_64 libinner"
+  out=$(LG check --portable x); status=$?
+  expect_equal "$status" 1 "x86_64-only libinner: $out"
+  expect_contains "$out" "resolves to x/lib/libinner.dylib, which has no arm64 slice"
+
   TEST "a symlinked library is a shipped name only if it resolves inside the tree"
   mkdir -p s/lib outside
   echo 'extern "C" int v() { return 1; }' >v.cpp
