@@ -94,13 +94,21 @@ json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,
   json::Object O{{"slice", E.Slice},
                  {"kind", objlib::dependencyKindName(E.Kind)},
                  {"placement", shipment::outcomeName(E.Where)},
-                 {"resolvedPath", orNull(E.ResolvedPath)},
-                 {"via", orNull(E.Via)},
-                 {"root", S.printName(C.Roots[E.Root].Image)},
-                 {"file", E.Target ? json::Value(S.printName(*E.Target)) : json::Value(nullptr)},
+                 {"resolvedPath", nullptr},
+                 {"via", nullptr},
+                 {"file", nullptr},
                  {"allowed", E.Allowed}};
+  // Every name from a file or the tree, as every record has them (a name
+  // that is not UTF-8 also as its exact bytes, escaped: Printer.h).
   putName(O, "dependency", E.Dependency);
   putName(O, "reason", E.Reason);
+  putName(O, "root", S.printName(C.Roots[E.Root].Image));
+  if (!E.ResolvedPath.empty())
+    putName(O, "resolvedPath", E.ResolvedPath);
+  if (!E.Via.empty())
+    putName(O, "via", E.Via);
+  if (E.Target)
+    putName(O, "file", S.printName(*E.Target));
   return O;
 }
 
@@ -127,6 +135,7 @@ json::Array childrenOf(const shipment::Shipment &S, const shipment::Closure &C,
       continue;
     json::Object O = edgeRecord(S, C, E);
     O.erase("root");
+    O.erase("rootEscaped");
     O.erase("slice");
     bool Expand = E.Target && Shown.insert(*E.Target).second && Depth < MaxTreeDepth;
     O["shownAbove"] = E.Target && !Expand;
@@ -150,7 +159,7 @@ void printChildren(raw_ostream &OS, const json::Array &A, unsigned Depth) {
     if (O.getBoolean("allowed").value_or(false))
       OS << ", allowed";
     if (!str(O, "via").empty())
-      OS << ": " << printable(str(O, "via"));
+      OS << ": " << printableName(O, "via");
     OS << "]";
     if (Place != "system" && Place != "shipped" && Place != "provided")
       OS << " " << printableName(O, "reason");

@@ -216,6 +216,25 @@ assert p["root"] == "x/bin/app", p
   expect_equal "$status" 0 "inspect s"
   expect_not_contains "$out" "outside" "the walk follows no link"
 
+  TEST "names that are not UTF-8 keep the JSON valid and print escaped"
+  mkdir -p u/lib
+  echo 'extern "C" int q() { return 1; }' >q.cpp
+  echo 'extern "C" int q(); extern "C" int p() { return q(); }' >p.cpp
+  name=$(printf 'lib\377q.dylib')
+  mac -shared q.cpp -o "u/lib/$name" -Wl,-install_name,"@rpath/$name"
+  mac -shared p.cpp -o u/lib/libp.dylib "u/lib/$name" -Wl,-rpath,@loader_path
+  out=$(LG check --portable u); status=$?
+  expect_equal "$status" 0 "check --portable u: $out"
+  LG check --portable --json u | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+p = [p for f in d["files"] for p in f["placements"] if "dependencyEscaped" in p][0]
+assert p["dependencyEscaped"] == "@rpath/lib\\xffq.dylib", p
+assert p["fileEscaped"] == "u/lib/lib\\xffq.dylib", p
+' || test_failed "the JSON of a name that is not UTF-8"
+  out=$(LG inspect --tree u)
+  expect_contains "$out" '@rpath/lib\xffq.dylib => u/lib/lib\xffq.dylib [shipped: LC_RPATH @loader_path]'
+
   TEST "the walk is bounded: a tree deeper than 64 levels is undecided (92), not a hang"
   d=deep
   for _ in $(seq 70); do d=$d/d; done
