@@ -263,6 +263,49 @@ assert p["fileEscaped"] == "u/lib/lib\\xffq.dylib", p
   out=$(LG inspect --tree rp)
   expect_contains "$out" "libb.so => rp/lib/libb.so [shipped: DT_RPATH \$ORIGIN/../lib of rp/bin/app]"
 
+  TEST "ELF: an object with both DT_RUNPATH and DT_RPATH searches no DT_RPATH (a shape no linker writes)"
+  # ld.lld and GNU ld write one or the other. Crafted from a real link: the
+  # DT_SONAME entry, whose string is "$ORIGIN/sub", retagged DT_RPATH.
+  mkdir -p both/bin both/lib/sub both/lib/other
+  echo 'int b(void) { return 7; }' >b.c
+  echo 'int b(void); int a(void) { return b(); }' >a.c
+  echo 'int a(void); int main(void) { return a() == 7 ? 0 : 1; }' >main.c
+  "$CLANG" -shared -fPIC b.c -o both/lib/sub/libb.so -Wl,-soname,libb.so || test_failed libb.so
+  "$CLANG" -shared -fPIC a.c -o both/lib/liba.so -Wl,-soname,'$ORIGIN/sub' \
+    both/lib/sub/libb.so -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/other' || test_failed liba.so
+  python3 - both/lib/liba.so <<'PY' || test_failed "retagging DT_SONAME"
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+phoff, = struct.unpack_from("<Q", data, 0x20)
+phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+for i in range(phnum):
+    p_type, _, p_offset, _, _, p_filesz = struct.unpack_from("<IIQQQQ", data, phoff + i * phentsize)
+    if p_type == 2:  # PT_DYNAMIC
+        for off in range(p_offset, p_offset + p_filesz, 16):
+            tag, = struct.unpack_from("<q", data, off)
+            if tag == 14:  # DT_SONAME -> DT_RPATH
+                struct.pack_into("<q", data, off, 15)
+open(path, "wb").write(data)
+PY
+  readelf=$("$LLVM_BIN/llvm-readelf" -d both/lib/liba.so)
+  expect_contains "$readelf" "Library rpath: [\$ORIGIN/sub]"
+  expect_contains "$readelf" "Library runpath: [\$ORIGIN/other]"
+  "$CLANG" main.c -o both/bin/app -Lboth/lib -la -Wl,-rpath-link,both/lib/sub \
+    -Wl,-rpath,'$ORIGIN/../lib' || test_failed app
+  # ld.so ignores liba.so's DT_RPATH: libb.so in lib/sub is not found.
+  err=$(both/bin/app 2>&1); st=$?
+  expect_equal "$st" 127 "both/bin/app: $err"
+  expect_contains "$err" "libb.so: cannot open shared object file"
+  out=$(LG check --portable both); status=$?
+  expect_equal "$status" 1 "DT_RPATH beside DT_RUNPATH: $out"
+  expect_contains "$out" "both/lib/liba.so: violation: DT_NEEDED libb.so (x86_64), loaded under both/bin/app, is a DT_NEEDED name that resolves to no file of the tree"
+  # The same tree with libb.so where DT_RUNPATH points: it runs, and holds.
+  mv both/lib/sub/libb.so both/lib/other/
+  both/bin/app || test_failed "both/bin/app with libb.so in lib/other"
+  out=$(LG check --portable both); status=$?
+  expect_equal "$status" 0 "libb.so under DT_RUNPATH: $out"
+
   TEST "ELF: a library named in DT_NEEDED must be findable under that name, not only its DT_SONAME"
   mkdir -p so/bin so/lib
   echo 'int foo(void) { return 0; }' >foo.c
