@@ -32,20 +32,23 @@ namespace linkguard::commands {
 namespace {
 
 const CommandSpec Spec = {
-    "check", CheckVis, "linkguard check [options] FILE...",
+    "check", CheckVis, "linkguard check [options] FILE|DIR...",
     "Judges the dependencies of Mach-O (thin or universal) and ELF files against a\n"
     "contract. The driver verifies its links with the same code. A zip archive (.pt2,\n"
     "wheel) is a container: each Mach-O or ELF member is judged as\n"
     "PKG!path/in/archive, and the archive is what ships (--portable). A pattern is a\n"
     "glob on the install name / DT_NEEDED string or on its file name, or a group:\n"
-    "openmp (libomp, libiomp5, libgomp in every spelling) or libsystem.",
+    "openmp (libomp, libiomp5, libgomp in every spelling) or libsystem. A directory\n"
+    "(an .app, an install prefix) is a tree: every Mach-O and ELF file in it is judged;\n"
+    "under --portable or --unique a tree or a zip is judged by its load closure, as\n"
+    "dyld and ld.so will load it (docs/check.md).",
     "Text output: one line per finding, \"FILE[ (arch)]: violation|kept|unknown:\n"
     "message\" (a container's member without findings: \"PKG!member: holds\"), then a\n"
     "summary line.\n"
     "\n"
     "EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a damaged or\n"
     "lying zip, a container with no image), 66 missing or unreadable file (a file\n"
-    "error wins over 1).\n",
+    "error wins over 1), 92 undecided (a tree's closure cannot be decided here).\n",
     "no input file"};
 
 struct Totals {

@@ -32,10 +32,11 @@ namespace linkguard::commands {
 namespace {
 
 const CommandSpec Spec = {
-    "inspect", InspectVis, "linkguard inspect [options] FILE...",
+    "inspect", InspectVis, "linkguard inspect [options] FILE|DIR...",
     "Prints the libraries a Mach-O (thin or universal) or ELF file depends on, in the\n"
     "layout of `otool -L`. A zip archive (.pt2, wheel) is read as a container: each\n"
-    "Mach-O or ELF member is listed as PKG!path/in/archive.",
+    "Mach-O or ELF member is listed as PKG!path/in/archive; a directory, as each Mach-O\n"
+    "or ELF file in it. --tree prints the load closure instead, like lddtree.",
     "EXIT STATUS: 0 all files read, 64 usage, 65 malformed or unsupported file (also:\n"
     "a damaged or lying zip, a container with no image), 66 missing or unreadable\n"
     "file; with several files, the first failure's code.\n",
