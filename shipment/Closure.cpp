@@ -466,17 +466,31 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   for (size_t I = 0; I < Walked; ++I)
     if (!Reached.count(I))
       W.addRoot(I, false, HostDir, Host);
-  std::vector<bool> Keep(Scratch.Roots.size(), true);
-  for (size_t A = FirstCandidate; A < Scratch.Roots.size(); ++A)
-    for (size_t B = FirstCandidate; B < Scratch.Roots.size() && Keep[A]; ++B) {
-      if (A == B || !Keep[B] || Scratch.Roots[A].Image == Scratch.Roots[B].Image)
-        continue;
-      const Root &RA = Scratch.Roots[A], &RB = Scratch.Roots[B];
-      bool BLoadsA = llvm::is_contained(RB.Loaded, RA.Image);
-      bool ALoadsB = llvm::is_contained(RA.Loaded, RB.Image);
-      if (BLoadsA && (!ALoadsB || B < A))
-        Keep[A] = false;
+  // Which candidate roots load each image (linear in the closures' sizes,
+  // not quadratic in the number of roots: a wheel holds thousands).
+  DenseMap<size_t, std::vector<size_t>> LoadedBy;
+  std::vector<DenseSet<size_t>> LoadedSet(Scratch.Roots.size());
+  for (size_t B = FirstCandidate; B < Scratch.Roots.size(); ++B)
+    for (size_t X : Scratch.Roots[B].Loaded) {
+      LoadedSet[B].insert(X);
+      if (X != Scratch.Roots[B].Image)
+        LoadedBy[X].push_back(B);
     }
+  std::vector<bool> Keep(Scratch.Roots.size(), true);
+  for (size_t A = FirstCandidate; A < Scratch.Roots.size(); ++A) {
+    auto It = LoadedBy.find(Scratch.Roots[A].Image);
+    if (It == LoadedBy.end())
+      continue;
+    for (size_t B : It->second) {
+      // B loads A: A is no root of its own, unless A loads B too (a cycle),
+      // where the first of the two stays.
+      bool ALoadsB = LoadedSet[A].count(Scratch.Roots[B].Image);
+      if (!ALoadsB || B < A) {
+        Keep[A] = false;
+        break;
+      }
+    }
+  }
   // 3. The kept roots, renumbered.
   Closure Out;
   Out.Truncated = Scratch.Truncated;
