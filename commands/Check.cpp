@@ -17,10 +17,12 @@
 #include "commands/Contracts.h"
 #include "commands/Inputs.h"
 #include "commands/Printer.h"
+#include "commands/Shipments.h"
 #include "config/RulesFile.h"
 #include "driver/ExitCode.h"
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
+#include "libnames/LibraryNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -34,13 +36,16 @@ namespace linkguard::commands {
 namespace {
 
 const CommandSpec Spec = {
-    "check", CheckVis, "linkguard check [options] FILE...",
+    "check", CheckVis, "linkguard check [options] FILE|DIR...",
     "Judges the dependencies of Mach-O (thin or universal) and ELF files against a\n"
     "contract. The driver verifies its links with the same code. A zip archive (.pt2,\n"
     "wheel) is a container: each Mach-O or ELF member is judged as\n"
     "PKG!path/in/archive, and the archive is what ships (--portable). A pattern is a\n"
     "glob on the install name / DT_NEEDED string or on its file name, or a group:\n"
-    "openmp (libomp, libiomp5, libgomp in every spelling) or libsystem.",
+    "openmp (libomp, libiomp5, libgomp in every spelling) or libsystem. A directory\n"
+    "(an .app, an install prefix) is a tree: every Mach-O and ELF file in it is judged;\n"
+    "under --portable or --unique a tree or a zip is judged by its load closure, as\n"
+    "dyld and ld.so will load it (docs/check.md).",
     "Text output: one line per finding, \"FILE[ (arch, ...)]: violation|kept|unknown:\n"
     "message\" (one line for a dependency that breaks several rules, naming the\n"
     "others after \"also:\"); a file or member without findings: \"FILE: holds\"; then\n"
@@ -50,11 +55,12 @@ const CommandSpec Spec = {
     "\n"
     "EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a damaged or\n"
     "lying zip, a container with no image), 66 missing or unreadable file (a file\n"
-    "error wins over 1).\n",
+    "error wins over 1), 92 undecided (a tree's closure cannot be decided here).\n",
     "no input file"};
 
 struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
+  int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
 };
 
 /// The contract and portability options, or the exit status of a usage
@@ -142,7 +148,8 @@ std::string dropFlagFor(objlib::Format Fmt) {
 
 json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
-                         const contract::FileProbe &Exists, Totals &T) {
+                         const contract::FileProbe &Exists, Totals &T,
+                         std::vector<contract::Finding> Extra = {}) {
   contract::ContractSpec Spec_ = Given;
   contract::FileProbe Probe = Exists;
   if (Source) {
@@ -157,6 +164,8 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   if (Spec_.DropFlag.empty())
     Spec_.DropFlag = dropFlagFor(Info.Fmt);
   contract::Verdict V = contract::judge(Info, Spec_, Probe);
+  for (contract::Finding &F : Extra)
+    V.Findings.push_back(std::move(F));
   json::Array Arches, Placements;
   for (const objlib::Slice &S : Info.Slices)
     Arches.push_back(S.Arch);
@@ -232,7 +241,154 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
   OS << "linkguard check: " << plural(n("files"), "file", "files") << ", "
      << plural(n("violations"), "violation", "violations") << ", " << n("kept") << " kept, "
      << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors") << ": "
-     << coloured(n("errors") ? "incomplete" : n("violations") ? "broken" : "holds") << "\n";
+     << coloured(n("errors")       ? "incomplete"
+                 : n("violations") ? "broken"
+                 : n("undecided")  ? "undecided"
+                                   : "holds")
+     << "\n";
+}
+
+/// --unique for a plain file: its closure, looked up in its bundle root
+/// (default: its directory), as dyld or ld.so would load it from there.
+std::vector<contract::Finding> fileConflicts(const std::string &Path,
+                                             const contract::ContractSpec &Contract,
+                                             const shipment::ClosureOptions &CO) {
+  std::vector<contract::Finding> Out;
+  objlib::ReadOptions Read;
+  Read.Imports = false;
+  // Which libraries meet in one process does not depend on what ships:
+  // without a bundle root the closure follows files wherever they are.
+  std::string Root = Contract.Portable && !Contract.Portable->BundleRoot.empty()
+                         ? Contract.Portable->BundleRoot
+                         : "/";
+  Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::file(Path, Root, Read);
+  if (!S) {
+    consumeError(S.takeError()); // the file's own read reports it
+    return Out;
+  }
+  shipment::Closure C = shipment::computeClosure(**S, CO);
+  for (const shipment::Conflict &K : C.Conflicts) {
+    if (C.Roots[K.Root].Image != 0)
+      continue;
+    contract::Finding F;
+    F.Slice = (*S)->images()[0].Info.Slices.size() > 1 ? C.Roots[K.Root].Arch : "";
+    F.Dependency = K.Second;
+    F.Rule = "unique " + K.Group;
+    F.Message = conflictMessage(**S, C, K);
+    Out.push_back(std::move(F));
+  }
+  return Out;
+}
+
+/// A tree (a directory, an .app; a zip under --portable or --unique):
+/// each image judged by the contract's per-file rules, and its load
+/// closure (shipment/Closure.h) for --portable and --unique. The closure
+/// replaces the per-file portability check: an @rpath name resolves
+/// through the LC_RPATHs of every image up the load chain, and the tree is
+/// the bundle root.
+void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
+               const shipment::ClosureOptions &CO, bool WithClosure,
+               const objlib::ReadOptions &Read, bool Json, Printer &Out, Totals &T,
+               int &Status) {
+  auto fail = [&](const InputFailure &F) {
+    ++T.Files;
+    ++T.Errors;
+    Out.error(F.record());
+    if (Status == 0)
+      Status = driver::toInt(F.Code);
+  };
+  contract::ContractSpec PerFile = Contract;
+  PerFile.Portable.reset();
+  // Only --unused and --forbid-unreferenced read imports; the closure needs
+  // names and search paths: the load commands alone.
+  objlib::ReadOptions TreeRead = Read;
+  TreeRead.Imports = PerFile.FailOnUnused || !PerFile.ForbidUnreferenced.empty();
+  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail);
+  if (!S)
+    return;
+  if (S->images().empty() && S->failures().empty()) {
+    // An empty tree judged nothing: say so rather than "holds".
+    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
+    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
+          driver::ExitCode::MalformedBinary});
+    return;
+  }
+  shipment::Closure C;
+  if (WithClosure)
+    C = shipment::computeClosure(*S, CO);
+  const size_t N = S->walked();
+  std::vector<std::vector<contract::Finding>> Extra(N);
+  std::vector<json::Array> Placements(N);
+  auto sliceOf = [&](size_t I, const std::string &Arch) {
+    return S->images()[I].Info.Slices.size() > 1 ? Arch : std::string();
+  };
+  for (const shipment::Edge &E : C.Edges) {
+    if (E.Repeat || E.Image >= N)
+      continue;
+    // The text layout prints no placement: build them for JSON only.
+    if (Contract.Portable && Json)
+      Placements[E.Image].push_back(edgeRecord(*S, C, E));
+    bool Unknown = E.Where == shipment::Outcome::Unknown;
+    if (!Contract.Portable || (!E.violation() && !Unknown))
+      continue;
+    contract::Finding F;
+    F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
+    F.Slice = sliceOf(E.Image, E.Slice);
+    F.Dependency = E.Dependency;
+    F.Rule = "portable";
+    F.Message = edgeMessage(*S, C, E);
+    T.Undecided += Unknown;
+    Extra[E.Image].push_back(std::move(F));
+  }
+  for (const shipment::Conflict &K : C.Conflicts) {
+    size_t Img = C.Roots[K.Root].Image;
+    if (Img >= N)
+      continue;
+    contract::Finding F;
+    F.Slice = sliceOf(Img, C.Roots[K.Root].Arch);
+    F.Dependency = K.Second;
+    F.Rule = "unique " + K.Group;
+    F.Message = conflictMessage(*S, C, K);
+    Extra[Img].push_back(std::move(F));
+  }
+  if (C.Truncated) {
+    ++T.Undecided;
+    errs() << "linkguard: error: " << printable(Path)
+           << ": the load closure is too large to resolve (more than " << CO.MaxEdges
+           << " dependencies): undecided\n";
+  }
+  const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
+                          !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
+  for (size_t I = 0; I < N; ++I) {
+    objlib::BinaryInfo &Info = S->images()[I].Info;
+    contract::Verdict V;
+    if (AnyPerFile)
+      V = contract::judge(Info, PerFile, contract::realFileProbe());
+    // What the closure does not judge: the file's own install name and
+    // dyld's load-time refusals (--portable's per-file part).
+    if (Contract.Portable)
+      contract::judgeLoadability(Info, V);
+    for (contract::Finding &F : Extra[I])
+      V.Findings.push_back(std::move(F));
+    json::Array Arches;
+    for (const objlib::Slice &Sl : Info.Slices)
+      Arches.push_back(Sl.Arch);
+    for (const contract::Finding &F : V.Findings) {
+      T.Violations += F.Kind == contract::FindingKind::Violation;
+      T.Kept += F.Kind == contract::FindingKind::Kept;
+      T.Unknown += F.Kind == contract::FindingKind::Unknown;
+    }
+    json::Object R{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
+                   {"slices", std::move(Arches)},
+                   {"holds", V.ok()},
+                   {"container", shipmentContainer(*S, I)},
+                   {"findings", findingsRecord(V)},
+                   {"placements", Contract.Portable ? json::Value(std::move(Placements[I]))
+                                                    : json::Value(nullptr)}};
+    putName(R, "path", S->printName(I));
+    ++T.Files;
+    Out.result(std::move(R));
+  }
 }
 
 } // namespace
@@ -248,10 +404,11 @@ int runCheck(const std::vector<std::string> &Args) {
   if (std::optional<int> Stop = contractFrom(CL.Args, Contract))
     return *Stop;
   bool AnyContract = CL.Args.hasArg(OPT_forbid_EQ, OPT_require_EQ, OPT_forbid_unreferenced_EQ) ||
-                     CL.Args.hasArg(OPT_unused, OPT_mps_aot, OPT_portable);
+                     CL.Args.hasArg(OPT_unused, OPT_mps_aot, OPT_portable) ||
+                     CL.Args.hasArg(OPT_unique_EQ);
   if (!AnyContract)
     return usageError(Spec, "no contract given (--forbid, --require, --forbid-unreferenced, "
-                            "--unused, --mps-aot, --portable)");
+                            "--unused, --mps-aot, --portable, --unique)");
 
   auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/1",
                          DocumentShape::Files,
@@ -260,12 +417,38 @@ int runCheck(const std::vector<std::string> &Args) {
   Totals T;
   int Status = 0;
   const objlib::ReadOptions Read = contract::readOptionsFor(Contract);
-  for (const std::string &Path : CL.Positionals)
+  shipment::ClosureOptions CO;
+  CO.Unique = CL.Args.getAllArgValues(OPT_unique_EQ);
+  for (const std::string &G : CO.Unique)
+    if (!libnames::isGroupName(G) || G == "libsystem")
+      return usageError(Spec, "--unique " + G + ": not a library family (openmp)");
+  if (Contract.Portable) {
+    if (!llvm::is_contained(CO.Unique, "openmp"))
+      CO.Unique.push_back("openmp");
+    CO.SearchDirs = Contract.Portable->SearchDirs;
+    CO.Provided = Contract.Portable->Provided;
+    CO.SystemList = Contract.Portable->SystemList;
+  }
+  if (const opt::Arg *Exe = CL.Args.getLastArg(OPT_executable_EQ)) {
+    if (!Contract.Portable && CO.Unique.empty())
+      return usageError(Spec, "--executable needs --portable or --unique");
+    CO.Executable = Exe->getValue();
+  }
+  const bool WithClosure = Contract.Portable || !CO.Unique.empty();
+  for (const std::string &Path : CL.Positionals) {
+    if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
+      checkTree(Path, Contract, CO, WithClosure, Read, CL.Args.hasArg(OPT_json), *Out, T,
+                Status);
+      continue;
+    }
     forEachInputBinary(
         Path, Containers, Read,
         [&](const std::string &Name, objlib::BinaryInfo &Info, const package::Image *Source) {
           ++T.Files;
-          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T));
+          std::vector<contract::Finding> Conflicts;
+          if (!Source && !CO.Unique.empty())
+            Conflicts = fileConflicts(Name, Contract, CO);
+          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
         [&](const InputFailure &F) {
           ++T.Files;
@@ -274,7 +457,8 @@ int runCheck(const std::vector<std::string> &Args) {
           if (Status == 0)
             Status = driver::toInt(F.Code);
         });
-  bool Holds = T.Violations == 0 && T.Errors == 0;
+  }
+  bool Holds = T.Violations == 0 && T.Errors == 0 && T.Undecided == 0;
   Out->finish(json::Object{
       {"contract", contractRecord(Contract)},
       {"summary", json::Object{{"files", T.Files},
@@ -282,10 +466,14 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"kept", T.Kept},
                                {"unknown", T.Unknown},
                                {"errors", T.Errors},
+                               {"undecided", T.Undecided},
                                {"holds", Holds}}}});
   if (Status != 0)
     return Status;
-  return driver::toInt(T.Violations ? driver::ExitCode::Violation : driver::ExitCode::Success);
+  if (T.Violations)
+    return driver::toInt(driver::ExitCode::Violation);
+  // A closure that cannot be decided did not hold (docs/check.md).
+  return driver::toInt(T.Undecided ? driver::ExitCode::Undecided : driver::ExitCode::Success);
 }
 
 } // namespace linkguard::commands

@@ -100,6 +100,8 @@ constexpr ExitStatus ExitStatuses[] = {
      "try-load: what the process mapped cannot be known"},
     {driver::ExitCode::NotLoadableHere, "NotLoadableHere",
      "try-load: a file this platform cannot load (a Mach-O on Linux)"},
+    {driver::ExitCode::Undecided, "Undecided",
+     "check of a tree: a closure verdict that cannot be decided here"},
 };
 
 std::string exitCodesText() {

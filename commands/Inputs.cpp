@@ -8,6 +8,7 @@
 
 #include "driver/DriverError.h"
 #include "objlib/Reader.h"
+#include "shipment/Shipment.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -80,6 +81,11 @@ void forEachInputBinary(
     InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
     handleAllErrors(
         Info.takeError(),
+        [&](const shipment::LimitError &E) {
+          F.Kind = "undecided";
+          F.Message = E.message();
+          F.Code = driver::ExitCode::Undecided;
+        },
         [&](const objlib::ReadError &E) {
           F.Kind = objlib::readErrorKindName(E.kind());
           F.Message = E.message();
@@ -91,6 +97,25 @@ void forEachInputBinary(
     OnFailure(F);
   };
   keepFreedMemoryForReuse();
+  if (sys::fs::is_directory(Path)) {
+    // A tree (a directory, an .app): every Mach-O and ELF file in it, in
+    // path order; links are not followed (shipment/Shipment.h).
+    Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::directory(Path, Read);
+    if (!S) {
+      Visit(Path, S.takeError(), nullptr);
+      return;
+    }
+    for (const shipment::ShipmentFailure &F : (*S)->failures())
+      Visit(F.Name, make_error<objlib::ReadError>(F.Kind, F.Message), nullptr);
+    if ((*S)->images().empty() && (*S)->failures().empty())
+      Visit(Path,
+            make_error<objlib::ReadError>(objlib::ReadErrorKind::Malformed,
+                                          Path + ": no Mach-O or ELF file in the tree"),
+            nullptr);
+    for (size_t I = 0; I < (*S)->images().size(); ++I)
+      OnBinary((*S)->printName(I), (*S)->images()[I].Info, nullptr);
+    return;
+  }
   // A name this command printed ("pkg.pt2!a/b.so", "blob.pte@0x40", or
   // "pkg.pt2/a/b.so"): that one image of its container.
   std::optional<package::ImageName> Named;

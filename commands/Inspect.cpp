@@ -17,6 +17,7 @@
 #include "commands/CommandLine.h"
 #include "commands/Inputs.h"
 #include "commands/Printer.h"
+#include "commands/Shipments.h"
 #include "driver/ExitCode.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -31,12 +32,13 @@ namespace linkguard::commands {
 namespace {
 
 const CommandSpec Spec = {
-    "inspect", InspectVis, "linkguard inspect [options] FILE...",
+    "inspect", InspectVis, "linkguard inspect [options] FILE|DIR...",
     "Prints the libraries a Mach-O (thin or universal) or ELF file depends on, in the\n"
     "layout of `otool -L`. A zip archive (.pt2, wheel) is read as a container: each\n"
-    "Mach-O or ELF member is listed as PKG!path/in/archive. Every name printed is\n"
-    "accepted back as FILE: PKG!member (quote it where '!' is history expansion, or\n"
-    "write PKG/member), FILE@0xOFFSET.",
+    "Mach-O or ELF member is listed as PKG!path/in/archive; a directory, as each Mach-O\n"
+    "or ELF file in it. --tree prints the load closure instead, like lddtree. Every\n"
+    "name printed is accepted back as FILE: PKG!member (quote it where '!' is history\n"
+    "expansion, or write PKG/member), FILE@0xOFFSET.",
     "EXIT STATUS: 0 all files read, 64 usage, 65 malformed or unsupported file (also:\n"
     "a damaged or lying zip, a container with no image), 66 missing or unreadable\n"
     "file; with several files, the first failure's code.\n",
@@ -206,6 +208,50 @@ bool archMatches(StringRef Want, StringRef Have) {
   return canon(Want) == canon(Have);
 }
 
+/// inspect --tree: the load closure of each FILE (a tree, or a file looked
+/// up in its own directory), one record per root, like lddtree/libtree.
+int inspectTree(const ParsedCommandLine &CL) {
+  if (CL.Args.hasArg(OPT_symbols, OPT_rpaths, OPT_arch_EQ) || CL.Args.hasArg(OPT_scan))
+    return usageError(Spec, "--tree takes no --symbols, --rpaths, --arch or --scan");
+  const bool Json = CL.Args.hasArg(OPT_json);
+  auto Out = makePrinter(Json, outs(), "linkguard-inspect-tree/1", DocumentShape::Files,
+                         {printRootRecord, [](raw_ostream &OS, const json::Object &Doc) {
+                            for (const std::string &K : stringsOf(Doc, "conflicts"))
+                              OS << "conflict: " << printable(K) << "\n";
+                          }});
+  int Status = 0;
+  auto fail = [&](const InputFailure &F) {
+    Out->error(F.record());
+    if (Status == 0)
+      Status = driver::toInt(F.Code);
+  };
+  shipment::ClosureOptions CO;
+  CO.SearchDirs = CL.Args.getAllArgValues(OPT_search_EQ);
+  if (const opt::Arg *Exe = CL.Args.getLastArg(OPT_executable_EQ))
+    CO.Executable = Exe->getValue();
+  CO.Unique = {"openmp"};
+  objlib::ReadOptions Read;
+  Read.Imports = false; // the closure needs names and search paths only
+  json::Array Conflicts;
+  for (const std::string &Path : CL.Positionals) {
+    std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", Read, fail);
+    if (!S)
+      continue;
+    shipment::Closure C = shipment::computeClosure(*S, CO);
+    for (size_t RI = 0; RI < C.Roots.size(); ++RI)
+      Out->result(rootRecord(*S, C, RI));
+    for (const shipment::Conflict &K : C.Conflicts)
+      Conflicts.push_back(conflictMessage(*S, C, K));
+    if (C.Truncated && Status == 0) {
+      errs() << "linkguard: error: " << printable(Path)
+             << ": the load closure is too large to resolve\n";
+      Status = driver::toInt(driver::ExitCode::Undecided);
+    }
+  }
+  Out->finish(json::Object{{"conflicts", json::Value(std::move(Conflicts))}});
+  return Status;
+}
+
 } // namespace
 
 int runInspect(const std::vector<std::string> &Args) {
@@ -222,6 +268,11 @@ int runInspect(const std::vector<std::string> &Args) {
     Arch = A->getValue();
   }
   const bool Symbols = CL.Args.hasArg(OPT_symbols), RPaths = CL.Args.hasArg(OPT_rpaths);
+
+  if (CL.Args.hasArg(OPT_tree))
+    return inspectTree(CL);
+  if (CL.Args.hasArg(OPT_executable_EQ, OPT_search_EQ))
+    return usageError(Spec, "--executable and --search need --tree");
 
   // The file being printed, for its import lists (printImports).
   const BinaryInfo *Current = nullptr;

@@ -74,7 +74,14 @@ defm bundle_root : Eq<"bundle-root", "<dir>", "What ships (default: each binary'
                       [CheckVis]>;
 defm search : Eq<"search", "<dir>", "An application library directory where @rpath names "
                                     "are also looked up, relative to the bundle root "
-                                    "(repeatable)", [CheckVis]>;
+                                    "(repeatable)", [CheckVis, InspectVis]>;
+defm executable : Eq<"executable", "<file>", "The program that loads the tree's images no "
+                      "executable of the tree loads: its directory is @executable_path",
+                      [CheckVis, InspectVis]>;
+defm unique : Eq<"unique", "<group>", "At most one library of the family in one load closure "
+                 "(openmp: on under --portable); repeatable", [CheckVis]>;
+def tree : F<"tree", "The load closure of a tree or file, like lddtree: every dependency "
+                     "resolved as dyld / ld.so will, with the path that decided it", [InspectVis]>;
 defm provided : Eq<"provided", "<pattern>", "A library the application provides (repeatable)",
                    [CheckVis]>;
 defm system_list : Eq<"system-list", "<file>", "More system libraries, one pattern a line",

@@ -93,6 +93,9 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
   if (CL.Positionals.size() > 1)
     return usageError(Spec, "one FILE only");
   O.File = CL.Positionals.front();
+  if (llvm::sys::fs::is_directory(O.File))
+    return usageError(Spec, O.File + " is a directory: try-load loads one library; name a "
+                                      "file of the tree (check --portable DIR judges the tree)");
   return std::nullopt;
 }
 

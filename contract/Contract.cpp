@@ -157,9 +157,7 @@ static void judgePortability(const BinaryInfo &Binary,
   }
 }
 
-/// --portable, per slice: what the file makes its users bake (its install
-/// name) and what dyld refuses it for at load time (contract/DyldRules.h).
-static void judgeLoadability(const BinaryInfo &Binary, Verdict &V) {
+void judgeLoadability(const BinaryInfo &Binary, Verdict &V) {
   for (const Slice &S : Binary.Slices) {
     std::string SliceName = Binary.Slices.size() > 1 ? S.Arch : std::string();
     std::string Why = installNameProblem(S, Binary.Fmt);

@@ -70,6 +70,12 @@ struct Verdict {
 
 /// Judges Binary against Spec. Pure apart from Exists, which --portable
 /// asks whether a candidate file is there (tests pass a fake).
+/// --portable, per slice: what the file makes its users bake (its install
+/// name) and what dyld refuses it for at load time (contract/DyldRules.h).
+/// Part of judge() under --portable; a tree's check, whose portability is
+/// the closure's (shipment/), calls it for each file itself.
+void judgeLoadability(const objlib::BinaryInfo &Binary, Verdict &V);
+
 Verdict judge(const objlib::BinaryInfo &Binary, const ContractSpec &Spec,
               const FileProbe &Exists);
 

@@ -32,6 +32,7 @@ enum class ExitCode : int {
       89, // try-load: --call's symbol is missing, returned non-zero or crashed
   ReportIncomplete = 90, // try-load: what the process mapped cannot be known
   NotLoadableHere = 91,  // try-load: a Mach-O on Linux, an ELF on macOS
+  Undecided = 92, // check: a tree's closure verdict cannot be decided here
 };
 
 inline int toInt(ExitCode C) { return static_cast<int>(C); }

@@ -21,6 +21,21 @@ struct Family {
 
 constexpr const char *OpenMPPrefixes[] = {"libomp", "libiomp5", "libgomp"};
 
+constexpr const char *Omp15 =
+    "OMP: Error #15: Initializing libomp, but found libomp already initialized";
+
+/// The runtimes of the openmp family (FamilyMember in LibraryNames.h).
+/// Sources: llvm-project openmp/runtime/src/kmp_runtime.cpp
+/// (__kmp_register_library_startup: the KMP runtime, built as libomp or as
+/// Intel's libiomp5, registers itself in the environment and aborts with
+/// OMP #15 when another copy already did; pytorch#122705, #125856);
+/// gcc libgomp/env.c (no such check).
+constexpr FamilyMember OpenMPMembers[] = {
+    {"libiomp5", "kmp", Omp15},
+    {"libomp", "kmp", Omp15},
+    {"libgomp", "", nullptr},
+};
+
 // "libompstuff.dylib" counts as OpenMP too, on purpose: every spelling of a
 // runtime counts, and no other library starts so.
 const Family Families[] = {
@@ -141,6 +156,17 @@ bool namesLibrary(llvm::StringRef Word, llvm::StringRef InstallName) {
     if (Stem == Word)
       return true;
   return false;
+}
+
+std::optional<FamilyMember> familyMember(llvm::StringRef Group,
+                                         llvm::StringRef InstallName) {
+  if (Group != "openmp" || !inGroup(Group, InstallName))
+    return std::nullopt;
+  const std::string File = fileNameOf(InstallName);
+  for (const FamilyMember &M : OpenMPMembers)
+    if (llvm::StringRef(File).starts_with(M.Prefix))
+      return M;
+  return std::nullopt;
 }
 
 bool isGroupName(llvm::StringRef Name) { return familyNamed(Name) != nullptr; }

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,5 +61,23 @@ bool namesLibrary(llvm::StringRef Word, llvm::StringRef InstallName);
 /// -dead_strip_dylibs. False for a Group that is not a family. Group is
 /// matched in any case.
 bool inGroup(llvm::StringRef Group, llvm::StringRef InstallName);
+
+/// One runtime of a family, as the family table holds it: the file-name
+/// prefix that makes a name a member ("libomp", "libiomp5", "libgomp") and
+/// the runtime it is. Members whose Runtime is equal and non-empty abort
+/// when two copies meet in one process: LLVM's libomp and Intel's libiomp5
+/// are both the KMP runtime, whose start-up refuses a second copy ("OMP:
+/// Error #15: Initializing libomp.dylib, but found libomp.dylib already
+/// initialized", llvm-project openmp/runtime/src/kmp_runtime.cpp,
+/// __kmp_register_library_startup); GCC's libgomp does not check.
+struct FamilyMember {
+  const char *Prefix = nullptr;
+  const char *Runtime = nullptr; // "kmp" for libomp/libiomp5, "" otherwise
+  const char *Abort = nullptr;   // the message the abort prints, if any
+};
+
+/// The member of family Group that InstallName is; nullopt when it is none.
+std::optional<FamilyMember> familyMember(llvm::StringRef Group,
+                                         llvm::StringRef InstallName);
 
 } // namespace linkguard::libnames

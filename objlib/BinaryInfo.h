@@ -119,6 +119,9 @@ struct Slice {
   std::string Arch;     // "arm64", "x86_64"
   std::string FileType; // "dylib", "bundle", "executable", "object", "ET_DYN", ...
   std::optional<std::string> InstallName; // LC_ID_DYLIB / DT_SONAME
+  /// A program the loader starts (Mach-O MH_EXECUTE; ELF ET_EXEC, or an
+  /// object with PT_INTERP such as a PIE): the root of a load closure.
+  bool MainProgram = false;
   std::string CurrentVersion;       // LC_ID_DYLIB's own versions (Mach-O)
   std::string CompatibilityVersion; // as otool -L prints them first
   std::vector<Dependency> Dependencies;   // in load order

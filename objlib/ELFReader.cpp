@@ -63,9 +63,12 @@ public:
                  ? "e_machine " + std::to_string(F.getHeader().e_machine)
                  : Arch.str();
     S.FileType = fileTypeName(ELFTypeNames, F.getHeader().e_type, "e_type");
+    S.MainProgram = F.getHeader().e_type == ELF::ET_EXEC;
 
     if (Error E = readDynamic())
       return std::move(E);
+    if (!Options.Imports)
+      return std::move(S); // every dependency stays Referenced::Unknown
     readImports();
 
     const bool SomeImportMayBindAnywhere =
@@ -144,8 +147,11 @@ private:
     if (!Phdrs)
       return malformed("program headers: " + toString(Phdrs.takeError()));
     const uint64_t FileSize = Obj.getData().size();
+    bool Checked = false;
     for (const typename ELFT::Phdr &P : *Phdrs) {
-      if (P.p_type != ELF::PT_DYNAMIC)
+      if (P.p_type == ELF::PT_INTERP)
+        S.MainProgram = true;
+      if (P.p_type != ELF::PT_DYNAMIC || Checked)
         continue;
       if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset)
         return malformed("PT_DYNAMIC (offset " + Twine(uint64_t(P.p_offset)) +
@@ -154,7 +160,7 @@ private:
       if (P.p_offset % alignof(typename ELFT::Dyn) != 0)
         return malformed("PT_DYNAMIC offset " + Twine(uint64_t(P.p_offset)) +
                          " is not aligned");
-      break; // dynamicEntries() uses the first one only
+      Checked = true; // dynamicEntries() uses the first one only
     }
     return Error::success();
   }

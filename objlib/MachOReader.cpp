@@ -385,8 +385,11 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   MachOObjectFile::getArchTriple(CPUType, CPUSubType, nullptr, &ArchFlag);
   S.Arch = ArchFlag ? ArchFlag : "cputype " + std::to_string(CPUType);
   S.FileType = fileTypeName(MachOFileTypeNames, FileType, "filetype");
+  S.MainProgram = FileType == MachO::MH_EXECUTE;
 
   readLoadCommands(Obj, S, CPUType, FileType, Flags);
+  if (!Options.Imports)
+    return S; // every dependency stays Referenced::Unknown
 
   // Errors from here on mean the file could not be read (it shrank);
   // damage is a warning.

@@ -51,6 +51,13 @@ struct ReadOptions {
   /// verify (issue 14). The other lists of a Slice are always kept.
   std::function<bool(llvm::StringRef DependencyName)> ListImportsOf;
 
+  /// false: no import table is read at all (bind opcodes, chained fixups,
+  /// symbol tables, ELF symbol versions): only the headers, load commands
+  /// and dynamic section, and every dependency's IsReferenced is Unknown.
+  /// For a caller that needs names and search paths only (the load
+  /// closure of a tree, shipment/): its cost is then linear in the load
+  /// commands' bytes.
+  bool Imports = true;
   bool listsImportsOf(llvm::StringRef DependencyName) const {
     return !ListImportsOf || ListImportsOf(DependencyName);
   }

@@ -57,8 +57,17 @@ struct ZipEntry {
   uint64_t UncompressedSize = 0;
   uint64_t LocalHeaderOffset = 0; // in the archive buffer (prefix applied)
   uint64_t DataOffset = 0;        // first byte of the member's data
+  uint16_t VersionMadeBy = 0;     // high byte: the host system (3 = Unix)
+  uint32_t ExternalAttributes = 0; // Unix: st_mode in the high 16 bits
 
   bool isDirectory() const { return llvm::StringRef(Name).ends_with("/"); }
+  /// A symbolic link stored by a Unix zip (Info-ZIP's -y): its data is the
+  /// link's target. pip and wheel installers create no links, so such an
+  /// entry ships no file under its name (APPNOTE.TXT 4.4.2, 4.4.15).
+  bool isSymlink() const {
+    return (VersionMadeBy >> 8) == 3 &&
+           ((ExternalAttributes >> 16) & 0170000) == 0120000;
+  }
   bool isEncrypted() const { return Flags & 1; }
 };
 
@@ -99,6 +108,8 @@ public:
 
   const std::vector<ZipEntry> &entries() const { return Entries; }
   llvm::StringRef name() const { return Name; }
+  /// A member of that name that is a file, not a directory or a symlink
+  /// entry (ZipEntry::isSymlink: it ships nothing).
   bool hasMember(llvm::StringRef MemberName) const;
 
   /// Up to N leading bytes of the member, inflating no further than that.

@@ -133,7 +133,9 @@ Expected<ZipArchive> ZipArchive::open(MemoryBufferRef Archive, StringRef Name,
 
 bool ZipArchive::hasMember(StringRef MemberName) const {
   return std::any_of(Entries.begin(), Entries.end(),
-                     [&](const ZipEntry &E) { return E.Name == MemberName; });
+                     [&](const ZipEntry &E) {
+                       return E.Name == MemberName && !E.isSymlink();
+                     });
 }
 
 std::string ZipArchive::memberName(const ZipEntry &E) const {
@@ -276,6 +278,7 @@ Error ZipArchive::readDirectory() {
       return bad("central directory entry " + Twine(I) +
                  " is truncated or has no signature");
     ZipEntry E;
+    E.VersionMadeBy = B.u16(Off + 4);
     E.Flags = B.u16(Off + 8);
     E.Method = B.u16(Off + 10);
     E.Crc32 = B.u32(Off + 16);
@@ -284,6 +287,7 @@ Error ZipArchive::readDirectory() {
     uint64_t NameLen = B.u16(Off + 28), ExtraLen = B.u16(Off + 30);
     uint64_t CommentLen = B.u16(Off + 32);
     uint32_t DiskStart = B.u16(Off + 34);
+    E.ExternalAttributes = B.u32(Off + 38);
     uint64_t Local = B.u32(Off + 42);
     uint64_t Len = CentralSize + NameLen + ExtraLen + CommentLen;
     if (Off + Len > DirEnd)

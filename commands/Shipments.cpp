@@ -1,0 +1,195 @@
+//===- Shipments.cpp - trees for check and inspect --------------------------===//
+#include "commands/Shipments.h"
+
+#include "commands/Printer.h"
+#include "driver/DriverError.h"
+#include "support/Printable.h"
+
+#include "package/Container.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace linkguard::commands {
+
+namespace {
+
+json::Value orNull(const std::string &S) { return S.empty() ? json::Value(nullptr) : json::Value(S); }
+
+InputFailure failureFrom(const std::string &Name, Error E) {
+  InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
+  handleAllErrors(
+      std::move(E),
+      [&](const shipment::LimitError &LE) {
+        F.Kind = "undecided";
+        F.Message = LE.message();
+        F.Code = driver::ExitCode::Undecided;
+      },
+      [&](const objlib::ReadError &RE) {
+        F.Kind = objlib::readErrorKindName(RE.kind());
+        F.Message = RE.message();
+        F.Code = driver::exitCodeFor(RE.kind());
+      },
+      [&](const ErrorInfoBase &EI) { F.Message = Name + ": " + EI.message(); });
+  return F;
+}
+
+} // namespace
+
+bool isTreeInput(const std::string &Path, bool Zip) {
+  if (sys::fs::is_directory(Path))
+    return true;
+  return Zip && package::classifyInput(Path) == package::InputKind::Zip;
+}
+
+std::unique_ptr<shipment::Shipment>
+openShipment(const std::string &Path, const std::string &Root, const objlib::ReadOptions &Read,
+             function_ref<void(const InputFailure &)> OnFailure) {
+  auto report = [&](const InputFailure &F) {
+    errs() << "linkguard: error: " << printable(F.Message) << "\n";
+    OnFailure(F);
+  };
+  Expected<std::unique_ptr<shipment::Shipment>> S =
+      sys::fs::is_directory(Path) ? shipment::Shipment::directory(Path, Read)
+      : package::classifyInput(Path) == package::InputKind::Zip
+          ? shipment::Shipment::zip(Path, Read)
+          : shipment::Shipment::file(Path, Root, Read);
+  if (!S) {
+    report(failureFrom(Path, S.takeError()));
+    return nullptr;
+  }
+  for (const shipment::ShipmentFailure &F : (*S)->failures())
+    report(failureFrom(F.Name, make_error<objlib::ReadError>(F.Kind, F.Message)));
+  return std::move(*S);
+}
+
+std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
+                        const shipment::Edge &E) {
+  std::string M = std::string(objlib::dependencyKindName(E.Kind)) + " " + E.Dependency + " (" +
+                  E.Slice + ")";
+  const shipment::Root &R = C.Roots[E.Root];
+  if (R.Image != E.Image)
+    M += ", loaded under " + S.printName(R.Image) + ",";
+  return M + " " + E.Reason;
+}
+
+std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure &C,
+                            const shipment::Conflict &K) {
+  const shipment::Root &R = C.Roots[K.Root];
+  std::string M = "the load closure of " + S.printName(R.Image) + " (" + R.Arch +
+                  ") holds two " + K.Group + " runtimes: " + K.First + " (loaded by " +
+                  K.FirstVia + ") and " + K.Second + " (loaded by " + K.SecondVia + ")";
+  if (K.Abort)
+    M += std::string("; the second to start aborts the process: \"") + K.Abort + "\"";
+  else
+    M += "; each keeps its own thread pool and settings in one process";
+  return M;
+}
+
+json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,
+                        const shipment::Edge &E) {
+  json::Object O{{"slice", E.Slice},
+                 {"kind", objlib::dependencyKindName(E.Kind)},
+                 {"placement", shipment::outcomeName(E.Where)},
+                 {"resolvedPath", nullptr},
+                 {"via", nullptr},
+                 {"file", nullptr},
+                 {"allowed", E.Allowed}};
+  // Every name from a file or the tree, as every record has them (a name
+  // that is not UTF-8 also as its exact bytes, escaped: Printer.h).
+  putName(O, "dependency", E.Dependency);
+  putName(O, "reason", E.Reason);
+  putName(O, "root", S.printName(C.Roots[E.Root].Image));
+  if (!E.ResolvedPath.empty())
+    putName(O, "resolvedPath", E.ResolvedPath);
+  if (!E.Via.empty())
+    putName(O, "via", E.Via);
+  if (E.Target)
+    putName(O, "file", S.printName(*E.Target));
+  return O;
+}
+
+json::Value shipmentContainer(const shipment::Shipment &S, size_t Image) {
+  if (S.kind() != shipment::Shipment::Kind::Zip)
+    return nullptr;
+  return json::Object{{"path", S.given()},
+                      {"kind", "zip"},
+                      {"member", S.images()[Image].Rel},
+                      {"offset", nullptr}};
+}
+
+namespace {
+
+constexpr unsigned MaxTreeDepth = 256;
+
+json::Array childrenOf(const shipment::Shipment &S, const shipment::Closure &C,
+                       const shipment::Root &R, size_t Image, DenseSet<size_t> &Shown,
+                       unsigned Depth) {
+  json::Array A;
+  for (size_t EI : R.Edges) {
+    const shipment::Edge &E = C.Edges[EI];
+    if (E.Image != Image)
+      continue;
+    json::Object O = edgeRecord(S, C, E);
+    O.erase("root");
+    O.erase("rootEscaped");
+    O.erase("slice");
+    bool Expand = E.Target && Shown.insert(*E.Target).second && Depth < MaxTreeDepth;
+    O["shownAbove"] = E.Target && !Expand;
+    O["dependencies"] = Expand ? json::Value(childrenOf(S, C, R, *E.Target, Shown, Depth + 1))
+                               : json::Value(json::Array());
+    A.push_back(std::move(O));
+  }
+  return A;
+}
+
+void printChildren(raw_ostream &OS, const json::Array &A, unsigned Depth) {
+  for (const json::Value &V : A) {
+    const json::Object &O = *V.getAsObject();
+    OS.indent(4 * Depth) << printableName(O, "dependency");
+    std::string Place = str(O, "placement");
+    if (O.getString("file"))
+      OS << " => " << printableName(O, "file");
+    else if (Place == "unresolved")
+      OS << " => not found";
+    OS << " [" << Place;
+    if (O.getBoolean("allowed").value_or(false))
+      OS << ", allowed";
+    if (!str(O, "via").empty())
+      OS << ": " << printableName(O, "via");
+    OS << "]";
+    if (Place != "system" && Place != "shipped" && Place != "provided")
+      OS << " " << printableName(O, "reason");
+    if (O.getBoolean("shownAbove").value_or(false))
+      OS << " (shown above)";
+    OS << "\n";
+    if (const json::Array *Sub = O.getArray("dependencies"))
+      printChildren(OS, *Sub, Depth + 1);
+  }
+}
+
+} // namespace
+
+json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C, size_t RI) {
+  const shipment::Root &R = C.Roots[RI];
+  DenseSet<size_t> Shown{R.Image};
+  json::Object O{{"arch", R.Arch},
+                 {"executable", R.Executable},
+                 {"executableDir", orNull(R.ExecutableDir)},
+                 {"container", shipmentContainer(S, R.Image)},
+                 {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)}};
+  putName(O, "path", S.printName(R.Image));
+  return O;
+}
+
+void printRootRecord(raw_ostream &OS, const json::Object &R) {
+  OS << printableName(R, "path") << " (" << str(R, "arch")
+     << (R.getBoolean("executable").value_or(false) ? ", executable" : ", root") << ")\n";
+  if (const json::Array *A = R.getArray("dependencies"))
+    printChildren(OS, *A, 1);
+}
+
+} // namespace linkguard::commands

@@ -1,0 +1,52 @@
+//===- Shipments.h - trees for check and inspect: closure records -*- C++ -*-===//
+//
+// check and inspect take a tree (a directory, an .app, a wheel or other
+// zip) and judge or print its load closure (shipment/). The records here
+// are what both print, text and JSON through commands/Printer.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "commands/Inputs.h"
+
+#include "shipment/Closure.h"
+#include "shipment/Shipment.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <memory>
+
+namespace linkguard::commands {
+
+/// A tree input: a directory; a zip archive too when Zip.
+bool isTreeInput(const std::string &Path, bool Zip);
+
+/// The shipment Path stands for (a directory, a zip, or with File a single
+/// file looked up in Root, "" = its directory). Failures of single files
+/// are printed (one line each) and passed to OnFailure; a shipment that
+/// cannot be opened is one failure and nullptr.
+std::unique_ptr<shipment::Shipment>
+openShipment(const std::string &Path, const std::string &Root, const objlib::ReadOptions &Read,
+             llvm::function_ref<void(const InputFailure &)> OnFailure);
+
+/// {"slice", "dependency", "kind", "placement", "resolvedPath", "via",
+/// "reason", "root", "file", "allowed"}: one resolved dependency.
+llvm::json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,
+                              const shipment::Edge &E);
+
+/// The message of a finding about edge E ("LC_LOAD_DYLIB NAME (arch) ...").
+std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
+                        const shipment::Edge &E);
+std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure &C,
+                            const shipment::Conflict &K);
+
+/// inspect --tree: one record per root, dependencies nested.
+llvm::json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,
+                              size_t RootIndex);
+/// Its text, lddtree's layout.
+void printRootRecord(llvm::raw_ostream &OS, const llvm::json::Object &R);
+
+/// "container" for an image of a zip shipment, as inspect and check print it.
+llvm::json::Value shipmentContainer(const shipment::Shipment &S, size_t Image);
+
+} // namespace linkguard::commands

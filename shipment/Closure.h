@@ -1,0 +1,106 @@
+//===- Closure.h - what loads when a shipment's programs start --*- C++ -*-===//
+//
+// From each executable of a shipment, and from every image no executable
+// reaches (as its own root, @executable_path unknown unless an executable
+// is named), every dependency is resolved as the loader will, with the
+// rules of shipment/LoaderRules.h: Mach-O @rpath through the LC_RPATHs of
+// the image and of every image that loaded it up to the root, each
+// expanded against the image holding it; @loader_path, @executable_path;
+// weak dylibs may be missing; re-exports load like any dependency. ELF:
+// DT_RPATH inherited down the chain, DT_RUNPATH the image's own only,
+// $ORIGIN; a name already loaded (its DT_SONAME) is not searched again.
+// Each dependency ends system / shipped (which file) / provided /
+// unresolved / non-portable / unknown, with the path that decided it.
+//
+// Within one closure, two different libraries of one family (--unique
+// openmp: libomp under two install names, libomp and libiomp5, either with
+// libgomp) are a conflict naming both.
+//
+// Pure over a Shipment: only Shipment::lookup touches the file system.
+// Bounded: each root visits an image once; at most MaxEdges resolutions
+// in all (then Truncated: undecided, never "holds").
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "shipment/Shipment.h"
+
+#include "contract/Pattern.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace linkguard::shipment {
+
+enum class Outcome {
+  System,      // the platform provides it
+  Shipped,     // a file of the tree (Edge::Target)
+  Provided,    // --provided
+  Unresolved,  // found nowhere (Allowed when weak)
+  NonPortable, // an absolute path outside the system, or outside the tree
+  Unknown,     // cannot be decided here
+  Last = Unknown,
+};
+const char *outcomeName(Outcome O); // "system", "shipped", ...
+
+struct ClosureOptions {
+  std::vector<std::string> SearchDirs; // --search, relative to the root
+  std::vector<contract::Pattern> Provided, SystemList;
+  /// --executable: the main program of roots no executable of the tree
+  /// loads (its directory is @executable_path; if it is an image of the
+  /// tree, its LC_RPATHs head their chain). Absolute or relative to cwd.
+  std::string Executable;
+  std::vector<std::string> Unique; // families: at most one member a closure
+  size_t MaxEdges = size_t(1) << 22;
+};
+
+struct Edge {
+  size_t Root = 0;  // index into Closure::Roots
+  size_t Image = 0; // the image holding the load command
+  std::string Slice;
+  std::string Dependency;
+  objlib::DependencyKind Kind = objlib::DependencyKind::Load;
+  Outcome Where = Outcome::Unresolved;
+  std::optional<size_t> Target; // Shipped: the image
+  std::string ResolvedPath;     // the file it names (absolute)
+  std::string Via;              // "LC_RPATH @executable_path/../lib of bin/app"
+  std::string Reason;
+  bool Allowed = false; // weak and missing: dyld goes on without it
+  /// Repeats an earlier edge (same image, slice, name, outcome) of another
+  /// root: not reported again.
+  bool Repeat = false;
+  /// Whether this is a finding (non-portable, unresolved and not allowed).
+  bool violation() const {
+    return !Allowed && (Where == Outcome::Unresolved || Where == Outcome::NonPortable);
+  }
+};
+
+struct Conflict {
+  size_t Root = 0;
+  std::string Group;
+  std::string First, Second;       // the two libraries (file or name)
+  std::string FirstVia, SecondVia; // the image that loads each
+  const char *Abort = nullptr;     // the abort it causes, if known
+};
+
+struct Root {
+  size_t Image = 0;
+  std::string Arch;
+  bool Executable = false; // a main program of the tree
+  std::string ExecutableDir; // empty: @executable_path unknown
+  std::optional<size_t> Host; // --executable's image heading the chain
+  std::vector<size_t> Edges;  // in resolution order
+  std::vector<size_t> Loaded; // images, in load order
+};
+
+struct Closure {
+  std::vector<Root> Roots;
+  std::vector<Edge> Edges;
+  std::vector<Conflict> Conflicts;
+  bool Truncated = false; // MaxEdges reached
+};
+
+Closure computeClosure(Shipment &S, const ClosureOptions &Options);
+
+} // namespace linkguard::shipment

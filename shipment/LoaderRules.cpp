@@ -1,0 +1,218 @@
+//===- LoaderRules.cpp - dyld's and ld.so's search rules, one table each ---===//
+//
+// dyld: apple-oss-distributions/dyld at dyld-1378, dyld/Loader.cpp:
+//   Loader::forEachResolvedAtPathVar expands "@loader_path" (the image
+//   holding the load command), then "@executable_path" (the main
+//   executable), then "@rpath/": for each link of options.rpathStack, from
+//   the loading image up through each image that loaded it to the main
+//   executable, every LC_RPATH of that image, itself expanded with
+//   expandAtLoaderPath against *that* image (an inherited
+//   "@loader_path/../lib" is relative to the image holding the LC_RPATH)
+//   or expandAtExecutablePath; an absolute LC_RPATH is used as it stands;
+//   any other LC_RPATH is skipped ("no LC_RPATH's used. They may be
+//   invalid, eg, not start with '@loader_path' or '@executable_path'").
+//   Loader::getLoader: an "@rpath/" name that an already loaded image has
+//   as its install name is that image ("already-loaded-by-rpath"); a weak
+//   dylib (options.canBeMissing) that is not found clears the error. man dyld(1): DYLD_LIBRARY_PATH and friends.
+// ld.so: glibc 2.36, elf/dl-load.c _dl_map_object: a name that an object
+//   already loaded has as its name or DT_SONAME is that object; else a
+//   name without '/' is
+//   searched in the DT_RPATH of the loading object and of each object that
+//   loaded it up to the executable ("First try the DT_RPATH of the
+//   dependent object that caused NAME to be loaded. Then that object's
+//   dependent, and on up."), only when the loading object has no
+//   DT_RUNPATH; then LD_LIBRARY_PATH; then the loading object's own
+//   DT_RUNPATH; then ld.so.cache and the default directories.
+//   elf/get-dynamic-info.h: an object with DT_RUNPATH has its DT_RPATH
+//   ignored. elf/dl-load.c _dl_dst_substitute / is_dst: $ORIGIN and
+//   ${ORIGIN} are the directory of the object whose path holds them, $LIB
+//   and $PLATFORM depend on the machine. man ld.so(8) says the same.
+//
+//===----------------------------------------------------------------------===//
+#include "shipment/LoaderRules.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
+namespace linkguard::shipment {
+
+namespace {
+
+constexpr const char *DyldSrc = "dyld-1378 dyld/Loader.cpp";
+constexpr const char *GlibcSrc = "glibc elf/dl-load.c";
+
+constexpr Token DyldTokens[] = {
+    {"@loader_path", TokenMeaning::ImageDir, true,
+     "dyld/Loader.cpp Loader::expandAtLoaderPath"},
+    {"@executable_path", TokenMeaning::ExecutableDir, true,
+     "dyld/Loader.cpp Loader::expandAtExecutablePath"},
+};
+
+constexpr SearchRow DyldSearch[] = {
+    {SearchStep::Environment, "man dyld: DYLD_LIBRARY_PATH (the user's machine)"},
+    {SearchStep::ChainSearchPaths,
+     "dyld/Loader.cpp Loader::forEachResolvedAtPathVar: options.rpathStack, "
+     "each LC_RPATH of the image, then of each loader up to the executable"},
+    {SearchStep::ApplicationDirs, "--search: the application's LC_RPATHs"},
+};
+
+constexpr const char *DyldSystemPrefixes[] = {"/usr/lib/", "/System/Library/"};
+
+constexpr Token LdSoTokens[] = {
+    {"${ORIGIN}", TokenMeaning::ImageDir, false, "glibc elf/dl-load.c is_dst"},
+    {"$ORIGIN", TokenMeaning::ImageDir, true, "glibc elf/dl-load.c is_dst"},
+    {"${LIB}", TokenMeaning::MachineDependent, false, "glibc elf/dl-load.c is_dst"},
+    {"$LIB", TokenMeaning::MachineDependent, true, "glibc elf/dl-load.c is_dst"},
+    {"${PLATFORM}", TokenMeaning::MachineDependent, false, "glibc elf/dl-load.c is_dst"},
+    {"$PLATFORM", TokenMeaning::MachineDependent, true, "glibc elf/dl-load.c is_dst"},
+};
+
+constexpr SearchRow LdSoSearch[] = {
+    {SearchStep::ChainSearchPaths,
+     "glibc elf/dl-load.c _dl_map_object: DT_RPATH of the loading object, "
+     "then of its loaders up to the executable, unless it has DT_RUNPATH"},
+    {SearchStep::Environment, "LD_LIBRARY_PATH (the user's machine)"},
+    {SearchStep::OwnRunPath, "glibc elf/dl-load.c _dl_map_object: the loading object's DT_RUNPATH"},
+    {SearchStep::ApplicationDirs, "--search: the application's directories"},
+    {SearchStep::SystemDefault, "ld.so.cache, then /lib and /usr/lib (ld.so(8))"},
+};
+
+// The C/C++ runtime every Linux distribution installs (glibc, libstdc++,
+// libgcc_s, the loader); libgomp is GCC's but OpenMP, not in it.
+constexpr const char *LdSoSystemNames[] = {
+    "libc.so.",     "libm.so.",   "libmvec.so.",         "libpthread.so.",
+    "libdl.so.",    "librt.so.",  "libutil.so.",         "libresolv.so.",
+    "libanl.so.",   "libnsl.so.", "libBrokenLocale.so.", "libstdc++.so.",
+    "libgcc_s.so.", "ld64.so.",   "ld-linux"};
+constexpr const char *LdSoSystemDirs[] = {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"};
+
+const LoaderRules Dyld = {
+    "dyld", DyldSrc, DyldTokens, "@rpath/", DyldSearch,
+    /*RunPathStopsInheritance=*/false,
+    "dyld/Loader.cpp Loader::getLoader: \"for @rpath paths, first check if already loaded "
+    "as rpath\" (matchesPath: the loaded image's install name)",
+    "dyld/Loader.cpp Loader::getLoader: a dylib that canBeMissing (LC_LOAD_WEAK_DYLIB) "
+    "and is not found clears the error",
+    DyldSystemPrefixes, {}, {}};
+
+const LoaderRules LdSo = {
+    "ld.so", GlibcSrc, LdSoTokens, "", LdSoSearch,
+    /*RunPathStopsInheritance=*/true,
+    "glibc elf/dl-load.c _dl_map_object: \"Look for this name among those already "
+    "loaded\" (_dl_name_match_p, and the object's DT_SONAME)",
+    "", {}, LdSoSystemNames, LdSoSystemDirs};
+
+bool nameChar(char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; }
+
+} // namespace
+
+const LoaderRules &rulesFor(objlib::Format F) {
+  return F == objlib::Format::MachO ? Dyld : LdSo;
+}
+
+std::string normalizePath(llvm::StringRef P) {
+  llvm::SmallString<256> S(P);
+  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
+  return std::string(S.str());
+}
+
+std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest) {
+  llvm::SmallString<256> S(Dir);
+  llvm::sys::path::append(S, llvm::sys::path::Style::posix, Rest);
+  return normalizePath(S);
+}
+
+bool isSystemName(const LoaderRules &R, llvm::StringRef Name) {
+  if (!R.SystemPrefixes.empty()) {
+    std::string N = normalizePath(Name);
+    for (const char *P : R.SystemPrefixes)
+      if (llvm::StringRef(N).starts_with(P))
+        return true;
+    return false;
+  }
+  llvm::StringRef File = llvm::sys::path::filename(Name, llvm::sys::path::Style::posix);
+  bool Family = false;
+  for (const char *P : R.SystemNamePrefixes)
+    Family |= File.starts_with(P) && File.contains(".so");
+  if (!Family)
+    return false;
+  if (!Name.contains('/'))
+    return true;
+  std::string N = normalizePath(Name);
+  for (const char *D : R.SystemDirs)
+    if (llvm::StringRef(N).starts_with(D))
+      return true;
+  return false;
+}
+
+Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageDir,
+                 llvm::StringRef ExeDir) {
+  Expansion E;
+  auto meaning = [&](const Token &T) -> std::optional<std::string> {
+    switch (T.Meaning) {
+    case TokenMeaning::ImageDir:
+      return ImageDir.str();
+    case TokenMeaning::ExecutableDir:
+      if (ExeDir.empty()) {
+        E.Undecidable = std::string(T.Spelling) +
+                        " is unknown: no executable of the tree loads this image "
+                        "(name one with --executable)";
+        return std::nullopt;
+      }
+      return ExeDir.str();
+    case TokenMeaning::MachineDependent:
+      E.Undecidable = std::string(T.Spelling) + " depends on the machine that loads it";
+      return std::nullopt;
+    }
+    return std::nullopt;
+  };
+  if (R.SearchPrefix[0] == '@') {
+    // dyld: a token only at the start, as a whole component.
+    for (const Token &T : R.Tokens) {
+      llvm::StringRef S(T.Spelling);
+      if (P.starts_with(S) && (P.size() == S.size() || P[S.size()] == '/')) {
+        std::optional<std::string> Dir = meaning(T);
+        if (!Dir)
+          return E;
+        E.FromToken = true;
+        E.Path = joinPath(*Dir, P.drop_front(S.size()).ltrim('/'));
+        return E;
+      }
+    }
+    E.UnknownPrefix = P.starts_with("@");
+    E.Path = E.UnknownPrefix ? P.str() : normalizePath(P);
+    return E;
+  }
+  // ld.so: tokens anywhere.
+  std::string Out;
+  while (!P.empty()) {
+    size_t Dollar = P.find('$');
+    Out += P.take_front(Dollar).str();
+    if (Dollar == llvm::StringRef::npos)
+      break;
+    P = P.drop_front(Dollar);
+    const Token *Hit = nullptr;
+    for (const Token &T : R.Tokens) {
+      llvm::StringRef S(T.Spelling);
+      if (P.starts_with(S) && (!T.WholeComponent || P.size() == S.size() || !nameChar(P[S.size()]))) {
+        Hit = &T;
+        break;
+      }
+    }
+    if (!Hit) { // not a token glibc knows: kept as text
+      Out += "$";
+      P = P.drop_front(1);
+      continue;
+    }
+    std::optional<std::string> Dir = meaning(*Hit);
+    if (!Dir)
+      return E;
+    E.FromToken = true;
+    Out += *Dir;
+    P = P.drop_front(strlen(Hit->Spelling));
+  }
+  E.Path = normalizePath(Out);
+  return E;
+}
+
+} // namespace linkguard::shipment

@@ -1,0 +1,109 @@
+//===- LoaderRules.h - how dyld and ld.so find a library, as data -*- C++ -*-===//
+//
+// One table per loader (LoaderRules.cpp, each row with its source): the
+// tokens a load path or a search path may start with and what they stand
+// for, the order in which a name that is not a path is searched for, which
+// search paths an image lends to the images it loads, and which names are
+// the system's. shipment/Closure.cpp walks these tables; it holds no rule
+// of its own.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "objlib/BinaryInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace linkguard::shipment {
+
+/// What a token expands to.
+enum class TokenMeaning {
+  ImageDir,         // the directory of the image that holds the path
+  ExecutableDir,    // the directory of the main executable
+  MachineDependent, // $LIB, $PLATFORM: known only on the target machine
+};
+
+struct Token {
+  const char *Spelling;  // "@loader_path", "$ORIGIN", "${ORIGIN}"
+  TokenMeaning Meaning;
+  /// The token must be followed by '/' or end the path (dyld's rule);
+  /// ld.so: by a character that cannot continue a name.
+  bool WholeComponent;
+  const char *Source;
+};
+
+/// One step of the search for a name that is not a path ("@rpath/X", a
+/// DT_NEEDED name without '/').
+enum class SearchStep {
+  /// The search paths of the image, then of the image that loaded it, and
+  /// so on up to the executable (each expanded against its own holder).
+  ChainSearchPaths,
+  /// The image's own DT_RUNPATH only.
+  OwnRunPath,
+  /// DYLD_LIBRARY_PATH / LD_LIBRARY_PATH: the user's machine, never counted.
+  Environment,
+  /// --search DIR: the application's directories.
+  ApplicationDirs,
+  /// ld.so.cache and the default directories: the system's names only.
+  SystemDefault,
+};
+
+struct SearchRow {
+  SearchStep Step;
+  const char *Source;
+};
+
+struct LoaderRules {
+  const char *Loader; // "dyld", "ld.so"
+  const char *Source; // where the rules were read
+  llvm::ArrayRef<Token> Tokens;
+  /// A name that starts so is searched (dyld: "@rpath/"); "" for ld.so,
+  /// which searches any name without a '/'.
+  const char *SearchPrefix;
+  llvm::ArrayRef<SearchRow> Search;
+  /// ld.so: an image with DT_RUNPATH takes no DT_RPATH from anywhere, and
+  /// lends none (its own DT_RPATH is ignored).
+  bool RunPathStopsInheritance;
+  /// A searched name equal to the install name (LC_ID_DYLIB) or DT_SONAME
+  /// of an image already loaded is that image, without a search; the
+  /// source of the rule.
+  const char *ReuseLoaded;
+  /// A weak load (LC_LOAD_WEAK_DYLIB) may be missing.
+  const char *WeakRule;
+  /// Install names under these prefixes are the system's (dyld's shared
+  /// cache); empty for ld.so, whose system is a family of names.
+  llvm::ArrayRef<const char *> SystemPrefixes;
+  /// ld.so: file names of the C/C++ runtime every distribution installs.
+  llvm::ArrayRef<const char *> SystemNamePrefixes;
+  llvm::ArrayRef<const char *> SystemDirs; // where those may be named absolutely
+};
+
+const LoaderRules &rulesFor(objlib::Format F);
+
+/// The system library test of the rules: Mach-O a name under a system
+/// prefix, ELF a runtime name (bare, or under a default directory).
+bool isSystemName(const LoaderRules &R, llvm::StringRef Name);
+
+/// A load path or search path with its tokens expanded.
+struct Expansion {
+  std::string Path;          // "." and ".." removed; empty when undecidable
+  bool FromToken = false;    // relative to an image or the executable
+  /// Why it cannot be expanded here: @executable_path of an image no
+  /// executable loads, $LIB/$PLATFORM; empty when it can.
+  std::string Undecidable;
+  bool UnknownPrefix = false; // dyld: an '@' prefix it does not expand
+};
+
+/// Expands P as R's loader does for an image in ImageDir; ExeDir is the
+/// main executable's directory, empty when unknown.
+Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageDir,
+                 llvm::StringRef ExeDir);
+
+/// "." and ".." removed, '/' separated.
+std::string normalizePath(llvm::StringRef P);
+std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest);
+
+} // namespace linkguard::shipment

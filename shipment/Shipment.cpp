@@ -1,0 +1,319 @@
+//===- Shipment.cpp - the binaries of a tree and the names they ship under -===//
+#include "shipment/Shipment.h"
+
+#include "shipment/LoaderRules.h"
+
+#include "package/Container.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace linkguard::shipment {
+
+struct Shipment::ZipHold {};
+
+char LimitError::ID = 0;
+
+Shipment::~Shipment() = default;
+
+namespace {
+
+std::string absolute(StringRef P) {
+  SmallString<256> S(P);
+  if (sys::fs::make_absolute(S))
+    S = P;
+  return normalizePath(S);
+}
+
+Error walkError(const Twine &Msg) { return make_error<LimitError>(Msg.str()); }
+
+ShipmentFailure failureOf(const std::string &Name, Error E) {
+  ShipmentFailure F{Name, objlib::ReadErrorKind::Malformed, ""};
+  handleAllErrors(
+      std::move(E),
+      [&](const objlib::ReadError &RE) {
+        F.Kind = RE.kind();
+        F.Message = RE.message();
+      },
+      [&](const ErrorInfoBase &EI) { F.Message = Name + ": " + EI.message(); });
+  return F;
+}
+
+/// Whether the file starts with a Mach-O, universal or ELF magic: one
+/// open, one read of its first bytes, one close (no stat, no signal
+/// masking), so a tree of many small non-binaries costs little.
+bool startsLikeBinary(const std::string &Path) {
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (FD < 0)
+    return false;
+  char Head[64];
+  ssize_t N = ::pread(FD, Head, sizeof(Head), 0);
+  ::close(FD);
+  if (N < 4)
+    return false;
+  return objlib::isBinaryMagic(identify_magic(StringRef(Head, size_t(N))));
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
+                                                        const objlib::ReadOptions &Read,
+                                                        TreeLimits Limits) {
+  std::unique_ptr<Shipment> S(new Shipment);
+  S->K = Kind::Directory;
+  S->Given = Path;
+  S->Root = absolute(Path);
+  S->Limits = Limits;
+  S->Read = Read;
+  std::error_code EC;
+  // Never follows a link: a link is a name (resolveLinks), not a door out.
+  sys::fs::recursive_directory_iterator It(Path, EC, /*follow_symlinks=*/false), End;
+  if (EC)
+    return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
+                                         Path + ": " + EC.message());
+  // The walk's own order is the file system's: sort the images by path
+  // afterwards so every run reports the same order.
+  size_t Entries = 0;
+  std::vector<std::string> Binaries;
+  for (; It != End; It.increment(EC)) {
+    if (EC)
+      return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
+                                           It->path() + ": " + EC.message());
+    if (++Entries > Limits.MaxEntries)
+      return walkError(Path + ": more than " + Twine(Limits.MaxEntries) +
+                       " entries; the tree is too big to judge");
+    if (unsigned(It.level()) >= Limits.MaxDepth) {
+      return walkError(It->path() + ": deeper than " + Twine(Limits.MaxDepth) +
+                       " levels; the tree is too deep to judge");
+    }
+    // readdir's d_type; a file system that does not fill it in costs an
+    // lstat.
+    sys::fs::file_type Type = It->type();
+    if (Type == sys::fs::file_type::type_unknown) {
+      ErrorOr<sys::fs::basic_file_status> St = It->status();
+      if (!St)
+        continue; // vanished while walked
+      Type = St->type();
+    }
+    StringRef Full = It->path();
+    std::string Rel = normalizePath(Full.drop_front(Path.size()).ltrim('/'));
+    // What the walk saw spares lookups a system call per component.
+    if (Type == sys::fs::file_type::directory_file)
+      S->Dirs[Rel] = true;
+    else if (Type == sys::fs::file_type::symlink_file)
+      S->Links[Rel] = true;
+    if (Type != sys::fs::file_type::regular_file)
+      continue; // directories are descended into, links are names only
+    S->Files[Rel] = true;
+    if (!startsLikeBinary(Full.str()))
+      continue; // not a Mach-O or ELF file: skipped silently
+    Binaries.push_back(Rel);
+  }
+  llvm::sort(Binaries);
+  for (const std::string &Rel : Binaries) {
+    std::string Name = joinPath(Path, Rel);
+    Expected<objlib::BinaryInfo> Info = objlib::readBinary(joinPath(S->Root, Rel), Read);
+    if (!Info) {
+      ShipmentFailure F = failureOf(Name, Info.takeError());
+      // objlib names the absolute path; the tree's name is what was given.
+      size_t At = F.Message.find(joinPath(S->Root, Rel));
+      if (At != std::string::npos)
+        F.Message.replace(At, joinPath(S->Root, Rel).size(), Name);
+      S->Failures.push_back(std::move(F));
+      continue;
+    }
+    Info->Path = Name; // the tree's name, as given
+    S->ByRel[Rel] = S->Images.size();
+    S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
+  }
+  S->Walked = S->Images.size();
+  return std::move(S);
+}
+
+Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
+                                                  const objlib::ReadOptions &Read) {
+  std::unique_ptr<Shipment> S(new Shipment);
+  S->K = Kind::Zip;
+  S->Given = Path;
+  S->Root = absolute(Path) + "!";
+  S->Read = Read;
+  package::ContainerOptions Opts;
+  Error E = package::forEachImage(
+      Path, Opts,
+      [&](const package::Image &I) {
+        Expected<objlib::BinaryInfo> Info = objlib::readBinary(I.Data, I.Name, Read);
+        if (!Info) {
+          S->Failures.push_back(failureOf(I.Name, Info.takeError()));
+          return;
+        }
+        std::string Rel = normalizePath(I.Member);
+        Info->Path = Path + "!" + Rel;
+        S->ByRel[Rel] = S->Images.size();
+        S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
+      },
+      [&](const std::string &Member, Error Failed) {
+        S->Failures.push_back(failureOf(Member, std::move(Failed)));
+      });
+  if (E)
+    return std::move(E);
+  S->Walked = S->Images.size();
+  return std::move(S);
+}
+
+Expected<std::unique_ptr<Shipment>> Shipment::file(const std::string &Path,
+                                                   const std::string &Root,
+                                                   const objlib::ReadOptions &Read,
+                                                   TreeLimits Limits) {
+  std::unique_ptr<Shipment> S(new Shipment);
+  S->K = Kind::File;
+  S->Given = Path;
+  std::string Abs = absolute(Path);
+  S->Root = Root.empty() ? sys::path::parent_path(Abs, sys::path::Style::posix).str()
+                         : absolute(Root);
+  if (S->Root.empty())
+    S->Root = "/";
+  S->Limits = Limits;
+  S->Read = Read;
+  Expected<objlib::BinaryInfo> Info = objlib::readBinary(Path, Read);
+  if (!Info)
+    return Info.takeError();
+  StringRef Rel = Abs;
+  if (S->Root == "/" ? !Rel.consume_front("/")
+                     : !(Rel.consume_front(S->Root) && Rel.consume_front("/")))
+    return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
+                                         Path + ": not under the bundle root " + S->Root);
+  S->ByRel[Rel] = 0;
+  S->Tried[Rel] = true;
+  Info->Path = Path;
+  S->Images.push_back({Rel.str(), std::move(*Info), Abs});
+  S->Walked = 1;
+  return std::move(S);
+}
+
+std::optional<std::string> Shipment::resolveLinks(StringRef Rel) const {
+  // Components still to walk, last first (so a link's target is pushed).
+  SmallVector<std::string, 16> Todo;
+  auto push = [&](StringRef P) {
+    SmallVector<StringRef, 16> Parts;
+    P.split(Parts, '/', -1, /*KeepEmpty=*/false);
+    for (auto I = Parts.rbegin(); I != Parts.rend(); ++I)
+      Todo.push_back(I->str());
+  };
+  push(Rel);
+  SmallVector<std::string, 16> Done;
+  unsigned Hops = 0;
+  while (!Todo.empty()) {
+    std::string C = Todo.pop_back_val();
+    if (C == ".")
+      continue;
+    if (C == "..") {
+      if (Done.empty())
+        return std::nullopt; // above the root
+      Done.pop_back();
+      continue;
+    }
+    std::string RelHere;
+    for (const std::string &D : Done)
+      RelHere += D + "/";
+    RelHere += C;
+    if (K == Kind::Directory) {
+      // The walk saw the whole tree: a directory or file it saw is one, a
+      // name it did not see (neither a link) is not there.
+      bool Dir = Dirs.count(RelHere), File = Files.count(RelHere);
+      if (Dir || File) {
+        Done.push_back(C);
+        if (File && !Todo.empty())
+          return std::nullopt; // a file used as a directory
+        continue;
+      }
+      if (!Links.count(RelHere))
+        return std::nullopt;
+    }
+    std::string Here = Root + "/" + RelHere;
+    struct stat St;
+    if (::lstat(Here.c_str(), &St) != 0)
+      return std::nullopt;
+    if (S_ISLNK(St.st_mode)) {
+      if (++Hops > Limits.MaxLinkHops)
+        return std::nullopt; // a loop, or too long a chain: names nothing
+      char Buf[4096];
+      ssize_t N = ::readlink(Here.c_str(), Buf, sizeof(Buf));
+      if (N <= 0 || size_t(N) >= sizeof(Buf))
+        return std::nullopt;
+      StringRef Target(Buf, size_t(N));
+      if (Target.starts_with("/")) {
+        // Absolute: counts only if it points back into the tree.
+        std::string T = normalizePath(Target);
+        StringRef R = T;
+        if (!(R.consume_front(Root) && (R.empty() || R.consume_front("/"))))
+          return std::nullopt;
+        Done.clear();
+        push(R);
+      } else {
+        push(Target);
+      }
+      continue;
+    }
+    Done.push_back(C);
+    if (!S_ISDIR(St.st_mode) && !Todo.empty())
+      return std::nullopt; // a file used as a directory
+  }
+  std::string Out;
+  for (const std::string &D : Done)
+    Out += (Out.empty() ? "" : "/") + D;
+  return Out;
+}
+
+std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBinary) {
+  if (Tried.count(Rel))
+    return std::nullopt;
+  Tried[Rel] = true;
+  std::string Abs = joinPath(Root, Rel);
+  if (package::classifyInput(Abs) != package::InputKind::Binary) {
+    if (NotBinary)
+      *NotBinary = true;
+    return std::nullopt;
+  }
+  Expected<objlib::BinaryInfo> Info = objlib::readBinary(Abs, Read);
+  if (!Info) {
+    Failures.push_back(failureOf(Abs, Info.takeError()));
+    return std::nullopt;
+  }
+  Info->Path = Abs;
+  ByRel[Rel] = Images.size();
+  Images.push_back({Rel, std::move(*Info), Abs});
+  return Images.size() - 1;
+}
+
+std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary) {
+  std::string Norm = normalizePath(Rel);
+  if (StringRef(Norm).starts_with(".."))
+    return std::nullopt;
+  if (K == Kind::Zip) {
+    auto It = ByRel.find(Norm);
+    if (It != ByRel.end())
+      return It->second;
+    return std::nullopt;
+  }
+  std::optional<std::string> Real = resolveLinks(Norm);
+  if (!Real)
+    return std::nullopt;
+  auto It = ByRel.find(*Real);
+  if (It != ByRel.end())
+    return It->second;
+  if (K == Kind::File)
+    return readLazily(*Real, NotBinary);
+  if (NotBinary && Files.count(*Real))
+    *NotBinary = true;
+  return std::nullopt;
+}
+
+
+} // namespace linkguard::shipment

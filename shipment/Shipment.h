@@ -1,0 +1,138 @@
+//===- Shipment.h - a tree of files that ships as one -----------*- C++ -*-===//
+//
+// What a user ships is a tree: a directory, an .app, a wheel or other zip.
+// A Shipment holds every Mach-O and ELF file in it (read with objlib,
+// non-binaries skipped after their first bytes) and answers which image a
+// path under the root names, as the loader would open it:
+//  - a directory: component by component, following symbolic links only
+//    while they stay inside the tree (a link out of it, or one that loops,
+//    names nothing), at most MaxLinkHops links per lookup;
+//  - a zip: the stored member names; a symlink entry ships nothing (pip and
+//    wheel installers create no links).
+// The walk never follows a link, never leaves the tree, and stops at
+// MaxDepth levels or MaxEntries entries (an error: the tree is too big to
+// judge, never silently cut).
+//
+// Also a single file (inspect --tree FILE, check --unique FILE): its
+// directory (or a given root) is the tree, and a path is looked up and read
+// only when the closure reaches it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "objlib/BinaryInfo.h"
+#include "objlib/Reader.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace linkguard::package {
+class ZipArchive;
+}
+
+namespace linkguard::shipment {
+
+/// The walk stopped at a limit (TreeLimits): the tree is too big or too
+/// deep to judge, so no verdict about it can be given (exit 92).
+class LimitError : public llvm::ErrorInfo<LimitError> {
+public:
+  static char ID;
+  explicit LimitError(std::string Message) : Message(std::move(Message)) {}
+  std::string message() const override { return Message; }
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+
+private:
+  std::string Message;
+};
+
+struct TreeLimits {
+  unsigned MaxDepth = 64;
+  size_t MaxEntries = 200000;
+  unsigned MaxLinkHops = 40; // Linux's MAXSYMLINKS
+};
+
+struct ShippedImage {
+  std::string Rel; // path under the root, '/' separated
+  objlib::BinaryInfo Info; // Info.Path: the printed name (Shipment::printName)
+  std::string Abs; // root() + "/" + Rel
+};
+
+/// A file that could not be read.
+struct ShipmentFailure {
+  std::string Name; // as printed: DIR/rel, PKG!member
+  objlib::ReadErrorKind Kind = objlib::ReadErrorKind::Malformed;
+  std::string Message;
+};
+
+class Shipment {
+public:
+  enum class Kind { Directory, Zip, File };
+
+  /// Walks the directory Path. Failures of single files are collected; an
+  /// error is returned only when the walk itself cannot be done (the
+  /// directory is unreadable, or past the limits).
+  static llvm::Expected<std::unique_ptr<Shipment>>
+  directory(const std::string &Path, const objlib::ReadOptions &Read,
+            TreeLimits Limits = {});
+  /// The Mach-O and ELF members of the zip archive at Path.
+  static llvm::Expected<std::unique_ptr<Shipment>>
+  zip(const std::string &Path, const objlib::ReadOptions &Read);
+  /// One file; Root ("" = the file's directory) is the tree it is looked up
+  /// in, lazily.
+  static llvm::Expected<std::unique_ptr<Shipment>>
+  file(const std::string &Path, const std::string &Root,
+       const objlib::ReadOptions &Read, TreeLimits Limits = {});
+
+  Kind kind() const { return K; }
+  /// Absolute, "." and ".." removed; a zip's is "/abs/pkg.whl!".
+  const std::string &root() const { return Root; }
+  /// As given on the command line.
+  const std::string &given() const { return Given; }
+  std::vector<ShippedImage> &images() { return Images; }
+  const std::vector<ShippedImage> &images() const { return Images; }
+  const std::vector<ShipmentFailure> &failures() const { return Failures; }
+  /// How many images the walk found (a File shipment: 1); images read
+  /// later by lookup() come after them.
+  size_t walked() const { return Walked; }
+
+  /// The image the path Rel under the root names, following in-tree links
+  /// (a directory); nullopt when it names no Mach-O/ELF file of the tree.
+  /// NotBinary is set when Rel names a file that is not one.
+  std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr);
+
+  /// The printed name of image I: "DIR/rel", "PKG!rel", or the file.
+  const std::string &printName(size_t I) const { return Images[I].Info.Path; }
+  /// The absolute path of image I under root().
+  const std::string &absPath(size_t I) const { return Images[I].Abs; }
+
+  ~Shipment();
+
+private:
+  Shipment() = default;
+  std::optional<std::string> resolveLinks(llvm::StringRef Rel) const;
+  std::optional<size_t> readLazily(const std::string &Rel, bool *NotBinary);
+
+  Kind K = Kind::Directory;
+  std::string Root, Given;
+  std::vector<ShippedImage> Images;
+  std::vector<ShipmentFailure> Failures;
+  size_t Walked = 0;
+  llvm::StringMap<size_t> ByRel;      // image rel -> index
+  llvm::StringMap<bool> Files;        // every regular file / member rel
+  llvm::StringMap<bool> Dirs;         // Directory: every real directory the walk saw
+  llvm::StringMap<bool> Links;        // Directory: every symbolic link it saw
+  llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
+  TreeLimits Limits;
+  objlib::ReadOptions Read;
+  struct ZipHold;
+  std::unique_ptr<ZipHold> Zip;
+};
+
+} // namespace linkguard::shipment

@@ -1,0 +1,86 @@
+// shipment/: the loaders' rules as data (token expansion, which names are
+// the system's) and the OpenMP family's members; the closure itself is
+// tested on real trees in tests/e2e/shipment.bash.
+#include "libnames/LibraryNames.h"
+#include "shipment/LoaderRules.h"
+
+#include "tests/unit/support/Catch.h"
+
+#include <cstring>
+
+using namespace linkguard;
+using namespace linkguard::shipment;
+
+TEST_CASE("dyld expands @loader_path against the image holding the path", "[shipment]") {
+  const LoaderRules &R = rulesFor(objlib::Format::MachO);
+  Expansion E = expand(R, "@loader_path/../lib", "/t/bin", "");
+  CHECK(E.FromToken);
+  CHECK(E.Path == "/t/lib");
+  // dyld: the token must be followed by '/' or end the path.
+  E = expand(R, "@loader_pathx/lib", "/t/bin", "");
+  CHECK(E.UnknownPrefix);
+  E = expand(R, "@executable_path/../Frameworks", "/t/plugins", "");
+  CHECK_FALSE(E.Undecidable.empty()); // no executable known
+  E = expand(R, "@executable_path/../Frameworks", "/t/plugins", "/t/MacOS");
+  CHECK(E.Path == "/t/Frameworks");
+  E = expand(R, "/opt/homebrew/lib", "/t/bin", "");
+  CHECK_FALSE(E.FromToken);
+  CHECK(E.Path == "/opt/homebrew/lib");
+}
+
+TEST_CASE("ld.so expands $ORIGIN anywhere; $LIB and $PLATFORM are undecidable", "[shipment]") {
+  const LoaderRules &R = rulesFor(objlib::Format::ELF);
+  CHECK(expand(R, "$ORIGIN/../lib", "/w/pkg", "").Path == "/w/lib");
+  CHECK(expand(R, "${ORIGIN}/lib", "/w/pkg", "").Path == "/w/pkg/lib");
+  // "$ORIGINAL" is not the token $ORIGIN followed by text.
+  CHECK_FALSE(expand(R, "$ORIGINAL/lib", "/w/pkg", "").FromToken);
+  CHECK_FALSE(expand(R, "/opt/$LIB", "/w/pkg", "").Undecidable.empty());
+  CHECK_FALSE(expand(R, "$ORIGIN/${PLATFORM}", "/w/pkg", "").Undecidable.empty());
+}
+
+TEST_CASE("each loader's search order and inheritance come from its table", "[shipment]") {
+  const LoaderRules &Dyld = rulesFor(objlib::Format::MachO);
+  const LoaderRules &LdSo = rulesFor(objlib::Format::ELF);
+  CHECK(std::strcmp(Dyld.SearchPrefix, "@rpath/") == 0);
+  CHECK_FALSE(Dyld.RunPathStopsInheritance);
+  CHECK(LdSo.RunPathStopsInheritance);
+  // ld.so: the chain's DT_RPATH before the image's own DT_RUNPATH.
+  size_t Chain = 0, Own = 0;
+  for (size_t I = 0; I < LdSo.Search.size(); ++I) {
+    if (LdSo.Search[I].Step == SearchStep::ChainSearchPaths)
+      Chain = I;
+    if (LdSo.Search[I].Step == SearchStep::OwnRunPath)
+      Own = I;
+  }
+  CHECK(Chain < Own);
+  for (const SearchRow &Row : LdSo.Search)
+    CHECK(std::strlen(Row.Source) > 0);
+}
+
+TEST_CASE("system names are each loader's own", "[shipment]") {
+  const LoaderRules &Dyld = rulesFor(objlib::Format::MachO);
+  const LoaderRules &LdSo = rulesFor(objlib::Format::ELF);
+  CHECK(isSystemName(Dyld, "/usr/lib/libSystem.B.dylib"));
+  CHECK(isSystemName(Dyld, "/System/Library/Frameworks/Metal.framework/Metal"));
+  CHECK_FALSE(isSystemName(Dyld, "/usr/local/lib/libomp.dylib"));
+  CHECK_FALSE(isSystemName(Dyld, "/usr/lib/../local/lib/libomp.dylib"));
+  CHECK(isSystemName(LdSo, "libc.so.6"));
+  CHECK(isSystemName(LdSo, "libstdc++.so.6"));
+  CHECK_FALSE(isSystemName(LdSo, "libgomp.so.1"));
+  CHECK_FALSE(isSystemName(LdSo, "/opt/x/libc.so.6"));
+}
+
+TEST_CASE("the openmp family's members and which pairs abort with OMP #15", "[shipment]") {
+  auto omp = libnames::familyMember("openmp", "/opt/llvm-openmp/lib/libomp.dylib");
+  auto iomp = libnames::familyMember("openmp", "@rpath/libiomp5.dylib");
+  auto gomp = libnames::familyMember("openmp", "libgomp.so.1");
+  REQUIRE(omp);
+  REQUIRE(iomp);
+  REQUIRE(gomp);
+  CHECK(std::strcmp(omp->Prefix, "libomp") == 0);
+  CHECK(std::strcmp(iomp->Prefix, "libiomp5") == 0);
+  CHECK(std::strcmp(omp->Runtime, iomp->Runtime) == 0); // both KMP: OMP #15
+  CHECK(std::strcmp(gomp->Runtime, "") == 0);           // libgomp does not check
+  CHECK_FALSE(libnames::familyMember("openmp", "libtorch_cpu.dylib"));
+  CHECK_FALSE(libnames::familyMember("libsystem", "/usr/lib/libSystem.B.dylib"));
+}
