@@ -23,6 +23,7 @@
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
+#include "shipment/LoaderRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -62,6 +63,17 @@ struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
   int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
 };
+
+/// Keeps the strongest of the exit statuses of the inputs' failures: a
+/// file that cannot be read (65, 66) wins over an undecided tree (92),
+/// whatever the order of the inputs; a violation wins over undecided too
+/// (runCheck's end).
+void noteStatus(int &Status, driver::ExitCode Code) {
+  const int C = driver::toInt(Code);
+  if (Status == 0 || (Status == driver::toInt(driver::ExitCode::Undecided) &&
+                      Code != driver::ExitCode::Undecided))
+    Status = C;
+}
 
 /// The contract and portability options, or the exit status of a usage
 /// error. Reads --system-list and makes the bundle root absolute (paths are
@@ -286,33 +298,34 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
 /// replaces the per-file portability check: an @rpath name resolves
 /// through the LC_RPATHs of every image up the load chain, and the tree is
 /// the bundle root.
+/// The archives in a directory (and with --scan its other files) are
+/// judged after it: a zip under the closure as a shipment of its own
+/// (Nested: one without an image is no error), anything else by JudgeFile.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
                const shipment::ClosureOptions &CO, bool WithClosure,
-               const objlib::ReadOptions &Read, bool Json, Printer &Out, Totals &T,
-               int &Status) {
+               const objlib::ReadOptions &Read, const package::ContainerOptions &Containers,
+               function_ref<void(const std::string &, const package::ContainerOptions &, bool)>
+                   JudgeFile,
+               bool Json, Printer &Out, Totals &T, int &Status, bool Nested = false,
+               bool SkipPrefix = false) {
   auto fail = [&](const InputFailure &F) {
     ++T.Files;
     ++T.Errors;
     Out.error(F.record());
-    if (Status == 0)
-      Status = driver::toInt(F.Code);
+    noteStatus(Status, F.Code);
   };
+  const int64_t FilesBefore = T.Files;
   contract::ContractSpec PerFile = Contract;
   PerFile.Portable.reset();
   // Only --unused and --forbid-unreferenced read imports; the closure needs
   // names and search paths: the load commands alone.
   objlib::ReadOptions TreeRead = Read;
   TreeRead.Imports = PerFile.FailOnUnused || !PerFile.ForbidUnreferenced.empty();
-  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail);
+  package::ContainerOptions Walk = Containers;
+  Walk.EmptyIsFine = Nested;
+  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
   if (!S)
     return;
-  if (S->images().empty() && S->failures().empty()) {
-    // An empty tree judged nothing: say so rather than "holds".
-    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
-    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
-          driver::ExitCode::MalformedBinary});
-    return;
-  }
   shipment::Closure C;
   if (WithClosure)
     C = shipment::computeClosure(*S, CO);
@@ -389,6 +402,23 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     ++T.Files;
     Out.result(std::move(R));
   }
+  // What the tree ships inside its archives ships too.
+  package::ContainerOptions InTree = Containers;
+  InTree.EmptyIsFine = true;
+  for (const shipment::TreeContainer &K : S->containers()) {
+    std::string File = shipment::joinPath(Path, K.Rel);
+    if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
+      checkTree(File, Contract, CO, WithClosure, Read, Containers, JudgeFile, Json, Out, T,
+                Status, /*Nested=*/true, K.PrefixIsImage);
+    else
+      JudgeFile(File, InTree, K.PrefixIsImage);
+  }
+  if (!Nested && T.Files == FilesBefore) {
+    // An empty tree judged nothing: say so rather than "holds".
+    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
+    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
+          driver::ExitCode::MalformedBinary});
+  }
 }
 
 } // namespace
@@ -435,14 +465,10 @@ int runCheck(const std::vector<std::string> &Args) {
     CO.Executable = Exe->getValue();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
-  for (const std::string &Path : CL.Positionals) {
-    if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Read, CL.Args.hasArg(OPT_json), *Out, T,
-                Status);
-      continue;
-    }
+  auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
+                       bool SkipPrefix) {
     forEachInputBinary(
-        Path, Containers, Read,
+        Path, Opts, Read,
         [&](const std::string &Name, objlib::BinaryInfo &Info, const package::Image *Source) {
           ++T.Files;
           std::vector<contract::Finding> Conflicts;
@@ -454,9 +480,17 @@ int runCheck(const std::vector<std::string> &Args) {
           ++T.Files;
           ++T.Errors;
           Out->error(F.record());
-          if (Status == 0)
-            Status = driver::toInt(F.Code);
-        });
+          noteStatus(Status, F.Code);
+        },
+        SkipPrefix);
+  };
+  for (const std::string &Path : CL.Positionals) {
+    if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
+      checkTree(Path, Contract, CO, WithClosure, Read, Containers, JudgeFile,
+                CL.Args.hasArg(OPT_json), *Out, T, Status);
+      continue;
+    }
+    JudgeFile(Path, Containers, false);
   }
   bool Holds = T.Violations == 0 && T.Errors == 0 && T.Undecided == 0;
   Out->finish(json::Object{
@@ -468,12 +502,15 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"errors", T.Errors},
                                {"undecided", T.Undecided},
                                {"holds", Holds}}}});
-  if (Status != 0)
+  // A file that could not be read wins, then a violation, then a verdict
+  // that could not be decided (a tree past its bounds, an unknown).
+  if (Status != 0 && Status != driver::toInt(driver::ExitCode::Undecided))
     return Status;
   if (T.Violations)
     return driver::toInt(driver::ExitCode::Violation);
   // A closure that cannot be decided did not hold (docs/check.md).
-  return driver::toInt(T.Undecided ? driver::ExitCode::Undecided : driver::ExitCode::Success);
+  return driver::toInt(T.Undecided || Status != 0 ? driver::ExitCode::Undecided
+                                                  : driver::ExitCode::Success);
 }
 
 } // namespace linkguard::commands

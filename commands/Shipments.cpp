@@ -47,15 +47,18 @@ bool isTreeInput(const std::string &Path, bool Zip) {
 
 std::unique_ptr<shipment::Shipment>
 openShipment(const std::string &Path, const std::string &Root, const objlib::ReadOptions &Read,
-             function_ref<void(const InputFailure &)> OnFailure) {
+             function_ref<void(const InputFailure &)> OnFailure,
+             const package::ContainerOptions &Opts, bool SkipPrefix) {
   auto report = [&](const InputFailure &F) {
     errs() << "linkguard: error: " << printable(F.Message) << "\n";
     OnFailure(F);
   };
+  shipment::TreeLimits Limits;
+  Limits.KeepOthers = Opts.Scan; // --scan: every other file may be a blob with images
   Expected<std::unique_ptr<shipment::Shipment>> S =
-      sys::fs::is_directory(Path) ? shipment::Shipment::directory(Path, Read)
+      sys::fs::is_directory(Path) ? shipment::Shipment::directory(Path, Read, Limits)
       : package::classifyInput(Path) == package::InputKind::Zip
-          ? shipment::Shipment::zip(Path, Read)
+          ? shipment::Shipment::zip(Path, Read, Opts, SkipPrefix)
           : shipment::Shipment::file(Path, Root, Read);
   if (!S) {
     report(failureFrom(Path, S.takeError()));

@@ -41,6 +41,9 @@ struct ContainerOptions {
   /// Also scan files (and zip members) that are not binaries themselves
   /// for embedded images.
   bool Scan = false;
+  /// A container with no image is no error (a file of a tree: a wheel of
+  /// pure Python, a .docx, a blob without images are non-binaries there).
+  bool EmptyIsFine = false;
   ZipLimits Limits;
 };
 

@@ -9,6 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,19 +47,35 @@ ShipmentFailure failureOf(const std::string &Name, Error E) {
   return F;
 }
 
-/// Whether the file starts with a Mach-O, universal or ELF magic: one
-/// open, one read of its first bytes, one close (no stat, no signal
-/// masking), so a tree of many small non-binaries costs little.
-bool startsLikeBinary(const std::string &Path) {
+/// What the first bytes of a file of the tree say it is.
+enum class Head { Binary, BinaryAndArchive, Archive, Other, Gone, Unreadable };
+
+/// The first bytes of the file: one open, one read, one close (no stat, no
+/// signal masking), so a tree of many small non-binaries costs little. A
+/// file that vanished while walked is Gone; one that cannot be opened or
+/// read is Unreadable (an error: a file the check cannot read may be what
+/// breaks the contract). Archive: a zip archive, or a file starting like a
+/// binary with a zip behind it (`cat lib.so pkg.whl`), judged by its
+/// members (package/Container.h).
+Head readHead(const std::string &Path, int &Errno) {
   int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (FD < 0)
-    return false;
-  char Head[64];
-  ssize_t N = ::pread(FD, Head, sizeof(Head), 0);
+  if (FD < 0) {
+    Errno = errno;
+    return Errno == ENOENT ? Head::Gone : Head::Unreadable;
+  }
+  char Buf[64];
+  ssize_t N = ::pread(FD, Buf, sizeof(Buf), 0);
+  Errno = N < 0 ? errno : 0;
   ::close(FD);
-  if (N < 4)
-    return false;
-  return objlib::isBinaryMagic(identify_magic(StringRef(Head, size_t(N))));
+  if (N < 0)
+    return Head::Unreadable;
+  StringRef Bytes(Buf, size_t(N));
+  if (package::looksLikeZip(Bytes))
+    return Head::Archive;
+  if (N < 4 || !objlib::isBinaryMagic(identify_magic(Bytes)))
+    return Head::Other;
+  return package::classifyInput(Path) == package::InputKind::Zip ? Head::BinaryAndArchive
+                                                                  : Head::Binary;
 }
 
 } // namespace
@@ -112,11 +129,35 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
     if (Type != sys::fs::file_type::regular_file)
       continue; // directories are descended into, links are names only
     S->Files[Rel] = true;
-    if (!startsLikeBinary(Full.str()))
+    int Errno = 0;
+    switch (readHead(Full.str(), Errno)) {
+    case Head::Gone:
+      continue; // vanished while walked
+    case Head::Unreadable:
+      S->Failures.push_back({joinPath(Path, Rel), objlib::ReadErrorKind::Unreadable,
+                             joinPath(Path, Rel) + ": " +
+                                 std::error_code(Errno, std::generic_category()).message()});
+      continue;
+    case Head::Other:
+      if (Limits.KeepOthers)
+        S->Containers.push_back({Rel, false}); // --scan: a blob may carry images
       continue; // not a Mach-O or ELF file: skipped silently
-    Binaries.push_back(Rel);
+    case Head::Archive:
+      S->Containers.push_back({Rel, false});
+      continue;
+    case Head::BinaryAndArchive:
+      S->Containers.push_back({Rel, true});
+      Binaries.push_back(Rel); // the binary in front loads as one
+      continue;
+    case Head::Binary:
+      Binaries.push_back(Rel);
+      continue;
+    }
   }
   llvm::sort(Binaries);
+  llvm::sort(S->Containers, [](const TreeContainer &A, const TreeContainer &B) {
+    return A.Rel < B.Rel;
+  });
   for (const std::string &Rel : Binaries) {
     std::string Name = joinPath(Path, Rel);
     Expected<objlib::BinaryInfo> Info = objlib::readBinary(joinPath(S->Root, Rel), Read);
@@ -138,23 +179,29 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
 }
 
 Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
-                                                  const objlib::ReadOptions &Read) {
+                                                  const objlib::ReadOptions &Read,
+                                                  const package::ContainerOptions &Opts,
+                                                  bool SkipPrefix) {
   std::unique_ptr<Shipment> S(new Shipment);
   S->K = Kind::Zip;
   S->Given = Path;
   S->Root = absolute(Path) + "!";
   S->Read = Read;
-  package::ContainerOptions Opts;
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
+        const bool Prefix = I.Member.empty();
+        if (Prefix && SkipPrefix)
+          return;
         Expected<objlib::BinaryInfo> Info = objlib::readBinary(I.Data, I.Name, Read);
         if (!Info) {
           S->Failures.push_back(failureOf(I.Name, Info.takeError()));
           return;
         }
         std::string Rel = normalizePath(I.Member);
-        Info->Path = Path + "!" + Rel;
+        // The binary in front of the archive: PKG@0x0, the name check and
+        // inspect accept back (package::parseImageName), not "PKG!".
+        Info->Path = Prefix ? I.Name : Path + "!" + Rel;
         S->ByRel[Rel] = S->Images.size();
         S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
       },

@@ -1,0 +1,126 @@
+# Where the features of issues 28 and 29 meet (review): trees holding
+# archives and blobs, files of a tree that cannot be read, a zip's prefix
+# binary inside a tree shipment, and the exit status of several inputs when
+# one of them is undecided. Real ELF files linked with clang-19 (one needs
+# libgomp), archives written by Python's zipfile.
+
+SUITE_seams_PROBE() {
+  [ -x "$CLANG" ] || { echo "$CLANG not found"; return; }
+  [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
+  command -v python3 >/dev/null || { echo "python3 not found (archives)"; return; }
+}
+
+LG() { "$LINKGUARD_BIN" "$@"; }
+
+# expect_lg CODE ARGS...: linkguard ARGS exits CODE (its output in the failure).
+expect_lg() {
+  local want=$1 out got
+  shift
+  out=$(LG "$@" 2>&1)
+  got=$?
+  [ "$got" -eq "$want" ] || test_failed "linkguard $*: expected $want, got $got: $out"
+}
+
+# libs: clean.so (libc only) and omp.so (DT_NEEDED libgomp.so.1).
+libs() {
+  echo 'int f(void) { return 1; }' >m.c
+  "$CLANG" -shared -fPIC m.c -o clean.so || test_failed clean.so
+  "$CLANG" -shared -fPIC m.c -o omp.so -Wl,--no-as-needed -lgomp || test_failed omp.so
+  expect_contains "$("$LLVM_BIN/llvm-readelf" -d omp.so)" "libgomp.so.1"
+}
+
+# zip_of ARCHIVE FILE MEMBER: a one-member archive, as zipfile writes it.
+zip_of() {
+  python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z: z.write(sys.argv[2], sys.argv[3])' "$@" ||
+    test_failed "zip $*"
+}
+
+SUITE_seams() {
+  TEST "a zip inside a tree is judged, not skipped as a non-binary"
+  libs
+  mkdir -p t && cp clean.so t/ && zip_of t/model.pt2 omp.so model/data/omp.so
+  # The archive on its own is broken: the control.
+  expect_lg 1 check --forbid openmp t/model.pt2
+  out=$(LG check --forbid openmp t 2>&1); status=$?
+  expect_equal "$status" 1 "check --forbid openmp t (t/model.pt2 ships libgomp): $out"
+  expect_contains "$out" "t/model.pt2!model/data/omp.so: violation"
+  out=$(LG check --portable t 2>&1); status=$?
+  expect_equal "$status" 1 "check --portable t: $out"
+  expect_contains "$out" "t/model.pt2!model/data/omp.so: violation"
+  out=$(LG check --unique openmp --forbid openmp t 2>&1); status=$?
+  expect_equal "$status" 1 "check --unique openmp --forbid openmp t: $out"
+  # The name printed is accepted back and names the same member.
+  expect_lg 1 check --forbid openmp 't/model.pt2!model/data/omp.so'
+  # inspect lists it too.
+  expect_contains "$(LG inspect t 2>&1)" "t/model.pt2!model/data/omp.so"
+  # An archive with no binary in a tree (a .docx, pure-Python wheel) is a
+  # non-binary like any other: skipped silently.
+  rm t/model.pt2 && echo 'print(1)' >x.py && zip_of t/pure.whl x.py pkg/x.py
+  expect_lg 0 check --forbid openmp t
+  expect_lg 0 check --portable t
+
+  TEST "a binary with a zip behind it inside a tree: the members are judged too"
+  libs
+  zip_of m.zip omp.so lib/omp.so
+  mkdir -p t && cat clean.so m.zip >t/libpoly.so
+  expect_lg 1 check --forbid openmp t/libpoly.so
+  out=$(LG check --forbid openmp t 2>&1); status=$?
+  expect_equal "$status" 1 "check --forbid openmp t (its libpoly.so carries a zip with libgomp): $out"
+  expect_contains "$out" "t/libpoly.so!lib/omp.so: violation"
+  # The prefix binary is judged once, under its name in the tree.
+  expect_contains "$out" "t/libpoly.so: holds"
+  expect_not_contains "$out" "libpoly.so@0x0"
+  out=$(LG check --portable t 2>&1); status=$?
+  expect_equal "$status" 1 "check --portable t: $out"
+
+  TEST "--scan reaches blobs inside a tree"
+  libs
+  mkdir -p t && cp clean.so t/
+  { head -c 100 /dev/zero; cat omp.so; head -c 50 /dev/zero; } >t/model.pte
+  expect_lg 1 check --scan --forbid openmp t/model.pte
+  out=$(LG check --scan --forbid openmp t 2>&1); status=$?
+  expect_equal "$status" 1 "check --scan --forbid openmp t: $out"
+  expect_contains "$out" "t/model.pte@0x64: violation"
+
+  TEST "the prefix binary of a zip judged as a shipment prints a name check accepts"
+  libs
+  zip_of m.zip clean.so lib/clean.so
+  cat clean.so m.zip >poly.whl
+  out=$(LG check --portable poly.whl 2>&1); status=$?
+  expect_equal "$status" 0 "check --portable poly.whl: $out"
+  expect_contains "$out" "poly.whl@0x0: holds"
+  expect_not_contains "$out" "poly.whl!:"
+  expect_lg 0 check --forbid openmp 'poly.whl@0x0'
+
+  TEST "several inputs: a read error wins over a violation, a violation over an undecided tree"
+  libs
+  d=deep
+  for _ in $(seq 70); do d=$d/d; done
+  mkdir -p "$d" && cp clean.so deep/
+  expect_lg 92 check --portable deep
+  expect_lg 66 check --portable deep missing.so
+  expect_lg 66 check --forbid openmp deep missing.so
+  expect_lg 1 check --forbid openmp deep omp.so
+  expect_lg 1 check --portable deep omp.so
+  expect_lg 66 check --forbid openmp missing.so deep omp.so
+
+  TEST "a file of a tree that cannot be read is an error, never skipped"
+  libs
+  command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] || {
+    echo "  (needs root and setpriv to read as another user: not run)"
+    return 0
+  }
+  chmod 755 "$E2E_ROOT" "$PWD"
+  mkdir -p t && cp clean.so omp.so t/ && chmod 755 t && chmod 644 t/clean.so && chmod 000 t/omp.so
+  nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$LINKGUARD_BIN" "$@"; }
+  out=$(nobody check --forbid openmp t/omp.so 2>&1); status=$?
+  expect_equal "$status" 66 "the file alone: $out"
+  out=$(nobody check --forbid openmp t 2>&1); status=$?
+  expect_equal "$status" 66 "check --forbid openmp t (t/omp.so unreadable): $out"
+  expect_contains "$out" "t/omp.so"
+  out=$(nobody check --portable t 2>&1); status=$?
+  expect_equal "$status" 66 "check --portable t: $out"
+  out=$(nobody inspect t 2>&1); status=$?
+  expect_equal "$status" 66 "inspect t: $out"
+}
