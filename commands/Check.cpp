@@ -292,6 +292,60 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
   return Out;
 }
 
+/// --unique for one image of a zip named on its own ('PKG!member', the name
+/// check prints): the archive's load closure (a zip ships as one, as
+/// `check --unique G PKG` judges it): the conflicts that check puts on
+/// this image, those of the closure it is the root of. One closure per
+/// archive, kept for its other members (--scan walks a zip image by image).
+class MemberConflicts {
+public:
+  std::vector<contract::Finding> of(const package::Image &Source, const std::string &Name,
+                                    const shipment::ClosureOptions &CO) {
+    std::vector<contract::Finding> Out;
+    if (!Source.Archive || (Source.Offset && !Source.Member.empty()))
+      return Out; // an image a scan found inside a member: loaded from memory
+    if (Source.Container != Path) {
+      Path = Source.Container;
+      objlib::ReadOptions Read;
+      Read.Imports = false;
+      Expected<std::unique_ptr<shipment::Shipment>> Z = shipment::Shipment::zip(Path, Read);
+      S.reset();
+      if (!Z) {
+        consumeError(Z.takeError()); // the member's own read reports it
+        return Out;
+      }
+      S = std::move(*Z);
+      C = shipment::computeClosure(*S, CO);
+    }
+    if (!S)
+      return Out;
+    std::optional<size_t> Me;
+    const std::string Rel = shipment::normalizePath(Source.Member);
+    for (size_t I = 0; I < S->walked() && !Me; ++I)
+      if (Source.Member.empty() ? S->printName(I) == Name : S->images()[I].Rel == Rel)
+        Me = I;
+    if (!Me)
+      return Out;
+    for (const shipment::Conflict &K : C.Conflicts) {
+      const shipment::Root &R = C.Roots[K.Root];
+      if (R.Image != *Me)
+        continue;
+      contract::Finding F;
+      F.Slice = S->images()[*Me].Info.Slices.size() > 1 ? R.Arch : "";
+      F.Dependency = K.Second;
+      F.Rule = "unique " + K.Group;
+      F.Message = conflictMessage(*S, C, K);
+      Out.push_back(std::move(F));
+    }
+    return Out;
+  }
+
+private:
+  std::string Path;
+  std::unique_ptr<shipment::Shipment> S;
+  shipment::Closure C;
+};
+
 /// A tree (a directory, an .app; a zip under --portable or --unique):
 /// each image judged by the contract's per-file rules, and its load
 /// closure (shipment/Closure.h) for --portable and --unique. The closure
@@ -465,6 +519,7 @@ int runCheck(const std::vector<std::string> &Args) {
     CO.Executable = Exe->getValue();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
+  MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
                        bool SkipPrefix) {
     forEachInputBinary(
@@ -474,6 +529,8 @@ int runCheck(const std::vector<std::string> &Args) {
           std::vector<contract::Finding> Conflicts;
           if (!Source && !CO.Unique.empty())
             Conflicts = fileConflicts(Name, Contract, CO);
+          else if (Source && !CO.Unique.empty())
+            Conflicts = Members.of(*Source, Name, CO);
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
         [&](const InputFailure &F) {

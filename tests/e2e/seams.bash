@@ -93,6 +93,40 @@ SUITE_seams() {
   expect_not_contains "$out" "poly.whl!:"
   expect_lg 0 check --forbid openmp 'poly.whl@0x0'
 
+  TEST "--unique openmp on a zip member named alone: the verdict check gives it in the archive"
+  mkdir -p lib
+  echo 'int omp_x(void) { return 1; }' >o.c
+  echo 'int b(void) { return 2; }' >b.c
+  echo 'int a(void) { return 3; }' >a.c
+  "$CLANG" -shared -fPIC o.c -o lib/libomp.so -Wl,-soname,libomp.so || test_failed libomp.so
+  "$CLANG" -shared -fPIC o.c -o lib/libiomp5.so -Wl,-soname,libiomp5.so || test_failed libiomp5.so
+  "$CLANG" -shared -fPIC b.c -o lib/libb.so -Wl,-soname,libb.so -Llib -Wl,--no-as-needed -liomp5 \
+    -Wl,-rpath,'$ORIGIN' || test_failed libb.so
+  "$CLANG" -shared -fPIC a.c -o lib/liba.so -Wl,-soname,liba.so -Llib -Wl,--no-as-needed -lomp -lb \
+    -Wl,-rpath,'$ORIGIN' || test_failed liba.so
+  python3 -c 'import zipfile
+with zipfile.ZipFile("pkg.whl", "w") as z:
+    for f in ["liba.so", "libb.so", "libomp.so", "libiomp5.so"]: z.write("lib/" + f, "lib/" + f)' ||
+    test_failed pkg.whl
+  # liba.so loads libomp and, through libb.so, libiomp5: OMP #15.
+  expect_lg 1 check --unique openmp lib/liba.so
+  out=$(LG check --unique openmp pkg.whl 2>&1); status=$?
+  expect_equal "$status" 1 "check --unique openmp pkg.whl: $out"
+  expect_contains "$out" "pkg.whl!lib/liba.so: violation: the load closure of pkg.whl!lib/liba.so"
+  expect_contains "$out" "pkg.whl!lib/libb.so: holds"
+  # The names printed, given back, get the same verdicts.
+  out=$(LG check --unique openmp 'pkg.whl!lib/liba.so' 2>&1); status=$?
+  expect_equal "$status" 1 "check --unique openmp 'pkg.whl!lib/liba.so': $out"
+  expect_contains "$out" "holds two openmp runtimes"
+  expect_lg 1 check --unique openmp pkg.whl/lib/liba.so
+  expect_lg 1 check --portable 'pkg.whl!lib/liba.so'
+  expect_lg 0 check --unique openmp 'pkg.whl!lib/libb.so'
+  # --scan walks a zip image by image: the same verdicts.
+  out=$(LG check --scan --unique openmp pkg.whl 2>&1); status=$?
+  expect_equal "$status" 1 "check --scan --unique openmp pkg.whl: $out"
+  expect_contains "$out" "pkg.whl!lib/liba.so: violation: the load closure of pkg.whl!lib/liba.so"
+  expect_contains "$out" "pkg.whl!lib/libb.so: holds"
+
   TEST "several inputs: a read error wins over a violation, a violation over an undecided tree"
   libs
   d=deep
