@@ -401,8 +401,11 @@ struct Walker {
           add(S.printName(R.Image), rel(R.Image), "the root");
         for (size_t EI : R.Edges) {
           const Edge &E = C.Edges[EI];
-          if (E.Where == Outcome::Unresolved || E.Where == Outcome::Unknown)
-            continue; // nothing loads
+          if (E.Where == Outcome::Unknown)
+            continue; // cannot be told
+          // Unresolved in the tree is not "never loads": the loader looks
+          // for it on the machine (a link out of the tree, a runtime the
+          // system has), and if it loads it meets the others; by name.
           std::string Id = E.Target ? S.printName(*E.Target) : E.Dependency;
           add(Id, E.Target ? StringRef(rel(*E.Target)) : StringRef(E.Dependency),
               S.printName(E.Image));

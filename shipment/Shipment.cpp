@@ -299,7 +299,12 @@ std::optional<std::string> Shipment::resolveLinks(StringRef Rel) const {
         // Absolute: counts only if it points back into the tree.
         std::string T = normalizePath(Target);
         StringRef R = T;
-        if (!(R.consume_front(Root) && (R.empty() || R.consume_front("/"))))
+        // Root "/" (a single file's closure, which follows files wherever
+        // they are): every absolute path is under it.
+        const bool Inside = Root == "/" ? R.consume_front("/")
+                                        : R.consume_front(Root) &&
+                                              (R.empty() || R.consume_front("/"));
+        if (!Inside)
           return std::nullopt;
         Done.clear();
         push(R);

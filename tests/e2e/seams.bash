@@ -127,6 +127,33 @@ with zipfile.ZipFile("pkg.whl", "w") as z:
   expect_contains "$out" "pkg.whl!lib/liba.so: violation: the load closure of pkg.whl!lib/liba.so"
   expect_contains "$out" "pkg.whl!lib/libb.so: holds"
 
+  TEST "--unique openmp: a runtime behind a link out of the tree, or not shipped, still meets the others"
+  mkdir -p s/lib outside
+  echo 'int omp_x(void) { return 1; }' >o.c
+  echo 'int b(void) { return 2; }' >b.c
+  echo 'int a(void) { return 3; }' >a.c
+  "$CLANG" -shared -fPIC o.c -o s/lib/libomp.so -Wl,-soname,libomp.so || test_failed libomp.so
+  "$CLANG" -shared -fPIC o.c -o outside/libiomp5.so -Wl,-soname,libiomp5.so || test_failed libiomp5.so
+  "$CLANG" -shared -fPIC b.c -o s/lib/libb.so -Wl,-soname,libb.so -Loutside -Wl,--no-as-needed \
+    -liomp5 -Wl,-rpath,'$ORIGIN' || test_failed libb.so
+  "$CLANG" -shared -fPIC a.c -o s/lib/liba.so -Wl,-soname,liba.so -Ls/lib -Wl,--no-as-needed -lomp -lb \
+    -Wl,-rpath,'$ORIGIN' || test_failed liba.so
+  # An absolute link: ld.so follows it, so liba.so's process holds both.
+  ln -s "$PWD/outside/libiomp5.so" s/lib/libiomp5.so
+  out=$(LG check --unique openmp s/lib/liba.so 2>&1); status=$?
+  expect_equal "$status" 1 "check --unique openmp s/lib/liba.so (libiomp5 behind an absolute link): $out"
+  expect_contains "$out" "holds two openmp runtimes"
+  out=$(LG check --unique openmp s 2>&1); status=$?
+  expect_equal "$status" 1 "check --unique openmp s: $out"
+  expect_contains "$out" "s/lib/liba.so: violation: the load closure of s/lib/liba.so"
+  # Not shipped at all: the machine's libiomp5, if any, meets libomp too.
+  rm s/lib/libiomp5.so
+  expect_lg 1 check --unique openmp s
+  # The control: the second runtime gone, nothing to report.
+  "$CLANG" -shared -fPIC b.c -o s/lib/libb.so -Wl,-soname,libb.so || test_failed libb.so
+  expect_lg 0 check --unique openmp s
+  expect_lg 0 check --unique openmp s/lib/liba.so
+
   TEST "several inputs: a read error wins over a violation, a violation over an undecided tree"
   libs
   d=deep
