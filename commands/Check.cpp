@@ -459,10 +459,11 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   // What the tree ships inside its archives ships too.
   package::ContainerOptions InTree = Containers;
   InTree.EmptyIsFine = true;
+  InTree.Limits = shipment::treeZipLimits(Containers.Limits, Path, S->containers());
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = shipment::joinPath(Path, K.Rel);
     if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
-      checkTree(File, Contract, CO, WithClosure, Read, Containers, JudgeFile, Json, Out, T,
+      checkTree(File, Contract, CO, WithClosure, Read, InTree, JudgeFile, Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
     else
       JudgeFile(File, InTree, K.PrefixIsImage);

@@ -152,6 +152,7 @@ void forEachInputBinary(
       OnBinary((*S)->printName(I), (*S)->images()[I].Info, nullptr);
     package::ContainerOptions Walk = Opts;
     Walk.EmptyIsFine = true;
+    Walk.Limits = shipment::treeZipLimits(Opts.Limits, Path, (*S)->containers());
     for (const shipment::TreeContainer &C : (*S)->containers())
       walkContainer(shipment::joinPath(Path, C.Rel), Walk, std::nullopt, C.PrefixIsImage);
     if (Visited == 0) // an empty tree judged nothing: never "holds"

@@ -183,6 +183,22 @@ InputKind classifyInput(const std::string &Path) {
   return InputKind::Other;
 }
 
+std::shared_ptr<uint64_t> treeBudget(const ZipLimits &Limits,
+                                     const std::vector<std::string> &Files) {
+  if (Limits.MaxTotalSize)
+    return std::make_shared<uint64_t>(Limits.MaxTotalSize);
+  uint64_t Bytes = 0;
+  for (const std::string &F : Files) {
+    uint64_t Size = 0;
+    if (!sys::fs::file_size(F, Size))
+      Bytes = Size > UINT64_MAX - Bytes ? UINT64_MAX : Bytes + Size;
+  }
+  return std::make_shared<uint64_t>(
+      std::max(DefaultTotalInflated, Bytes > UINT64_MAX / TotalInflatedRatio
+                                         ? UINT64_MAX
+                                         : Bytes * TotalInflatedRatio));
+}
+
 std::string embeddedName(StringRef Container, uint64_t Offset) {
   return (Container + "@0x" + utohexstr(Offset, /*LowerCase=*/true)).str();
 }

@@ -140,13 +140,13 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
       continue;
     case Head::Other:
       if (Limits.KeepOthers)
-        S->Containers.push_back({Rel, false}); // --scan: a blob may carry images
+        S->Containers.push_back({Rel, false, false}); // --scan: a blob may carry images
       continue; // not a Mach-O or ELF file: skipped silently
     case Head::Archive:
-      S->Containers.push_back({Rel, false});
+      S->Containers.push_back({Rel, false, true});
       continue;
     case Head::BinaryAndArchive:
-      S->Containers.push_back({Rel, true});
+      S->Containers.push_back({Rel, true, true});
       Binaries.push_back(Rel); // the binary in front loads as one
       continue;
     case Head::Binary:
@@ -242,6 +242,17 @@ Expected<std::unique_ptr<Shipment>> Shipment::file(const std::string &Path,
   S->Images.push_back({Rel.str(), std::move(*Info), Abs});
   S->Walked = 1;
   return std::move(S);
+}
+
+package::ZipLimits treeZipLimits(const package::ZipLimits &Limits, const std::string &Dir,
+                                 const std::vector<TreeContainer> &Containers) {
+  std::vector<std::string> Archives;
+  for (const TreeContainer &C : Containers)
+    if (C.Archive)
+      Archives.push_back(joinPath(Dir, C.Rel));
+  package::ZipLimits L = Limits;
+  L.TreeBudget = package::treeBudget(Limits, Archives);
+  return L;
 }
 
 std::optional<std::string> Shipment::resolveLinks(StringRef Rel) const {

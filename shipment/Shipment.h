@@ -66,7 +66,13 @@ struct TreeLimits {
 struct TreeContainer {
   std::string Rel;
   bool PrefixIsImage = false; // the binary in front is one of images()
+  bool Archive = true;        // a zip; false: another file (KeepOthers)
 };
+
+/// The archive-wide inflation limit for all the archives of a tree
+/// together (package::treeBudget): Limits with TreeBudget set.
+package::ZipLimits treeZipLimits(const package::ZipLimits &Limits, const std::string &Dir,
+                                 const std::vector<TreeContainer> &Containers);
 
 struct ShippedImage {
   std::string Rel; // path under the root, '/' separated

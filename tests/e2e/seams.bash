@@ -154,6 +154,30 @@ with zipfile.ZipFile("pkg.whl", "w") as z:
   expect_lg 0 check --unique openmp s
   expect_lg 0 check --unique openmp s/lib/liba.so
 
+  TEST "the archives of a tree share one inflation limit: many archives cost no more than one"
+  libs
+  mkdir -p t
+  # Two archives, each declaring 60 MiB (a binary, then zeros: 60 KiB deflated).
+  python3 -c 'import zipfile
+head = open("clean.so", "rb").read()
+for n in ("a", "b"):
+    with zipfile.ZipFile("t/%s.whl" % n, "w", zipfile.ZIP_DEFLATED) as z:
+        with z.open("lib/big.so", "w") as f:
+            f.write(head)
+            f.write(bytes(60 << 20))' || test_failed "the archives"
+  # Each one is under the limit on its own...
+  expect_lg 0 check --max-inflated 100M --forbid openmp t/a.whl
+  expect_lg 0 check --max-inflated 100M --forbid openmp t/b.whl
+  # ...the tree's two together are not: refused before the second inflates.
+  out=$(LG check --max-inflated 100M --forbid openmp t 2>&1); status=$?
+  expect_equal "$status" 65 "check --max-inflated 100M t: $out"
+  expect_contains "$out" "the tree's archives may still declare"
+  out=$(LG check --max-inflated 100M --portable t 2>&1); status=$?
+  expect_equal "$status" 65 "check --max-inflated 100M --portable t: $out"
+  out=$(LG inspect --max-inflated 100M t 2>&1); status=$?
+  expect_equal "$status" 65 "inspect --max-inflated 100M t: $out"
+  expect_lg 0 check --max-inflated 200M --forbid openmp t
+
   TEST "several inputs: a read error wins over a violation, a violation over an undecided tree"
   libs
   d=deep
