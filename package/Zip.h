@@ -143,7 +143,7 @@ public:
 private:
   ZipArchive(llvm::MemoryBufferRef Archive, std::string Name, ZipLimits L,
              bool MappedFile)
-      : Archive(Archive), Name(std::move(Name)), Limits(L),
+      : Archive(Archive), Name(std::move(Name)), Limits(std::move(L)),
         MappedFile(MappedFile) {}
 
   llvm::Error readDirectory();

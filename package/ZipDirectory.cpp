@@ -125,7 +125,7 @@ bool looksLikeZip(StringRef Head) {
 
 Expected<ZipArchive> ZipArchive::open(MemoryBufferRef Archive, StringRef Name,
                                       ZipLimits Limits, bool MappedFile) {
-  ZipArchive Z(Archive, Name.str(), Limits, MappedFile);
+  ZipArchive Z(Archive, Name.str(), std::move(Limits), MappedFile);
   if (Error E = Z.readDirectory())
     return std::move(E);
   return std::move(Z);
