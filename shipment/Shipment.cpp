@@ -199,10 +199,13 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           return;
         }
         std::string Rel = normalizePath(I.Member);
-        // The binary in front of the archive: PKG@0x0, the name check and
-        // inspect accept back (package::parseImageName), not "PKG!".
-        Info->Path = Prefix ? I.Name : Path + "!" + Rel;
-        S->ByRel[Rel] = S->Images.size();
+        // The binary in front of the archive (PKG@0x0) and, with --scan, an
+        // image found inside a member (PKG!m.pte@0x4c0): named as check and
+        // inspect accept them back (package::parseImageName), and no file
+        // a loader opens by name.
+        Info->Path = I.Offset ? I.Name : Path + "!" + Rel;
+        if (!I.Offset)
+          S->ByRel[Rel] = S->Images.size();
         S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
       },
       [&](const std::string &Member, Error Failed) {

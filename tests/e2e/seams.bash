@@ -82,6 +82,13 @@ SUITE_seams() {
   out=$(LG check --scan --forbid openmp t 2>&1); status=$?
   expect_equal "$status" 1 "check --scan --forbid openmp t: $out"
   expect_contains "$out" "t/model.pte@0x64: violation"
+  # A .pte inside a .pt2 inside the tree, judged with the archive's closure:
+  # named as check takes it back.
+  mv t/model.pte model.pte && zip_of t/model.pt2 model.pte model/data/model.pte
+  out=$(LG check --scan --portable t 2>&1); status=$?
+  expect_equal "$status" 1 "check --scan --portable t: $out"
+  expect_contains "$out" "t/model.pt2!model/data/model.pte@0x64: violation"
+  expect_lg 1 check --scan --forbid openmp 't/model.pt2!model/data/model.pte@0x64'
 
   TEST "the prefix binary of a zip judged as a shipment prints a name check accepts"
   libs
