@@ -58,7 +58,9 @@ enum class Head { Binary, BinaryAndArchive, Archive, Other, Gone, Unreadable };
 /// binary with a zip behind it (`cat lib.so pkg.whl`), judged by its
 /// members (package/Container.h).
 Head readHead(const std::string &Path, int &Errno) {
-  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  // O_NONBLOCK: a FIFO put there since the walk saw a file does not block
+  // the open (its read then fails: an error, never a hang).
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (FD < 0) {
     Errno = errno;
     return Errno == ENOENT ? Head::Gone : Head::Unreadable;
