@@ -185,6 +185,30 @@ for n in ("a", "b"):
   expect_equal "$status" 65 "inspect --max-inflated 100M t: $out"
   expect_lg 0 check --max-inflated 200M --forbid openmp t
 
+  TEST "ELF: \$ORIGIN of a library reached through a link is the link's directory, as ld.so takes it"
+  mkdir -p t/bin t/lib t/real
+  echo 'int b(void) { return 7; }' >b.c
+  echo 'int b(void); int a(void) { return b(); }' >a.c
+  echo 'int a(void); int main(void) { return a() == 7 ? 0 : 1; }' >main.c
+  "$CLANG" -shared -fPIC b.c -o t/real/libb.so -Wl,-soname,libb.so || test_failed libb.so
+  "$CLANG" -shared -fPIC a.c -o t/real/liba.so -Wl,-soname,liba.so -Lt/real -lb \
+    -Wl,--enable-new-dtags,-rpath,'$ORIGIN' || test_failed liba.so
+  ln -s ../real/liba.so t/lib/liba.so
+  "$CLANG" main.c -o t/bin/app -Lt/real -la -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' ||
+    test_failed app
+  # ld.so: liba.so opened as t/lib/liba.so, its $ORIGIN is t/lib: no libb.so there.
+  (cd / && "$OLDPWD/t/bin/app") 2>ld.err
+  expect_equal "$?" 127 "t/bin/app runs: $(cat ld.err)"
+  expect_contains "$(cat ld.err)" "libb.so: cannot open shared object file"
+  out=$(LG check --portable t 2>&1); status=$?
+  expect_equal "$status" 1 "check --portable t (the process does not start): $out"
+  expect_contains "$out" "t/real/liba.so: violation: DT_NEEDED libb.so"
+  expect_contains "$out" "DT_RUNPATH \$ORIGIN -> $PWD/t/lib/libb.so"
+  # The control: a link beside it, and the process starts; the check holds.
+  ln -s ../real/libb.so t/lib/libb.so
+  (cd / && "$OLDPWD/t/bin/app") || test_failed "t/bin/app with t/lib/libb.so"
+  expect_lg 0 check --portable t
+
   TEST "several inputs: a read error wins over a violation, a violation over an undecided tree"
   libs
   d=deep
