@@ -300,7 +300,8 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
 class MemberConflicts {
 public:
   std::vector<contract::Finding> of(const package::Image &Source, const std::string &Name,
-                                    const shipment::ClosureOptions &CO) {
+                                    const shipment::ClosureOptions &CO,
+                                    const package::ContainerOptions &Given) {
     std::vector<contract::Finding> Out;
     if (!Source.Archive || (Source.Offset && !Source.Member.empty()))
       return Out; // an image a scan found inside a member: loaded from memory
@@ -308,17 +309,30 @@ public:
       Path = Source.Container;
       objlib::ReadOptions Read;
       Read.Imports = false;
-      Expected<std::unique_ptr<shipment::Shipment>> Z = shipment::Shipment::zip(Path, Read);
+      // The archive as the member was read from it (--max-inflated); its
+      // members only (the closure opens no scanned image).
+      package::ContainerOptions Opts;
+      Opts.Limits.MaxTotalSize = Given.Limits.MaxTotalSize;
+      Expected<std::unique_ptr<shipment::Shipment>> Z =
+          shipment::Shipment::zip(Path, Read, Opts);
       S.reset();
+      Why.clear();
       if (!Z) {
-        consumeError(Z.takeError()); // the member's own read reports it
-        return Out;
+        Why = toString(Z.takeError());
+      } else {
+        S = std::move(*Z);
+        C = shipment::computeClosure(*S, CO);
       }
-      S = std::move(*Z);
-      C = shipment::computeClosure(*S, CO);
     }
-    if (!S)
+    if (!S) {
+      // Never "holds" for a closure that was not computed.
+      contract::Finding F;
+      F.Kind = contract::FindingKind::Unknown;
+      F.Rule = "unique";
+      F.Message = "the load closure of " + Path + " cannot be computed: " + Why;
+      Out.push_back(std::move(F));
       return Out;
+    }
     std::optional<size_t> Me;
     const std::string Rel = shipment::normalizePath(Source.Member);
     for (size_t I = 0; I < S->walked() && !Me; ++I)
@@ -341,7 +355,7 @@ public:
   }
 
 private:
-  std::string Path;
+  std::string Path, Why;
   std::unique_ptr<shipment::Shipment> S;
   shipment::Closure C;
 };
@@ -531,7 +545,9 @@ int runCheck(const std::vector<std::string> &Args) {
           if (!Source && !CO.Unique.empty())
             Conflicts = fileConflicts(Name, Contract, CO);
           else if (Source && !CO.Unique.empty())
-            Conflicts = Members.of(*Source, Name, CO);
+            Conflicts = Members.of(*Source, Name, CO, Opts);
+          for (const contract::Finding &F : Conflicts)
+            T.Undecided += F.Kind == contract::FindingKind::Unknown;
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
         [&](const InputFailure &F) {

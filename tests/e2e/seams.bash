@@ -128,6 +128,17 @@ with zipfile.ZipFile("pkg.whl", "w") as z:
   expect_lg 1 check --unique openmp pkg.whl/lib/liba.so
   expect_lg 1 check --portable 'pkg.whl!lib/liba.so'
   expect_lg 0 check --unique openmp 'pkg.whl!lib/libb.so'
+  # Past the default archive-wide limit, with --max-inflated raised: the
+  # closure reads the archive under the same limit, never drops it.
+  python3 -c 'import zipfile
+with zipfile.ZipFile("big.whl", "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+    for f in ["liba.so", "libb.so", "libomp.so", "libiomp5.so"]: z.write("lib/" + f, "lib/" + f)
+    with z.open("data.bin", "w", force_zip64=True) as f:
+        for _ in range(34): f.write(bytes(64 << 20))' || test_failed big.whl
+  expect_lg 65 check --unique openmp 'big.whl!lib/liba.so'
+  out=$(LG check --max-inflated 3G --unique openmp 'big.whl!lib/liba.so' 2>&1); status=$?
+  expect_equal "$status" 1 "check --max-inflated 3G --unique openmp 'big.whl!lib/liba.so': $out"
+  expect_lg 1 check --max-inflated 3G --unique openmp big.whl
   # --scan walks a zip image by image: the same verdicts.
   out=$(LG check --scan --unique openmp pkg.whl 2>&1); status=$?
   expect_equal "$status" 1 "check --scan --unique openmp pkg.whl: $out"
