@@ -274,8 +274,19 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
                          ? Contract.Portable->BundleRoot
                          : "/";
   Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::file(Path, Root, Read);
+  if (!S && Root != "/") {
+    // A file outside the bundle root still loads its libraries: follow them
+    // wherever they are rather than drop the check.
+    consumeError(S.takeError());
+    S = shipment::Shipment::file(Path, "/", Read);
+  }
   if (!S) {
-    consumeError(S.takeError()); // the file's own read reports it
+    // Never "holds" for a closure that was not computed.
+    contract::Finding F;
+    F.Kind = contract::FindingKind::Unknown;
+    F.Rule = "unique";
+    F.Message = "the load closure of " + Path + " cannot be computed: " + toString(S.takeError());
+    Out.push_back(std::move(F));
     return Out;
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);

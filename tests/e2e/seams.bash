@@ -220,6 +220,19 @@ for n in ("a", "b"):
   (cd / && "$OLDPWD/t/bin/app") || test_failed "t/bin/app with t/lib/libb.so"
   expect_lg 0 check --portable t
 
+  TEST "--portable --bundle-root: a file outside the root still gets its one-runtime check"
+  libs
+  mkdir -p root out lib
+  echo 'int omp_x(void) { return 1; }' >o.c
+  "$CLANG" -shared -fPIC o.c -o lib/libomp.so -Wl,-soname,libomp.so || test_failed libomp.so
+  "$CLANG" -shared -fPIC m.c -o out/two.so -Wl,--no-as-needed -lgomp -Llib -lomp || test_failed two.so
+  # Both runtimes vouched for: portable, but two OpenMP runtimes in one process.
+  expect_lg 1 check --portable --provided 'libgomp*' --provided 'libomp*' out/two.so
+  out=$(LG check --portable --bundle-root root --provided 'libgomp*' --provided 'libomp*' out/two.so 2>&1)
+  status=$?
+  expect_equal "$status" 1 "check --portable --bundle-root root ... out/two.so: $out"
+  expect_contains "$out" "holds two openmp runtimes"
+
   TEST "several inputs: a read error wins over a violation, a violation over an undecided tree"
   libs
   d=deep
