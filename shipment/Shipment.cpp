@@ -10,6 +10,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,14 +69,35 @@ Head readHead(const std::string &Path, int &Errno) {
   char Buf[64];
   ssize_t N = ::pread(FD, Buf, sizeof(Buf), 0);
   Errno = N < 0 ? errno : 0;
-  ::close(FD);
-  if (N < 0)
+  if (N < 0) {
+    ::close(FD);
     return Head::Unreadable;
+  }
   StringRef Bytes(Buf, size_t(N));
-  if (package::looksLikeZip(Bytes))
+  if (package::looksLikeZip(Bytes)) {
+    ::close(FD);
     return Head::Archive;
-  if (N < 4 || !objlib::isBinaryMagic(identify_magic(Bytes)))
+  }
+  if (N < 4 || !objlib::isBinaryMagic(identify_magic(Bytes))) {
+    ::close(FD);
     return Head::Other;
+  }
+  // A zip behind the binary ends with an end record ("PK\5\6") in its
+  // last 64 KiB + 22 bytes: only a file that has one there is looked at
+  // as a whole (package::classifyInput).
+  struct stat St;
+  bool MaybeZip = true;
+  if (::fstat(FD, &St) == 0) {
+    constexpr off_t Tail = 65535 + 22;
+    off_t From = St.st_size > Tail ? St.st_size - Tail : 0;
+    static thread_local std::vector<char> End(static_cast<size_t>(Tail));
+    ssize_t M = ::pread(FD, End.data(), size_t(St.st_size - From), From);
+    if (M >= 0)
+      MaybeZip = ::memmem(End.data(), size_t(M), "PK\5\6", 4) != nullptr;
+  }
+  ::close(FD);
+  if (!MaybeZip)
+    return Head::Binary;
   return package::classifyInput(Path) == package::InputKind::Zip ? Head::BinaryAndArchive
                                                                   : Head::Binary;
 }
