@@ -466,6 +466,8 @@ assert c["poly.pt2!lib/a.so"]["kind"] == "zip", c
 PY
   json_of check LG check --json --forbid x poly.pt2
   json_of check LG check --json --portable --scan poly.pt2
+  json_of inspect LG inspect --json et poly.pt2
+  json_of inspect LG inspect --json --arch arm64 lib/a.so
   json_of inspect-tree LG inspect --tree --json mt et poly.pt2 missing
   python3 - doc$n.json <<'PY' || test_failed "inspect --tree: roots, nesting, conflicts, errors"
 import json, sys
