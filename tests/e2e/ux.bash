@@ -454,6 +454,12 @@ PY
   fi
   json_of check LG check --json --unique openmp mt/bin/runner
   expect_contains "$(cat doc$n.json)" '"rule": "unique openmp"'
+  python3 - doc$n.json <<'PY' || test_failed "the contract names --unique"
+import json, sys
+c = json.load(open(sys.argv[1]))["contract"]
+assert c["unique"] == ["openmp"] and c["executable"] is None, c
+PY
+  json_of check LG check --json --portable --executable mt/bin/runner mt/plugins
   json_of check LG check --json --portable et
   json_of check LG check --json --unique openmp --forbid libgomp et
   json_of check LG check --json --portable poly.pt2
@@ -468,7 +474,12 @@ PY
   json_of check LG check --json --portable --scan poly.pt2
   json_of inspect LG inspect --json et poly.pt2
   json_of inspect LG inspect --json --arch arm64 lib/a.so
-  json_of inspect-tree LG inspect --tree --json mt et poly.pt2 missing
+  # A tree past the walk's bounds: undecided (92).
+  d=deep; for _ in $(seq 66); do d=$d/d; done
+  mkdir -p "$d" && cp lib/a.so deep/
+  json_of check LG check --json --portable deep
+  expect_contains "$(cat doc$n.json)" '"kind": "undecided"'
+  json_of inspect-tree LG inspect --tree --json mt et poly.pt2 missing deep
   python3 - doc$n.json <<'PY' || test_failed "inspect --tree: roots, nesting, conflicts, errors"
 import json, sys
 d = json.load(open(sys.argv[1]))
