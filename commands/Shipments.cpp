@@ -115,6 +115,12 @@ json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,
 json::Value shipmentContainer(const shipment::Shipment &S, size_t Image) {
   if (S.kind() != shipment::Shipment::Kind::Zip)
     return nullptr;
+  // The binary in front of the archive, as containerToJSON has it.
+  if (std::optional<uint64_t> Offset = S.images()[Image].Offset)
+    return json::Object{{"path", S.given()},
+                        {"kind", "embedded"},
+                        {"member", nullptr},
+                        {"offset", static_cast<int64_t>(*Offset)}};
   return json::Object{{"path", S.given()},
                       {"kind", "zip"},
                       {"member", S.images()[Image].Rel},
