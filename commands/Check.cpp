@@ -578,8 +578,14 @@ int runCheck(const std::vector<std::string> &Args) {
     JudgeFile(Path, Containers, false);
   }
   bool Holds = T.Violations == 0 && T.Errors == 0 && T.Undecided == 0;
+  // What the closure was asked: the families kept to one runtime (--unique,
+  // and openmp under --portable) and the main program (--executable).
+  json::Object ContractRecord = contractRecord(Contract);
+  ContractRecord["unique"] = CO.Unique;
+  ContractRecord["executable"] =
+      CO.Executable.empty() ? json::Value(nullptr) : json::Value(CO.Executable);
   Out->finish(json::Object{
-      {"contract", contractRecord(Contract)},
+      {"contract", std::move(ContractRecord)},
       {"summary", json::Object{{"files", T.Files},
                                {"violations", T.Violations},
                                {"kept", T.Kept},

@@ -117,9 +117,10 @@ std::optional<int> parseCommandLine(const CommandSpec &Spec,
                                     const std::vector<std::string> &Args,
                                     ParsedCommandLine &Out) {
   size_t End = Spec.TakesCommand ? commandStart(Args) : Args.size();
-  JsonRequested = (Spec.Visibility & (InspectVis | CheckVis | TryLoadVis | ExplainVis)) &&
-                  std::find(Args.begin(), std::next(Args.begin(), static_cast<std::ptrdiff_t>(End)),
-                            "--json") != std::next(Args.begin(), static_cast<std::ptrdiff_t>(End));
+  const auto Options = std::next(Args.begin(), static_cast<std::ptrdiff_t>(End));
+  JsonRequested =
+      (Spec.Visibility & (InspectVis | CheckVis | TryLoadVis | ExplainVis | ReportVis)) &&
+      std::find(Args.begin(), Options, "--json") != Options;
   std::vector<const char *> Argv;
   Argv.reserve(End);
   for (size_t I = 0; I < End; ++I)

@@ -112,13 +112,20 @@ json::Object contractRecord(const contract::ContractSpec &Spec) {
 }
 
 json::Object placementRecord(const contract::DependencyPlacement &P) {
-  return json::Object{{"slice", P.Slice},
-                      {"dependency", P.Dependency},
-                      {"kind", objlib::dependencyKindName(P.Kind)},
-                      {"placement", contract::placementName(P.Where)},
-                      {"resolvedPath", orNull(P.ResolvedPath)},
-                      {"via", orNull(P.Via)},
-                      {"reason", P.Reason}};
+  json::Object O{{"slice", P.Slice},
+                 {"kind", objlib::dependencyKindName(P.Kind)},
+                 {"placement", contract::placementName(P.Where)},
+                 {"resolvedPath", nullptr},
+                 {"via", nullptr}};
+  // Names as every record has them (a name that is not UTF-8 also as its
+  // exact bytes, escaped), as a tree's placements (edgeRecord).
+  putName(O, "dependency", P.Dependency);
+  putName(O, "reason", P.Reason);
+  if (!P.ResolvedPath.empty())
+    putName(O, "resolvedPath", P.ResolvedPath);
+  if (!P.Via.empty())
+    putName(O, "via", P.Via);
+  return O;
 }
 
 } // namespace linkguard::commands

@@ -118,6 +118,15 @@ json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,
 json::Value shipmentContainer(const shipment::Shipment &S, size_t Image) {
   if (S.kind() != shipment::Shipment::Kind::Zip)
     return nullptr;
+  // The binary in front of the archive, or (--scan) an image inside a
+  // member, as containerToJSON has them.
+  if (std::optional<uint64_t> Offset = S.images()[Image].Offset) {
+    const std::string &Member = S.images()[Image].Rel;
+    return json::Object{{"path", S.given()},
+                        {"kind", "embedded"},
+                        {"member", Member.empty() ? json::Value(nullptr) : json::Value(Member)},
+                        {"offset", static_cast<int64_t>(*Offset)}};
+  }
   return json::Object{{"path", S.given()},
                       {"kind", "zip"},
                       {"member", S.images()[Image].Rel},

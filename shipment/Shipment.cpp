@@ -222,15 +222,25 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           S->Failures.push_back(failureOf(I.Name, Info.takeError()));
           return;
         }
+        if (I.Member.empty()) {
+          // In front of the archive, no member: no name under the root
+          // resolves to it, and it keeps its own name (FILE@0x0).
+          Info->Path = package::embeddedName(Path, I.Offset.value_or(0));
+          S->Images.push_back({"", std::move(*Info), joinPath(S->Root, ""), I.Offset.value_or(0)});
+          return;
+        }
         std::string Rel = normalizePath(I.Member);
-        // The binary in front of the archive (PKG@0x0) and, with --scan, an
-        // image found inside a member (PKG!m.pte@0x4c0): named as check and
-        // inspect accept them back (package::parseImageName), and no file
-        // a loader opens by name.
-        Info->Path = I.Offset ? I.Name : Path + "!" + Rel;
-        if (!I.Offset)
-          S->ByRel[Rel] = S->Images.size();
-        S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
+        if (I.Offset) {
+          // With --scan, an image found inside a member (PKG!m.pte@0x4c0):
+          // named as check and inspect accept it back
+          // (package::parseImageName), and no file a loader opens by name.
+          Info->Path = I.Name;
+          S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), I.Offset});
+          return;
+        }
+        Info->Path = Path + "!" + Rel;
+        S->ByRel[Rel] = S->Images.size();
+        S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt});
       },
       [&](const std::string &Member, Error Failed) {
         S->Failures.push_back(failureOf(Member, std::move(Failed)));

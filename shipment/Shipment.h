@@ -78,6 +78,10 @@ struct ShippedImage {
   std::string Rel; // path under the root, '/' separated
   objlib::BinaryInfo Info; // Info.Path: the printed name (Shipment::printName)
   std::string Abs; // root() + "/" + Rel
+  /// A zip's image that is no member: the binary in front of the archive
+  /// (`cat lib.so pkg.whl`), named FILE@0xOFFSET as check and inspect name
+  /// it outside a tree.
+  std::optional<uint64_t> Offset;
 };
 
 /// A file that could not be read.

@@ -366,15 +366,12 @@ PY
   "$CLANG" -shared -fPIC ok.c -o ok.so || test_failed "ok.so"
   printf '\xff\xfe' >"$(printf 'bad\xffname.so')"
   n=0
-  json_of() { # SCHEMA CMD...: validates CMD's stdout against docs/schema/SCHEMA.json
+  : >documents.txt
+  json_of() { # SCHEMA CMD...: CMD's stdout, validated against docs/schema/SCHEMA.json below
     local schema=$1; shift
     n=$((n + 1))
     "$@" >doc$n.json 2>/dev/null
-    python3 - "$schema" doc$n.json <<'PY' || test_failed "[$*]: the schema field"
-import json, sys
-assert json.load(open(sys.argv[2]))["schema"] == "linkguard-%s/1" % sys.argv[1]
-PY
-    validate "$schema.json" doc$n.json
+    printf '%s\t%s\t%s\n' "$schema" doc$n.json "$*" >>documents.txt
   }
   json_of check LG check --json --portable --mps-aot --forbid openmp --unused fat.dylib k_arm64.dylib lib/a.so
   json_of check LG check --json --portable --search lib --provided 'libfoo*' pkg.pt2 missing.so
@@ -393,6 +390,158 @@ PY
   # shellcheck disable=SC2046
   json_of explain LG explain --json -- "$CLANGXX" $(macho_flags sdk) -DUSE_MPS -shared k.cpp -o m.dylib
   json_of error LG check --json --frobnicate
+  json_of error LG report --json --frobnicate
+  # Trees (issue 29): a cross-linked Mach-O app whose closure has every
+  # outcome: shipped through an inherited LC_RPATH, system, provided, a
+  # weak dylib missing (allowed), PyTorch's baked libomp (non-portable)
+  # beside a shipped one (two OpenMP runtimes), a shipped dylib with an
+  # absolute install name, a plugin only an executable could place
+  # (unknown, 92); dyld's refusal of a duplicate LC_RPATH.
+  mac() { # shellcheck disable=SC2046
+    $CLANGXX $(macho_flags sdk) -nostdlib++ "$@" || test_failed "clang++ $*"
+  }
+  mkdir -p mt/bin mt/lib mt/plugins
+  echo 'extern "C" int omp_get_max_threads() { return 1; }' >omp.cpp
+  echo 'extern "C" int wk() { return 1; }' >wk.cpp
+  echo 'extern "C" int wk() __attribute__((weak_import)); extern "C" int omp_get_max_threads();
+extern "C" int model() { return (wk ? wk() : 0) + omp_get_max_threads(); }' >model.cpp
+  echo 'extern "C" int omp_get_max_threads(); extern "C" int model(); extern "C" int prov();
+int main() { return omp_get_max_threads() + model() + prov(); }' >runner.cpp
+  echo 'extern "C" int prov() { return 1; }' >prov.cpp
+  mac -shared omp.cpp -o mt/lib/libomp.dylib -Wl,-install_name,@rpath/libomp.dylib
+  mac -shared wk.cpp -o libW.dylib -Wl,-install_name,@rpath/libW.dylib
+  mac -shared prov.cpp -o libprov.dylib -Wl,-install_name,/opt/vendor/libprov.dylib
+  mac -shared model.cpp -o mt/lib/model.dylib -Wl,-install_name,@rpath/model.dylib \
+    -Lsdk/omp -lomp -Wl,-weak_library,libW.dylib
+  mac runner.cpp -o mt/bin/runner mt/lib/libomp.dylib mt/lib/model.dylib libprov.dylib \
+    -Wl,-rpath,@executable_path/../lib
+  mac -shared prov.cpp -o mt/lib/libabs.dylib -Wl,-install_name,/opt/build/lib/libabs.dylib
+  mac -shared wk.cpp -o mt/plugins/plug.dylib mt/lib/libomp.dylib -Wl,-rpath,@executable_path/../lib
+  if [ -x "$LLVM_BIN/obj2yaml" ] && [ -x "$LLVM_BIN/yaml2obj" ]; then
+    # lld drops a duplicate LC_RPATH: write two, make them one (SDK 15.4).
+    mac -shared wk.cpp -o dup.dylib -Wl,-rpath,@loader_path/a -Wl,-rpath,@loader_path/b \
+      -Wl,-platform_version,macos,11.0,15.4
+    "$LLVM_BIN/obj2yaml" dup.dylib | sed 's#@loader_path/b#@loader_path/a#' |
+      "$LLVM_BIN/yaml2obj" -o mt/lib/libdup.dylib || test_failed "yaml2obj"
+  fi
+  # An ELF tree: DT_RUNPATH is not inherited (liba's libb.so is unresolved),
+  # libgomp and libomp in one closure.
+  mkdir -p et/bin et/lib
+  echo 'int b(void) { return 7; }' >b.c
+  echo 'int b(void); int a(void) { return b(); }' >a.c
+  echo 'int a(void); int main(void) { return a(); }' >main.c
+  "$CLANG" -shared -fPIC b.c -o et/lib/libb.so -Wl,-soname,libb.so || test_failed libb.so
+  "$CLANG" -shared -fPIC a.c -o et/lib/liba.so -Wl,-soname,liba.so -Let/lib -lb || test_failed liba.so
+  "$CLANG" -shared -fPIC b.c -o et/lib/libgomp.so.1 -Wl,-soname,libgomp.so.1 || test_failed libgomp
+  "$CLANG" -shared -fPIC b.c -o et/lib/libomp.so -Wl,-soname,libomp.so || test_failed libomp
+  "$CLANG" main.c -o et/bin/app -Let/lib -la -Wl,--no-as-needed et/lib/libgomp.so.1 et/lib/libomp.so \
+    -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../lib' || test_failed app
+  # A zip behind a prefix: a binary in front of the archive (FILE@0x0).
+  cat lib/a.so pkg.pt2 >poly.pt2
+  json_of check LG check --json --portable --provided /opt/vendor/libprov.dylib mt
+  python3 - doc$n.json <<'PY' || test_failed "the Mach-O tree's outcomes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+places = {p["placement"] for f in d["files"] for p in f["placements"]}
+assert places == {"system", "shipped", "provided", "unresolved", "non-portable", "unknown"}, places
+rules = {x["rule"] for f in d["files"] for x in f["findings"]}
+want = {"portable", "unique openmp", "install-name"}
+assert want <= rules, rules
+assert d["summary"]["undecided"] > 0, d["summary"]
+PY
+  if [ -e mt/lib/libdup.dylib ]; then
+    expect_contains "$(cat doc$n.json)" '"rule": "dyld duplicate-rpath"'
+  fi
+  json_of check LG check --json --unique openmp mt/bin/runner
+  expect_contains "$(cat doc$n.json)" '"rule": "unique openmp"'
+  python3 - doc$n.json <<'PY' || test_failed "the contract names --unique"
+import json, sys
+c = json.load(open(sys.argv[1]))["contract"]
+assert c["unique"] == ["openmp"] and c["executable"] is None, c
+PY
+  json_of check LG check --json --portable --executable mt/bin/runner mt/plugins
+  json_of check LG check --json --portable et
+  json_of check LG check --json --unique openmp --forbid libgomp et
+  json_of check LG check --json --portable poly.pt2
+  python3 - doc$n.json <<'PY' || test_failed "the binary in front of the zip keeps its name"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {f["path"]: f["container"] for f in d["files"]}
+assert c["poly.pt2@0x0"] == {"path": "poly.pt2", "kind": "embedded", "member": None, "offset": 0}, c
+assert c["poly.pt2!lib/a.so"]["kind"] == "zip", c
+PY
+  json_of check LG check --json --forbid x poly.pt2
+  json_of check LG check --json --portable --scan poly.pt2
+  json_of inspect LG inspect --json et poly.pt2
+  json_of inspect LG inspect --json --arch arm64 lib/a.so
+  # A tree past the walk's bounds: undecided (92).
+  d=deep; for _ in $(seq 66); do d=$d/d; done
+  mkdir -p "$d" && cp lib/a.so deep/
+  json_of check LG check --json --portable deep
+  expect_contains "$(cat doc$n.json)" '"kind": "undecided"'
+  json_of inspect-tree LG inspect --tree --json mt et poly.pt2 missing deep
+  python3 - doc$n.json <<'PY' || test_failed "inspect --tree: roots, nesting, conflicts, errors"
+import json, sys
+d = json.load(open(sys.argv[1]))
+roots = [r["path"] for r in d["files"]]
+assert "mt/bin/runner" in roots and "et/bin/app" in roots and "poly.pt2@0x0" in roots, roots
+app = d["files"][roots.index("et/bin/app")]
+a = [x for x in app["dependencies"] if x["dependency"] == "liba.so"][0]
+assert [x["placement"] for x in a["dependencies"] if x["dependency"] == "libb.so"] == ["unresolved"], a
+assert len(d["conflicts"]) >= 2 and d["errors"][0]["path"] == "missing", d
+PY
+  # The build record: a compile, an injected and verified Mach-O link, an
+  # ELF link (each line), and its summary.
+  wrap=$(dirname "$LINKGUARD_BIN")/linkguard-clang++
+  # shellcheck disable=SC2046
+  LINKGUARD_REPORT=$PWD/rec.jsonl LINKGUARD_CXX=$CLANGXX "$wrap" $(macho_flags sdk) -c k.cpp -o k.o 2>/dev/null ||
+    test_failed "a compile step"
+  # shellcheck disable=SC2046
+  LINKGUARD_REPORT=$PWD/rec.jsonl LINKGUARD_CXX=$CLANGXX "$wrap" $(macho_flags sdk) -DUSE_MPS \
+    -shared -nostdlib++ k.o -o m.dylib -Lsdk/omp -lomp || test_failed "an MPS link"
+  LINKGUARD_REPORT=$PWD/rec.jsonl LINKGUARD_MODE=enforce LINKGUARD_CXX=$CLANGXX "$wrap" \
+    -shared -fPIC lib.cpp -o r.so || test_failed "an ELF link"
+  expect_equal "$(wc -l <rec.jsonl)" 3 "lines in the record"
+  i=0
+  while IFS= read -r line; do
+    i=$((i + 1))
+    printf '%s\n' "$line" >line$i.json
+    printf '%s\t%s\t%s\n' report line$i.json "line $i of rec.jsonl" >>documents.txt
+  done <rec.jsonl
+  python3 - rec.jsonl <<'PY' || test_failed "the record's steps"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["phase"] for x in r] == ["compile", "link", "link"], r
+assert r[1]["injected"] and r[1]["verdict"] == "holds", r[1]
+assert r[2]["verdict"] == "holds" and r[2]["verifyCpuMicros"] is not None, r[2]
+PY
+  json_of report-summary LG report --json rec.jsonl
+  { cat rec.jsonl; printf '{"torn\n'; } >torn.jsonl
+  json_of report-summary LG report --json torn.jsonl
+  expect_contains "$(cat doc$n.json)" '"linesNotUnderstood": 1'
+  # explain of a link whose compiler is not here (exit 69), and of an -o
+  # that is not UTF-8 (its exact bytes beside).
+  json_of explain LG explain --json -- /nonexistent/clang++ -shared lib.cpp -o x.so
+  json_of explain LG explain --json -- "$CLANGXX" -shared lib.cpp -o "$(printf 'x\xff.so')"
+  # Every document names its schema and is valid against it (one Python:
+  # the test stays quick).
+  python3 - "$LINKGUARD_SOURCE_DIR/docs/schema" documents.txt <<'PY' || test_failed "documents against their schemas"
+import json, sys, jsonschema
+bad = 0
+for line in open(sys.argv[2], errors="backslashreplace"):
+    name, path, what = line.rstrip("\n").split("\t")
+    schema = json.load(open("%s/%s.json" % (sys.argv[1], name)))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    try:
+        doc = json.load(open(path))
+    except ValueError as e:
+        print("  [%s]: not JSON: %s" % (what, e), file=sys.stderr); bad = 1; continue
+    if doc.get("schema") != "linkguard-%s/1" % name:
+        print("  [%s]: schema is %r, not linkguard-%s/1" % (what, doc.get("schema"), name), file=sys.stderr); bad = 1
+    for e in sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str):
+        print("  [%s] %s: %s" % (what, "/".join(map(str, e.absolute_path)), e.message[:400]), file=sys.stderr); bad = 1
+sys.exit(bad)
+PY
   # The schemas are strict: a field no schema names is drift, and fails.
   python3 - doc1.json <<'PY' >drift.json || test_failed "making drift.json"
 import json, sys
