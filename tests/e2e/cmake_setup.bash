@@ -224,6 +224,7 @@ SUITE_cmake_setup() {
   expect_equal "$(grep -c 'CMAKE_CXX_COMPILER is' lg.configure.log)" 1 "warnings"
   LINKGUARD_CXX=$CLANGXX cmake_build lg
   expect_contains "$(link_line lg.build.log n)" ": && $lgxx " "the link line"
+  expect_not_contains "$(cat lg.build.log)" "this CMake build runs" "the build (said at configure)"
   LINKGUARD_CXX=$CLANGXX cmake_configure native lg Ninja
   expect_not_contains "$(cat lg.configure.log)" "CMAKE_CXX_COMPILER is" "second configure"
   # A cross toolchain naming linkguard-clang++: the model loses libomp.
