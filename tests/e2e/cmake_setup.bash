@@ -262,6 +262,9 @@ SUITE_cmake_setup() {
   readme_line=$(sed -n '/^## Use it/,/^## /p' "$LINKGUARD_SOURCE_DIR/README.md" |
     grep -m1 '^cmake .*-DCMAKE_TOOLCHAIN_FILE=<prefix>/share/linkguard/cmake/linkguard-toolchain.cmake')
   expect_contains "$readme_line" "cmake -S . -B build" "the README's CMake line under Use it"
+  # The first screen (tests/e2e/readme.bash) shows the same line.
+  expect_equal "$(head -n 40 "$LINKGUARD_SOURCE_DIR/README.md" |
+    grep -m1 '^cmake .*-DCMAKE_TOOLCHAIN_FILE=')" "$readme_line" "the README's first screen"
   mkdir native && cat >native/CMakeLists.txt <<'CM'
 cmake_minimum_required(VERSION 3.21)
 project(n CXX)
