@@ -1003,6 +1003,10 @@ function(_linkguard_check_compilers)
         "directory with your real compiler (unset CXX and CC) and this toolchain file, or "
         "name the compiler through linkguard's masquerade folder: "
         "CXX=<prefix>/libexec/linkguard/clang++-19 (docs/integration.md).")
+      # The links of this build would say it again (driver/CMakeCompiler.h):
+      # the marker says it was said.
+      file(WRITE "${CMAKE_BINARY_DIR}/CMakeFiles/linkguard-compiler-said"
+        "said by the toolchain file at configure\n")
       set(said ${_LINKGUARD_SAID_COMPILERS} "${cc}")
       set(_LINKGUARD_SAID_COMPILERS "${said}" CACHE INTERNAL "compilers linkguard warned about")
     endif()

@@ -241,6 +241,15 @@ int printVersion() {
   // the step runs it (driver/Job.h); the launchers are said beside it.
   size_t Word = driver::compilerWordIndex(C->Prefix);
   if (Word == 0) {
+    // ccache's masquerade directory first on PATH (/usr/lib/ccache/clang++):
+    // the compiler is the one ccache runs past its link.
+    if (std::string Past = driver::compilerPastCacheMasquerade(
+            C->Executable, Cfg->env("PATH").value_or(""), Req.SelfPath);
+        !Past.empty()) {
+      llvm::outs() << "real compiler: " << printable(Past) << " (through "
+                   << printable(C->Executable) << ", from " << C->Origin << ")\n";
+      return 0;
+    }
     llvm::outs() << "real compiler: " << printable(C->Executable) << " (from " << C->Origin
                  << ")\n";
     return 0;

@@ -749,7 +749,7 @@ DyldEpoch dyldEpoch(uint32_t Platform, uint32_t Version) {
     // computes this in 32-bit unsigned arithmetic into a 16-bit year, so a
     // version below 10.0 (an sdk field of 0) wraps to year 64980: every
     // gate applies.
-    uint16_t Y = static_cast<uint16_t>(2004 + ((Version - 0x000A0000u) >> 8));
+    auto Y = static_cast<uint16_t>(2004 + ((Version - 0x000A0000u) >> 8));
     Spring = patch(Version) >= 4;
     if (Spring)
       --Y;

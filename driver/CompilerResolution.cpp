@@ -129,6 +129,16 @@ static std::string findPastCaches(const std::string &Name,
   return C.empty() ? C : absolute(C);
 }
 
+std::string compilerPastCacheMasquerade(const std::string &Exe, const std::string &PathVar,
+                                        const std::string &SelfPath) {
+  if (!isCompilerCache(Exe))
+    return {};
+  llvm::StringRef Name = llvm::sys::path::filename(Exe);
+  if (Name == llvm::sys::path::filename(canonical(Exe)))
+    return {}; // the cache under its own name: its next word is the compiler
+  return findPastCaches(Name.str(), PathVar, SelfPath);
+}
+
 /// Breaks the ccache <-> linkguard loop in Words (an absolute first word):
 ///  - the first word is a cache's masquerade link (named like a compiler)
 ///    whose own lookup would run linkguard: run the cache explicitly with

@@ -67,6 +67,14 @@ llvm::Expected<std::vector<std::string>> splitCommandWords(const std::string &S)
 /// its file name marks it as linkguard.
 bool isLinkguard(const std::string &Path, const std::string &SelfPath);
 
+/// When Exe is a compiler cache's masquerade link (/usr/lib/ccache/clang++,
+/// a link to ccache under a compiler's name): the compiler the cache runs
+/// for it, the first of that name on PATH that is neither a cache nor
+/// linkguard (ccache's find_executable_in_path). Empty otherwise, or when
+/// PATH holds none. `linkguard --version` names it.
+std::string compilerPastCacheMasquerade(const std::string &Exe, const std::string &PathVar,
+                                        const std::string &SelfPath);
+
 /// Finds Name on PATH (or as given when it contains a slash), skipping
 /// linkguard itself. Empty when none.
 std::string findExecutable(const std::string &Name, const std::string &PathVar,

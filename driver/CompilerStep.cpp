@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/CompilerStep.h"
 
+#include "driver/CMakeCompiler.h"
 #include "driver/DriverError.h"
 #include "driver/Job.h"
 #include "driver/FrontCache.h"
@@ -92,6 +93,7 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
   logPlan(*J, *P, Cfg);
   if (P->Cls.Ph != flags::Phase::Probe)
     warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);
+  noteCMakeCompiler(*J, *P, Cfg, SelfPath, Inv.Request.WantedName);
   if (!P->UnknownArgsWarning.empty())
     printDiagnostic("warning", printable(P->UnknownArgsWarning));
   if (!P->NotVerified.empty())

@@ -111,7 +111,8 @@ SUITE_ccache() {
   PATH=/usr/lib/ccache:$LLVM_BIN:$PATH twice "$LGXX"
   expect_rule_applied
   out=$(PATH=/usr/lib/ccache:$LLVM_BIN:$PATH "$LINKGUARD_BIN" --version)
-  expect_contains "$out" "real compiler: /usr/lib/ccache/clang++ (from PATH)" "--version"
+  # --version names the compiler behind ccache's link, as the step runs it.
+  expect_contains "$out" "real compiler: $CLANGXX (through /usr/lib/ccache/clang++, from PATH)" "--version"
 
   SUITE_ccache_wrong_compiler
 }

@@ -93,6 +93,7 @@ SUITE_cmake_binutils() {
   local f
   for f in masq toolchain chain launcher; do
     expect_same_file "$f/prog" ref/prog
+    expect_not_contains "$(cat "$f.build.log")" "this CMake build runs" "$f: a form that works"
   done
 
   TEST "CXX=linkguard-clang++: CMake reads the name, not LINKGUARD_CXX (docs/integration.md)"
@@ -104,6 +105,19 @@ SUITE_cmake_binutils() {
   expect_contains "$(cat dropin/tools.txt)" "CXX_COMPILER_AR=CMAKE_CXX_COMPILER_AR-NOTFOUND" \
     "tools with CXX=linkguard-clang++"
   expect_contains "$(cat dropin/tools.txt)" "IPO=NO" "tools with CXX=linkguard-clang++"
+  # CMake keeps what its compiler probe prints in CMakeOutput.log: the build
+  # says it, at its first link, once per build directory, naming the form
+  # that works (driver/CMakeCompiler.h).
+  local said="linkguard: warning: this CMake build runs linkguard-clang++ as its compiler"
+  expect_equal "$(grep -c "$said" dropin.build.log)" 1 "warnings in the build"
+  expect_contains "$(cat dropin.build.log)" "-DCMAKE_TOOLCHAIN_FILE=" "the warning"
+  expect_contains "$(cat dropin.build.log)" "Said once for $PWD/dropin." "the warning"
+  expect_not_contains "$(cat dropin.log)" "$said" "the configure output (the probe's is CMake's)"
+  touch proj/main.cpp
+  env CXX="$(dirname "$LINKGUARD_BIN")/linkguard-clang++" LINKGUARD_CXX=/usr/bin/clang++-19 \
+    cmake --build dropin --verbose >dropin.build2.log 2>&1 || test_failed "rebuild: $(cat dropin.build2.log)"
+  expect_contains "$(cat dropin.build2.log)" "-o prog" "the rebuild links"
+  expect_not_contains "$(cat dropin.build2.log)" "$said" "the second build"
 
   TEST "the installed masquerade folder gives the same tools"
   [ -f "${LINKGUARD_BUILD_DIR:-}/cmake_install.cmake" ] || test_failed "LINKGUARD_BUILD_DIR has no cmake_install.cmake"

@@ -224,6 +224,7 @@ SUITE_cmake_setup() {
   expect_equal "$(grep -c 'CMAKE_CXX_COMPILER is' lg.configure.log)" 1 "warnings"
   LINKGUARD_CXX=$CLANGXX cmake_build lg
   expect_contains "$(link_line lg.build.log n)" ": && $lgxx " "the link line"
+  expect_not_contains "$(cat lg.build.log)" "this CMake build runs" "the build (said at configure)"
   LINKGUARD_CXX=$CLANGXX cmake_configure native lg Ninja
   expect_not_contains "$(cat lg.configure.log)" "CMAKE_CXX_COMPILER is" "second configure"
   # A cross toolchain naming linkguard-clang++: the model loses libomp.
@@ -261,6 +262,9 @@ SUITE_cmake_setup() {
   readme_line=$(sed -n '/^## Use it/,/^## /p' "$LINKGUARD_SOURCE_DIR/README.md" |
     grep -m1 '^cmake .*-DCMAKE_TOOLCHAIN_FILE=<prefix>/share/linkguard/cmake/linkguard-toolchain.cmake')
   expect_contains "$readme_line" "cmake -S . -B build" "the README's CMake line under Use it"
+  # The first screen (tests/e2e/readme.bash) shows the same line.
+  expect_equal "$(head -n 40 "$LINKGUARD_SOURCE_DIR/README.md" |
+    grep -m1 '^cmake .*-DCMAKE_TOOLCHAIN_FILE=')" "$readme_line" "the README's first screen"
   mkdir native && cat >native/CMakeLists.txt <<'CM'
 cmake_minimum_required(VERSION 3.21)
 project(n CXX)

@@ -379,6 +379,7 @@ PY
   json_of check LG check --json --require libz pkg.pt2/lib/a.so
   json_of inspect LG inspect --json --symbols --rpaths fat.dylib lib/a.so pkg.pt2 missing.so
   json_of inspect LG inspect --json --scan blob.pte
+  json_of inspect-tree LG inspect --tree --json pkg.pt2 fat.dylib lib missing.so
   if [ -x "$(dirname "$LINKGUARD_BIN")/../libexec/linkguard/linkguard-loader" ]; then
     json_of try-load LG try-load --json --call ok ok.so
     json_of try-load LG try-load --json --forbid 'libc.so*' ok.so

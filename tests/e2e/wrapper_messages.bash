@@ -224,4 +224,9 @@ PY
   command -v ccache >/dev/null || { echo "  (ccache not installed: part skipped)"; return 0; }
   out=$(LINKGUARD_CXX="ccache $CLANGXX" "$LINKGUARD_BIN" --version) || test_failed "--version"
   expect_contains "$out" "real compiler: $CLANGXX (through $(type -P ccache), from LINKGUARD_CXX)"
+  # ccache's masquerade directory first on PATH (/usr/lib/ccache, ccache's
+  # documented setup): the compiler is the one ccache finds past its link.
+  mkdir -p ccmasq && ln -s "$(type -P ccache)" ccmasq/clang++
+  out=$(PATH=$PWD/ccmasq:$LLVM_BIN:/usr/bin:/bin "$LINKGUARD_BIN" --version) || test_failed "--version"
+  expect_contains "$out" "real compiler: $CLANGXX (through $PWD/ccmasq/clang++, from PATH)"
 }
