@@ -89,6 +89,17 @@ SUITE_seams() {
   expect_equal "$status" 1 "check --scan --portable t: $out"
   expect_contains "$out" "t/model.pt2!model/data/model.pte@0x64: violation"
   expect_lg 1 check --scan --forbid openmp 't/model.pt2!model/data/model.pte@0x64'
+  # The JSON of such a tree is valid against docs/schema/check.json.
+  if python3 -c 'import jsonschema' 2>/dev/null; then
+    LG check --json --scan --portable t >doc.json
+    python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/check.json" doc.json <<'PY' || test_failed "doc.json against check.json"
+import json, sys, jsonschema
+errors = list(jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+for e in errors[:5]:
+    print("  ", e.message[:300])
+sys.exit(1 if errors else 0)
+PY
+  fi
 
   TEST "the prefix binary of a zip judged as a shipment prints a name check accepts"
   libs
