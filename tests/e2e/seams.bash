@@ -4,6 +4,7 @@
 # one of them is undecided. Real ELF files linked with clang-19 (one needs
 # libgomp), archives written by Python's zipfile.
 
+# shellcheck disable=SC2016 # '$ORIGIN' is the loader's, not the shell's
 SUITE_seams_PROBE() {
   [ -x "$CLANG" ] || { echo "$CLANG not found"; return; }
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
