@@ -23,6 +23,7 @@
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
+#include "shipment/LoaderRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -62,6 +63,17 @@ struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
   int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
 };
+
+/// Keeps the strongest of the exit statuses of the inputs' failures: a
+/// file that cannot be read (65, 66) wins over an undecided tree (92),
+/// whatever the order of the inputs; a violation wins over undecided too
+/// (runCheck's end).
+void noteStatus(int &Status, driver::ExitCode Code) {
+  const int C = driver::toInt(Code);
+  if (Status == 0 || (Status == driver::toInt(driver::ExitCode::Undecided) &&
+                      Code != driver::ExitCode::Undecided))
+    Status = C;
+}
 
 /// The contract and portability options, or the exit status of a usage
 /// error. Reads --system-list and makes the bundle root absolute (paths are
@@ -262,8 +274,19 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
                          ? Contract.Portable->BundleRoot
                          : "/";
   Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::file(Path, Root, Read);
+  if (!S && Root != "/") {
+    // A file outside the bundle root still loads its libraries: follow them
+    // wherever they are rather than drop the check.
+    consumeError(S.takeError());
+    S = shipment::Shipment::file(Path, "/", Read);
+  }
   if (!S) {
-    consumeError(S.takeError()); // the file's own read reports it
+    // Never "holds" for a closure that was not computed.
+    contract::Finding F;
+    F.Kind = contract::FindingKind::Unknown;
+    F.Rule = "unique";
+    F.Message = "the load closure of " + Path + " cannot be computed: " + toString(S.takeError());
+    Out.push_back(std::move(F));
     return Out;
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);
@@ -280,39 +303,108 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
   return Out;
 }
 
+/// --unique for one image of a zip named on its own ('PKG!member', the name
+/// check prints): the archive's load closure (a zip ships as one, as
+/// `check --unique G PKG` judges it): the conflicts that check puts on
+/// this image, those of the closure it is the root of. One closure per
+/// archive, kept for its other members (--scan walks a zip image by image).
+class MemberConflicts {
+public:
+  std::vector<contract::Finding> of(const package::Image &Source, const std::string &Name,
+                                    const shipment::ClosureOptions &CO,
+                                    const package::ContainerOptions &Given) {
+    std::vector<contract::Finding> Out;
+    if (!Source.Archive || (Source.Offset && !Source.Member.empty()))
+      return Out; // an image a scan found inside a member: loaded from memory
+    if (Source.Container != Path) {
+      Path = Source.Container;
+      objlib::ReadOptions Read;
+      Read.Imports = false;
+      // The archive as the member was read from it (--max-inflated); its
+      // members only (the closure opens no scanned image).
+      package::ContainerOptions Opts;
+      Opts.Limits.MaxTotalSize = Given.Limits.MaxTotalSize;
+      Expected<std::unique_ptr<shipment::Shipment>> Z =
+          shipment::Shipment::zip(Path, Read, Opts);
+      S.reset();
+      Why.clear();
+      if (!Z) {
+        Why = toString(Z.takeError());
+      } else {
+        S = std::move(*Z);
+        C = shipment::computeClosure(*S, CO);
+      }
+    }
+    if (!S) {
+      // Never "holds" for a closure that was not computed.
+      contract::Finding F;
+      F.Kind = contract::FindingKind::Unknown;
+      F.Rule = "unique";
+      F.Message = "the load closure of " + Path + " cannot be computed: " + Why;
+      Out.push_back(std::move(F));
+      return Out;
+    }
+    std::optional<size_t> Me;
+    const std::string Rel = shipment::normalizePath(Source.Member);
+    for (size_t I = 0; I < S->walked() && !Me; ++I)
+      if (Source.Member.empty() ? S->printName(I) == Name : S->images()[I].Rel == Rel)
+        Me = I;
+    if (!Me)
+      return Out;
+    for (const shipment::Conflict &K : C.Conflicts) {
+      const shipment::Root &R = C.Roots[K.Root];
+      if (R.Image != *Me)
+        continue;
+      contract::Finding F;
+      F.Slice = S->images()[*Me].Info.Slices.size() > 1 ? R.Arch : "";
+      F.Dependency = K.Second;
+      F.Rule = "unique " + K.Group;
+      F.Message = conflictMessage(*S, C, K);
+      Out.push_back(std::move(F));
+    }
+    return Out;
+  }
+
+private:
+  std::string Path, Why;
+  std::unique_ptr<shipment::Shipment> S;
+  shipment::Closure C;
+};
+
 /// A tree (a directory, an .app; a zip under --portable or --unique):
 /// each image judged by the contract's per-file rules, and its load
 /// closure (shipment/Closure.h) for --portable and --unique. The closure
 /// replaces the per-file portability check: an @rpath name resolves
 /// through the LC_RPATHs of every image up the load chain, and the tree is
 /// the bundle root.
+/// The archives in a directory (and with --scan its other files) are
+/// judged after it: a zip under the closure as a shipment of its own
+/// (Nested: one without an image is no error), anything else by JudgeFile.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
                const shipment::ClosureOptions &CO, bool WithClosure,
-               const objlib::ReadOptions &Read, bool Json, Printer &Out, Totals &T,
-               int &Status) {
+               const objlib::ReadOptions &Read, const package::ContainerOptions &Containers,
+               function_ref<void(const std::string &, const package::ContainerOptions &, bool)>
+                   JudgeFile,
+               bool Json, Printer &Out, Totals &T, int &Status, bool Nested = false,
+               bool SkipPrefix = false) {
   auto fail = [&](const InputFailure &F) {
     ++T.Files;
     ++T.Errors;
     Out.error(F.record());
-    if (Status == 0)
-      Status = driver::toInt(F.Code);
+    noteStatus(Status, F.Code);
   };
+  const int64_t FilesBefore = T.Files;
   contract::ContractSpec PerFile = Contract;
   PerFile.Portable.reset();
   // Only --unused and --forbid-unreferenced read imports; the closure needs
   // names and search paths: the load commands alone.
   objlib::ReadOptions TreeRead = Read;
   TreeRead.Imports = PerFile.FailOnUnused || !PerFile.ForbidUnreferenced.empty();
-  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail);
+  package::ContainerOptions Walk = Containers;
+  Walk.EmptyIsFine = Nested;
+  std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
   if (!S)
     return;
-  if (S->images().empty() && S->failures().empty()) {
-    // An empty tree judged nothing: say so rather than "holds".
-    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
-    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
-          driver::ExitCode::MalformedBinary});
-    return;
-  }
   shipment::Closure C;
   if (WithClosure)
     C = shipment::computeClosure(*S, CO);
@@ -389,6 +481,24 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     ++T.Files;
     Out.result(std::move(R));
   }
+  // What the tree ships inside its archives ships too.
+  package::ContainerOptions InTree = Containers;
+  InTree.EmptyIsFine = true;
+  InTree.Limits = shipment::treeZipLimits(Containers.Limits, Path, S->containers());
+  for (const shipment::TreeContainer &K : S->containers()) {
+    std::string File = shipment::joinPath(Path, K.Rel);
+    if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
+      checkTree(File, Contract, CO, WithClosure, Read, InTree, JudgeFile, Json, Out, T,
+                Status, /*Nested=*/true, K.PrefixIsImage);
+    else
+      JudgeFile(File, InTree, K.PrefixIsImage);
+  }
+  if (!Nested && T.Files == FilesBefore) {
+    // An empty tree judged nothing: say so rather than "holds".
+    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
+    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
+          driver::ExitCode::MalformedBinary});
+  }
 }
 
 } // namespace
@@ -435,28 +545,37 @@ int runCheck(const std::vector<std::string> &Args) {
     CO.Executable = Exe->getValue();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
-  for (const std::string &Path : CL.Positionals) {
-    if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Read, CL.Args.hasArg(OPT_json), *Out, T,
-                Status);
-      continue;
-    }
+  MemberConflicts Members;
+  auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
+                       bool SkipPrefix) {
     forEachInputBinary(
-        Path, Containers, Read,
+        Path, Opts, Read,
         [&](const std::string &Name, objlib::BinaryInfo &Info, const package::Image *Source) {
           ++T.Files;
           std::vector<contract::Finding> Conflicts;
           if (!Source && !CO.Unique.empty())
             Conflicts = fileConflicts(Name, Contract, CO);
+          else if (Source && !CO.Unique.empty())
+            Conflicts = Members.of(*Source, Name, CO, Opts);
+          for (const contract::Finding &F : Conflicts)
+            T.Undecided += F.Kind == contract::FindingKind::Unknown;
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
         [&](const InputFailure &F) {
           ++T.Files;
           ++T.Errors;
           Out->error(F.record());
-          if (Status == 0)
-            Status = driver::toInt(F.Code);
-        });
+          noteStatus(Status, F.Code);
+        },
+        SkipPrefix);
+  };
+  for (const std::string &Path : CL.Positionals) {
+    if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
+      checkTree(Path, Contract, CO, WithClosure, Read, Containers, JudgeFile,
+                CL.Args.hasArg(OPT_json), *Out, T, Status);
+      continue;
+    }
+    JudgeFile(Path, Containers, false);
   }
   bool Holds = T.Violations == 0 && T.Errors == 0 && T.Undecided == 0;
   // What the closure was asked: the families kept to one runtime (--unique,
@@ -474,12 +593,15 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"errors", T.Errors},
                                {"undecided", T.Undecided},
                                {"holds", Holds}}}});
-  if (Status != 0)
+  // A file that could not be read wins, then a violation, then a verdict
+  // that could not be decided (a tree past its bounds, an unknown).
+  if (Status != 0 && Status != driver::toInt(driver::ExitCode::Undecided))
     return Status;
   if (T.Violations)
     return driver::toInt(driver::ExitCode::Violation);
   // A closure that cannot be decided did not hold (docs/check.md).
-  return driver::toInt(T.Undecided ? driver::ExitCode::Undecided : driver::ExitCode::Success);
+  return driver::toInt(T.Undecided || Status != 0 ? driver::ExitCode::Undecided
+                                                  : driver::ExitCode::Success);
 }
 
 } // namespace linkguard::commands

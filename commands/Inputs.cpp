@@ -8,6 +8,7 @@
 
 #include "driver/DriverError.h"
 #include "objlib/Reader.h"
+#include "shipment/LoaderRules.h"
 #include "shipment/Shipment.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -71,9 +72,11 @@ void forEachInputBinary(
     const objlib::ReadOptions &Read,
     function_ref<void(const std::string &, objlib::BinaryInfo &, const package::Image *)>
         OnBinary,
-    function_ref<void(const InputFailure &)> OnFailure) {
+    function_ref<void(const InputFailure &)> OnFailure, bool SkipPrefix) {
+  size_t Visited = 0; // images and failures reported
   auto Visit = [&](const std::string &Name, Expected<objlib::BinaryInfo> Info,
                    const package::Image *Source) {
+    ++Visited;
     if (Info) {
       OnBinary(Name, *Info, Source);
       return;
@@ -97,23 +100,66 @@ void forEachInputBinary(
     OnFailure(F);
   };
   keepFreedMemoryForReuse();
+  // The images of the container at File (Named: the one image a printed
+  // name stands for); SkipPrefix: not the binary in front of a zip, which
+  // a tree judges as a file of its own.
+  auto walkContainer = [&](const std::string &File, const package::ContainerOptions &Walk,
+                           const std::optional<package::ImageName> &Named, bool SkipPrefix) {
+    bool Found = false;
+    Error E = package::forEachImage(
+        File, Walk,
+        [&](const package::Image &I) {
+          if (Named && I.Name != Named->Name)
+            return;
+          if (SkipPrefix && I.Member.empty())
+            return;
+          Found = true;
+          Visit(I.Name, objlib::readBinary(I.Data, I.Name, Read), &I);
+        },
+        [&](const std::string &Member, Error Failed) {
+          if (Named && Member != Named->Name) {
+            consumeError(std::move(Failed));
+            return;
+          }
+          Found = true;
+          Visit(Member, std::move(Failed), nullptr);
+        });
+    if (E)
+      Visit(Named ? Path : File, std::move(E), nullptr);
+    else if (Named && !Found)
+      Visit(Path,
+            make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
+                                          Named->Container + " holds no binary named " +
+                                              Named->Name),
+            nullptr);
+  };
   if (sys::fs::is_directory(Path)) {
     // A tree (a directory, an .app): every Mach-O and ELF file in it, in
-    // path order; links are not followed (shipment/Shipment.h).
-    Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::directory(Path, Read);
+    // path order; links are not followed (shipment/Shipment.h). Then the
+    // members of each archive in it (with --scan, the images of every
+    // other file): what a tree ships inside a .pt2 or a wheel ships too.
+    shipment::TreeLimits Limits;
+    Limits.KeepOthers = Opts.Scan;
+    Expected<std::unique_ptr<shipment::Shipment>> S =
+        shipment::Shipment::directory(Path, Read, Limits);
     if (!S) {
       Visit(Path, S.takeError(), nullptr);
       return;
     }
     for (const shipment::ShipmentFailure &F : (*S)->failures())
       Visit(F.Name, make_error<objlib::ReadError>(F.Kind, F.Message), nullptr);
-    if ((*S)->images().empty() && (*S)->failures().empty())
+    for (size_t I = 0; I < (*S)->images().size(); ++I, ++Visited)
+      OnBinary((*S)->printName(I), (*S)->images()[I].Info, nullptr);
+    package::ContainerOptions Walk = Opts;
+    Walk.EmptyIsFine = true;
+    Walk.Limits = shipment::treeZipLimits(Opts.Limits, Path, (*S)->containers());
+    for (const shipment::TreeContainer &C : (*S)->containers())
+      walkContainer(shipment::joinPath(Path, C.Rel), Walk, std::nullopt, C.PrefixIsImage);
+    if (Visited == 0) // an empty tree judged nothing: never "holds"
       Visit(Path,
             make_error<objlib::ReadError>(objlib::ReadErrorKind::Malformed,
                                           Path + ": no Mach-O or ELF file in the tree"),
             nullptr);
-    for (size_t I = 0; I < (*S)->images().size(); ++I)
-      OnBinary((*S)->printName(I), (*S)->images()[I].Info, nullptr);
     return;
   }
   // A name this command printed ("pkg.pt2!a/b.so", "blob.pte@0x40", or
@@ -139,31 +185,7 @@ void forEachInputBinary(
   }
   package::ContainerOptions Walk = Opts;
   Walk.Scan = Opts.Scan || (Named && Named->Embedded);
-  bool Found = false;
-  Error E = package::forEachImage(
-      Named ? Named->Container : Path, Walk,
-      [&](const package::Image &I) {
-        if (Named && I.Name != Named->Name)
-          return;
-        Found = true;
-        Visit(I.Name, objlib::readBinary(I.Data, I.Name, Read), &I);
-      },
-      [&](const std::string &Member, Error Failed) {
-        if (Named && Member != Named->Name) {
-          consumeError(std::move(Failed));
-          return;
-        }
-        Found = true;
-        Visit(Member, std::move(Failed), nullptr);
-      });
-  if (E)
-    Visit(Path, std::move(E), nullptr);
-  else if (Named && !Found)
-    Visit(Path,
-          make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
-                                        Named->Container + " holds no binary named " +
-                                            Named->Name),
-          nullptr);
+  walkContainer(Named ? Named->Container : Path, Walk, Named, SkipPrefix);
 }
 
 json::Value containerToJSON(const package::Image *Source) {

@@ -45,13 +45,16 @@ struct InputFailure {
 /// one failure named Path. A name printed for one member or image
 /// ("pkg.pt2!a/b.so", "blob.pte@0x4c0", "poly.whl@0x0") stands for that
 /// binary alone (66 when the container holds none of that name). Read says which import lists objlib keeps.
+/// A directory is a tree: its binaries, then the images of every archive
+/// in it (with --scan, of every other file). SkipPrefix: of a zip, not the
+/// binary in front of it (a tree judges that file as its own).
 void forEachInputBinary(
     const std::string &Path, const package::ContainerOptions &Opts,
     const objlib::ReadOptions &Read,
     llvm::function_ref<void(const std::string &Name, objlib::BinaryInfo &Info,
                             const package::Image *Source)>
         OnBinary,
-    llvm::function_ref<void(const InputFailure &)> OnFailure);
+    llvm::function_ref<void(const InputFailure &)> OnFailure, bool SkipPrefix = false);
 
 /// --scan and --max-inflated (a size: digits, then K, M, G or T for powers
 /// of 1024). Returns false with the reason in Why for a bad size.

@@ -47,15 +47,18 @@ bool isTreeInput(const std::string &Path, bool Zip) {
 
 std::unique_ptr<shipment::Shipment>
 openShipment(const std::string &Path, const std::string &Root, const objlib::ReadOptions &Read,
-             function_ref<void(const InputFailure &)> OnFailure) {
+             function_ref<void(const InputFailure &)> OnFailure,
+             const package::ContainerOptions &Opts, bool SkipPrefix) {
   auto report = [&](const InputFailure &F) {
     errs() << "linkguard: error: " << printable(F.Message) << "\n";
     OnFailure(F);
   };
+  shipment::TreeLimits Limits;
+  Limits.KeepOthers = Opts.Scan; // --scan: every other file may be a blob with images
   Expected<std::unique_ptr<shipment::Shipment>> S =
-      sys::fs::is_directory(Path) ? shipment::Shipment::directory(Path, Read)
+      sys::fs::is_directory(Path) ? shipment::Shipment::directory(Path, Read, Limits)
       : package::classifyInput(Path) == package::InputKind::Zip
-          ? shipment::Shipment::zip(Path, Read)
+          ? shipment::Shipment::zip(Path, Read, Opts, SkipPrefix)
           : shipment::Shipment::file(Path, Root, Read);
   if (!S) {
     report(failureFrom(Path, S.takeError()));
@@ -115,12 +118,15 @@ json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,
 json::Value shipmentContainer(const shipment::Shipment &S, size_t Image) {
   if (S.kind() != shipment::Shipment::Kind::Zip)
     return nullptr;
-  // The binary in front of the archive, as containerToJSON has it.
-  if (std::optional<uint64_t> Offset = S.images()[Image].Offset)
+  // The binary in front of the archive, or (--scan) an image inside a
+  // member, as containerToJSON has them.
+  if (std::optional<uint64_t> Offset = S.images()[Image].Offset) {
+    const std::string &Member = S.images()[Image].Rel;
     return json::Object{{"path", S.given()},
                         {"kind", "embedded"},
-                        {"member", nullptr},
+                        {"member", Member.empty() ? json::Value(nullptr) : json::Value(Member)},
                         {"offset", static_cast<int64_t>(*Offset)}};
+  }
   return json::Object{{"path", S.given()},
                       {"kind", "zip"},
                       {"member", S.images()[Image].Rel},

@@ -24,10 +24,13 @@ bool isTreeInput(const std::string &Path, bool Zip);
 /// The shipment Path stands for (a directory, a zip, or with File a single
 /// file looked up in Root, "" = its directory). Failures of single files
 /// are printed (one line each) and passed to OnFailure; a shipment that
-/// cannot be opened is one failure and nullptr.
+/// cannot be opened is one failure and nullptr. Opts: a zip's limits and
+/// --scan (a directory then lists every other file as a container);
+/// SkipPrefix: not the binary in front of a zip (a tree judges that file).
 std::unique_ptr<shipment::Shipment>
 openShipment(const std::string &Path, const std::string &Root, const objlib::ReadOptions &Read,
-             llvm::function_ref<void(const InputFailure &)> OnFailure);
+             llvm::function_ref<void(const InputFailure &)> OnFailure,
+             const package::ContainerOptions &Opts = {}, bool SkipPrefix = false);
 
 /// {"slice", "dependency", "kind", "placement", "resolvedPath", "via",
 /// "reason", "root", "file", "allowed"}: one resolved dependency.

@@ -138,7 +138,7 @@ Error walkZip(MemoryBufferRef Bytes, bool MappedFile, const std::string &Path,
       Found += *N;
     }
   }
-  if (Found == 0 && Failed == 0)
+  if (Found == 0 && Failed == 0 && !Opts.EmptyIsFine)
     return unsupportedError(Path +
                             ": a zip archive with no Mach-O or ELF member" +
                             (Opts.Scan ? " (every member scanned)" : "") +
@@ -183,6 +183,22 @@ InputKind classifyInput(const std::string &Path) {
   return InputKind::Other;
 }
 
+std::shared_ptr<uint64_t> treeBudget(const ZipLimits &Limits,
+                                     const std::vector<std::string> &Files) {
+  if (Limits.MaxTotalSize)
+    return std::make_shared<uint64_t>(Limits.MaxTotalSize);
+  uint64_t Bytes = 0;
+  for (const std::string &F : Files) {
+    uint64_t Size = 0;
+    if (!sys::fs::file_size(F, Size))
+      Bytes = Size > UINT64_MAX - Bytes ? UINT64_MAX : Bytes + Size;
+  }
+  return std::make_shared<uint64_t>(
+      std::max(DefaultTotalInflated, Bytes > UINT64_MAX / TotalInflatedRatio
+                                         ? UINT64_MAX
+                                         : Bytes * TotalInflatedRatio));
+}
+
 std::string embeddedName(StringRef Container, uint64_t Offset) {
   return (Container + "@0x" + utohexstr(Offset, /*LowerCase=*/true)).str();
 }
@@ -218,13 +234,14 @@ Error forEachImage(const std::string &Path, const ContainerOptions &Opts,
   if (looksLikeZip(Bytes.getBuffer()) || endsWithZip(Bytes.getBuffer()))
     return walkZip(Bytes, Mapped, Path, Opts, OnImage, OnError);
   if (!Opts.Scan)
-    return unsupportedError(Path + ": neither a binary nor a zip archive");
+    return Opts.EmptyIsFine ? Error::success()
+                            : unsupportedError(Path + ": neither a binary nor a zip archive");
   Image Whole{Path, Path, "", std::nullopt, Bytes, nullptr};
   Expected<size_t> N =
       scanInto(Bytes.getBuffer(), Mapped, Whole, Opts, OnImage, OnError);
   if (!N)
     return N.takeError();
-  if (*N == 0)
+  if (*N == 0 && !Opts.EmptyIsFine)
     return unsupportedError(Path + ": no Mach-O or ELF image found in " +
                             Twine(Bytes.getBufferSize()) + " bytes");
   return Error::success();

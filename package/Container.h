@@ -22,8 +22,10 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace linkguard::package {
 
@@ -41,6 +43,9 @@ struct ContainerOptions {
   /// Also scan files (and zip members) that are not binaries themselves
   /// for embedded images.
   bool Scan = false;
+  /// A container with no image is no error (a file of a tree: a wheel of
+  /// pure Python, a .docx, a blob without images are non-binaries there).
+  bool EmptyIsFine = false;
   ZipLimits Limits;
 };
 
@@ -65,6 +70,13 @@ llvm::Error forEachImage(
     const std::string &Path, const ContainerOptions &Opts,
     llvm::function_ref<void(const Image &)> OnImage,
     llvm::function_ref<void(const std::string &, llvm::Error)> OnError);
+
+/// What the archives of one tree may declare in all: MaxTotalSize when
+/// set (--max-inflated), else the larger of 2 GiB and 100 times the bytes
+/// of the Files together, the limit one archive has. A tree of many
+/// archives is bounded as one archive of their size would be.
+std::shared_ptr<uint64_t> treeBudget(const ZipLimits &Limits,
+                                     const std::vector<std::string> &Files);
 
 /// "FILE@0xOFFSET".
 std::string embeddedName(llvm::StringRef Container, uint64_t Offset);

@@ -36,6 +36,11 @@
 
 namespace linkguard::package {
 
+/// The archive-wide limit when none is given: the larger of this floor and
+/// this ratio times the archive's size (ZipLimits::MaxTotalSize).
+inline constexpr uint64_t DefaultTotalInflated = uint64_t(2) << 30;
+inline constexpr uint64_t TotalInflatedRatio = 100;
+
 struct ZipLimits {
   /// Deflated members up to this size are inflated into memory.
   uint64_t InMemoryCap = uint64_t(64) << 20;
@@ -45,6 +50,10 @@ struct ZipLimits {
   /// from the central directory before anything is inflated. 0: the larger
   /// of 2 GiB and 100 times the archive's size.
   uint64_t MaxTotalSize = 0;
+  /// What the archives of one tree may still declare in all (a directory
+  /// holding many archives, each under its own limit: package/Container.h
+  /// treeBudget), charged as each archive is opened; null: no tree.
+  std::shared_ptr<uint64_t> TreeBudget;
 };
 
 /// One central-directory entry, validated against its local header.
@@ -134,7 +143,7 @@ public:
 private:
   ZipArchive(llvm::MemoryBufferRef Archive, std::string Name, ZipLimits L,
              bool MappedFile)
-      : Archive(Archive), Name(std::move(Name)), Limits(L),
+      : Archive(Archive), Name(std::move(Name)), Limits(std::move(L)),
         MappedFile(MappedFile) {}
 
   llvm::Error readDirectory();

@@ -41,8 +41,8 @@ constexpr uint16_t MethodStored = 0, MethodDeflated = 8;
 constexpr uint64_t MaxDeflateRatio = 1032;
 /// Without --max-inflated, the members of an archive may declare this much
 /// in all, or TotalRatio times the archive's size if that is more.
-constexpr uint64_t DefaultTotal = uint64_t(2) << 30;
-constexpr uint64_t TotalRatio = 100;
+constexpr uint64_t DefaultTotal = DefaultTotalInflated;
+constexpr uint64_t TotalRatio = TotalInflatedRatio;
 
 /// Little-endian reads with bounds checks.
 struct Bytes {
@@ -125,7 +125,7 @@ bool looksLikeZip(StringRef Head) {
 
 Expected<ZipArchive> ZipArchive::open(MemoryBufferRef Archive, StringRef Name,
                                       ZipLimits Limits, bool MappedFile) {
-  ZipArchive Z(Archive, Name.str(), Limits, MappedFile);
+  ZipArchive Z(Archive, Name.str(), std::move(Limits), MappedFile);
   if (Error E = Z.readDirectory())
     return std::move(E);
   return std::move(Z);
@@ -344,6 +344,15 @@ Error ZipArchive::readDirectory() {
     return bad("its members declare " + Twine(Declared) +
                " bytes in all, more than the " + Twine(Allowed) +
                " allowed" + Why);
+  }
+  if (Limits.TreeBudget) {
+    if (Declared > *Limits.TreeBudget)
+      return bad("its members declare " + Twine(Declared) +
+                 " bytes in all, more than the " + Twine(*Limits.TreeBudget) +
+                 " the tree's archives may still declare (the larger of 2 GiB and "
+                 "100 times their size, for all of them together; --max-inflated "
+                 "sets it)");
+    *Limits.TreeBudget -= Declared;
   }
   return Error::success();
 }

@@ -100,7 +100,24 @@ struct Walker {
     const Slice *Sl;
     std::vector<size_t> Chain; // the image, its loader, ... the root, the host
     const DenseSet<size_t> *Loaded;
+    /// ELF: the directory of the path ld.so opened each library by, for
+    /// this root (see originOf).
+    const DenseMap<size_t, std::string> *Opened;
   };
+
+  /// $ORIGIN / @loader_path of image Img: the directory of the image.
+  /// ld.so takes a library's $ORIGIN from the path it opened it by, links
+  /// not resolved (glibc elf/dl-object.c _dl_new_object: l_origin from the
+  /// realname the search built), so a library reached through
+  /// lib/liba.so -> ../real/liba.so has $ORIGIN lib/, not real/; the main
+  /// program's is resolved (/proc/self/exe, _dl_get_origin). A Mach-O
+  /// image's is its own file's directory.
+  std::string originOf(const Frame &F, size_t Img) const {
+    if (S.images()[Img].Info.Fmt == Format::ELF)
+      if (auto It = F.Opened->find(Img); It != F.Opened->end())
+        return It->second;
+    return dirOf(Img);
+  }
 
   void place(Edge &E, Outcome W, std::string Reason) {
     E.Where = W;
@@ -151,7 +168,7 @@ struct Walker {
       AnyPath = true;
       std::string Label = std::string(Kind) + " " + SP.Path +
                           (Holder == F.Image ? "" : " of " + S.printName(Holder));
-      Expansion Ex = expand(LR, SP.Path, dirOf(Holder), ExeDir);
+      Expansion Ex = expand(LR, SP.Path, originOf(F, Holder), ExeDir);
       if (!Ex.Undecidable.empty()) {
         Undecided = Label + ": " + Ex.Undecidable;
         return false;
@@ -267,7 +284,7 @@ struct Walker {
       if (!Found)
         search(E, F, LR, MachO ? N.drop_front(strlen(LR.SearchPrefix)) : N, ExeDir);
     } else {
-      Expansion Ex = expand(LR, N, dirOf(F.Image), ExeDir);
+      Expansion Ex = expand(LR, N, originOf(F, F.Image), ExeDir);
       if (!Ex.Undecidable.empty()) {
         place(E, Outcome::Unknown, Ex.Undecidable);
       } else if (Ex.UnknownPrefix) {
@@ -323,6 +340,7 @@ struct Walker {
     Root &R = C.Roots[RI];
     DenseMap<size_t, std::optional<size_t>> Parent;
     DenseSet<size_t> Loaded;
+    DenseMap<size_t, std::string> Opened;
     Parent[R.Image] = std::nullopt;
     Loaded.insert(R.Image);
     R.Loaded.push_back(R.Image);
@@ -333,7 +351,7 @@ struct Walker {
       const Slice *Sl = sliceOf(X, R.Arch);
       if (!Sl)
         continue; // reported where it was reached
-      Frame F{RI, X, Sl, {}, &Loaded};
+      Frame F{RI, X, Sl, {}, &Loaded, &Opened};
       for (std::optional<size_t> P = X; P; P = Parent.lookup(*P))
         F.Chain.push_back(*P);
       if (R.Host && *R.Host != R.Image)
@@ -354,6 +372,9 @@ struct Walker {
         }
         if (E.Target && Loaded.insert(*E.Target).second) {
           Parent[*E.Target] = X;
+          // The first path that loads it is the one ld.so keeps.
+          if (!E.ResolvedPath.empty())
+            Opened[*E.Target] = parentOf(E.ResolvedPath);
           R.Loaded.push_back(*E.Target);
           Children.push_back(*E.Target);
         }
@@ -401,8 +422,11 @@ struct Walker {
           add(S.printName(R.Image), rel(R.Image), "the root");
         for (size_t EI : R.Edges) {
           const Edge &E = C.Edges[EI];
-          if (E.Where == Outcome::Unresolved || E.Where == Outcome::Unknown)
-            continue; // nothing loads
+          if (E.Where == Outcome::Unknown)
+            continue; // cannot be told
+          // Unresolved in the tree is not "never loads": the loader looks
+          // for it on the machine (a link out of the tree, a runtime the
+          // system has), and if it loads it meets the others; by name.
           std::string Id = E.Target ? S.printName(*E.Target) : E.Dependency;
           add(Id, E.Target ? StringRef(rel(*E.Target)) : StringRef(E.Dependency),
               S.printName(E.Image));

@@ -9,6 +9,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,19 +48,58 @@ ShipmentFailure failureOf(const std::string &Name, Error E) {
   return F;
 }
 
-/// Whether the file starts with a Mach-O, universal or ELF magic: one
-/// open, one read of its first bytes, one close (no stat, no signal
-/// masking), so a tree of many small non-binaries costs little.
-bool startsLikeBinary(const std::string &Path) {
-  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (FD < 0)
-    return false;
-  char Head[64];
-  ssize_t N = ::pread(FD, Head, sizeof(Head), 0);
+/// What the first bytes of a file of the tree say it is.
+enum class Head { Binary, BinaryAndArchive, Archive, Other, Gone, Unreadable };
+
+/// The first bytes of the file: one open, one read, one close (no stat, no
+/// signal masking), so a tree of many small non-binaries costs little. A
+/// file that vanished while walked is Gone; one that cannot be opened or
+/// read is Unreadable (an error: a file the check cannot read may be what
+/// breaks the contract). Archive: a zip archive, or a file starting like a
+/// binary with a zip behind it (`cat lib.so pkg.whl`), judged by its
+/// members (package/Container.h).
+Head readHead(const std::string &Path, int &Errno) {
+  // O_NONBLOCK: a FIFO put there since the walk saw a file does not block
+  // the open (its read then fails: an error, never a hang).
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (FD < 0) {
+    Errno = errno;
+    return Errno == ENOENT ? Head::Gone : Head::Unreadable;
+  }
+  char Buf[64];
+  ssize_t N = ::pread(FD, Buf, sizeof(Buf), 0);
+  Errno = N < 0 ? errno : 0;
+  if (N < 0) {
+    ::close(FD);
+    return Head::Unreadable;
+  }
+  StringRef Bytes(Buf, size_t(N));
+  if (package::looksLikeZip(Bytes)) {
+    ::close(FD);
+    return Head::Archive;
+  }
+  if (N < 4 || !objlib::isBinaryMagic(identify_magic(Bytes))) {
+    ::close(FD);
+    return Head::Other;
+  }
+  // A zip behind the binary ends with an end record ("PK\5\6") in its
+  // last 64 KiB + 22 bytes: only a file that has one there is looked at
+  // as a whole (package::classifyInput).
+  struct stat St;
+  bool MaybeZip = true;
+  if (::fstat(FD, &St) == 0) {
+    constexpr off_t Tail = 65535 + 22;
+    off_t From = St.st_size > Tail ? St.st_size - Tail : 0;
+    static thread_local std::vector<char> End(static_cast<size_t>(Tail));
+    ssize_t M = ::pread(FD, End.data(), size_t(St.st_size - From), From);
+    if (M >= 0)
+      MaybeZip = ::memmem(End.data(), size_t(M), "PK\5\6", 4) != nullptr;
+  }
   ::close(FD);
-  if (N < 4)
-    return false;
-  return objlib::isBinaryMagic(identify_magic(StringRef(Head, size_t(N))));
+  if (!MaybeZip)
+    return Head::Binary;
+  return package::classifyInput(Path) == package::InputKind::Zip ? Head::BinaryAndArchive
+                                                                  : Head::Binary;
 }
 
 } // namespace
@@ -112,11 +153,35 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
     if (Type != sys::fs::file_type::regular_file)
       continue; // directories are descended into, links are names only
     S->Files[Rel] = true;
-    if (!startsLikeBinary(Full.str()))
+    int Errno = 0;
+    switch (readHead(Full.str(), Errno)) {
+    case Head::Gone:
+      continue; // vanished while walked
+    case Head::Unreadable:
+      S->Failures.push_back({joinPath(Path, Rel), objlib::ReadErrorKind::Unreadable,
+                             joinPath(Path, Rel) + ": " +
+                                 std::error_code(Errno, std::generic_category()).message()});
+      continue;
+    case Head::Other:
+      if (Limits.KeepOthers)
+        S->Containers.push_back({Rel, false, false}); // --scan: a blob may carry images
       continue; // not a Mach-O or ELF file: skipped silently
-    Binaries.push_back(Rel);
+    case Head::Archive:
+      S->Containers.push_back({Rel, false, true});
+      continue;
+    case Head::BinaryAndArchive:
+      S->Containers.push_back({Rel, true, true});
+      Binaries.push_back(Rel); // the binary in front loads as one
+      continue;
+    case Head::Binary:
+      Binaries.push_back(Rel);
+      continue;
+    }
   }
   llvm::sort(Binaries);
+  llvm::sort(S->Containers, [](const TreeContainer &A, const TreeContainer &B) {
+    return A.Rel < B.Rel;
+  });
   for (const std::string &Rel : Binaries) {
     std::string Name = joinPath(Path, Rel);
     Expected<objlib::BinaryInfo> Info = objlib::readBinary(joinPath(S->Root, Rel), Read);
@@ -138,16 +203,20 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
 }
 
 Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
-                                                  const objlib::ReadOptions &Read) {
+                                                  const objlib::ReadOptions &Read,
+                                                  const package::ContainerOptions &Opts,
+                                                  bool SkipPrefix) {
   std::unique_ptr<Shipment> S(new Shipment);
   S->K = Kind::Zip;
   S->Given = Path;
   S->Root = absolute(Path) + "!";
   S->Read = Read;
-  package::ContainerOptions Opts;
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
+        const bool Prefix = I.Member.empty();
+        if (Prefix && SkipPrefix)
+          return;
         Expected<objlib::BinaryInfo> Info = objlib::readBinary(I.Data, I.Name, Read);
         if (!Info) {
           S->Failures.push_back(failureOf(I.Name, Info.takeError()));
@@ -161,6 +230,14 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           return;
         }
         std::string Rel = normalizePath(I.Member);
+        if (I.Offset) {
+          // With --scan, an image found inside a member (PKG!m.pte@0x4c0):
+          // named as check and inspect accept it back
+          // (package::parseImageName), and no file a loader opens by name.
+          Info->Path = I.Name;
+          S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), I.Offset});
+          return;
+        }
         Info->Path = Path + "!" + Rel;
         S->ByRel[Rel] = S->Images.size();
         S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt});
@@ -202,6 +279,17 @@ Expected<std::unique_ptr<Shipment>> Shipment::file(const std::string &Path,
   S->Images.push_back({Rel.str(), std::move(*Info), Abs});
   S->Walked = 1;
   return std::move(S);
+}
+
+package::ZipLimits treeZipLimits(const package::ZipLimits &Limits, const std::string &Dir,
+                                 const std::vector<TreeContainer> &Containers) {
+  std::vector<std::string> Archives;
+  for (const TreeContainer &C : Containers)
+    if (C.Archive)
+      Archives.push_back(joinPath(Dir, C.Rel));
+  package::ZipLimits L = Limits;
+  L.TreeBudget = package::treeBudget(Limits, Archives);
+  return L;
 }
 
 std::optional<std::string> Shipment::resolveLinks(StringRef Rel) const {
@@ -259,7 +347,12 @@ std::optional<std::string> Shipment::resolveLinks(StringRef Rel) const {
         // Absolute: counts only if it points back into the tree.
         std::string T = normalizePath(Target);
         StringRef R = T;
-        if (!(R.consume_front(Root) && (R.empty() || R.consume_front("/"))))
+        // Root "/" (a single file's closure, which follows files wherever
+        // they are): every absolute path is under it.
+        const bool Inside = Root == "/" ? R.consume_front("/")
+                                        : R.consume_front(Root) &&
+                                              (R.empty() || R.consume_front("/"));
+        if (!Inside)
           return std::nullopt;
         Done.clear();
         push(R);

@@ -32,9 +32,7 @@
 #include <string>
 #include <vector>
 
-namespace linkguard::package {
-class ZipArchive;
-}
+#include "package/Container.h"
 
 namespace linkguard::shipment {
 
@@ -56,7 +54,25 @@ struct TreeLimits {
   unsigned MaxDepth = 64;
   size_t MaxEntries = 200000;
   unsigned MaxLinkHops = 40; // Linux's MAXSYMLINKS
+  /// Also list every other regular file as a container (--scan: a blob
+  /// such as a .pte may carry images).
+  bool KeepOthers = false;
 };
+
+/// A file of a directory tree that holds images the walk does not judge
+/// itself: a zip archive (a .pt2, a wheel), a binary with a zip behind it,
+/// or (TreeLimits::KeepOthers) any other file. Their members are judged as
+/// the container's own (DIR/pkg.pt2!member), never skipped as non-binaries.
+struct TreeContainer {
+  std::string Rel;
+  bool PrefixIsImage = false; // the binary in front is one of images()
+  bool Archive = true;        // a zip; false: another file (KeepOthers)
+};
+
+/// The archive-wide inflation limit for all the archives of a tree
+/// together (package::treeBudget): Limits with TreeBudget set.
+package::ZipLimits treeZipLimits(const package::ZipLimits &Limits, const std::string &Dir,
+                                 const std::vector<TreeContainer> &Containers);
 
 struct ShippedImage {
   std::string Rel; // path under the root, '/' separated
@@ -85,9 +101,12 @@ public:
   static llvm::Expected<std::unique_ptr<Shipment>>
   directory(const std::string &Path, const objlib::ReadOptions &Read,
             TreeLimits Limits = {});
-  /// The Mach-O and ELF members of the zip archive at Path.
+  /// The Mach-O and ELF members of the zip archive at Path, and a binary
+  /// in front of it (PKG@0x0) unless SkipPrefix (a tree judges that file
+  /// itself).
   static llvm::Expected<std::unique_ptr<Shipment>>
-  zip(const std::string &Path, const objlib::ReadOptions &Read);
+  zip(const std::string &Path, const objlib::ReadOptions &Read,
+      const package::ContainerOptions &Opts = {}, bool SkipPrefix = false);
   /// One file; Root ("" = the file's directory) is the tree it is looked up
   /// in, lazily.
   static llvm::Expected<std::unique_ptr<Shipment>>
@@ -102,6 +121,9 @@ public:
   std::vector<ShippedImage> &images() { return Images; }
   const std::vector<ShippedImage> &images() const { return Images; }
   const std::vector<ShipmentFailure> &failures() const { return Failures; }
+  /// Directory: the archives (and with KeepOthers, the other files) in
+  /// it, in path order.
+  const std::vector<TreeContainer> &containers() const { return Containers; }
   /// How many images the walk found (a File shipment: 1); images read
   /// later by lookup() come after them.
   size_t walked() const { return Walked; }
@@ -127,6 +149,7 @@ private:
   std::string Root, Given;
   std::vector<ShippedImage> Images;
   std::vector<ShipmentFailure> Failures;
+  std::vector<TreeContainer> Containers;
   size_t Walked = 0;
   llvm::StringMap<size_t> ByRel;      // image rel -> index
   llvm::StringMap<bool> Files;        // every regular file / member rel
