@@ -55,7 +55,9 @@ const CommandSpec Spec = {
     "crash), 90 report incomplete (what the process mapped cannot be known for sure),\n"
     "91 this platform cannot load FILE (a Mach-O on Linux), 64 usage, 65 malformed\n"
     "file, 66 missing file, 69 linkguard-loader is not installed beside linkguard, 71\n"
-    "the loader could not be started, 73 the private directory cannot be created.\n",
+    "the loader could not be started, 73 the private directory cannot be created.\n"
+    "A loader still running after --timeout (300 s by default) is killed: 87 while\n"
+    "loading, 89 in --call.\n",
     "no input file",
     /*TakesCommand=*/false,
     "it judges a file's load commands, not a process: use `linkguard check`"};
@@ -65,6 +67,7 @@ struct Options {
   std::optional<std::string> Call;
   std::vector<std::string> Hide;
   bool KeepEnv = false, Lazy = false, Scan = false, Json = false;
+  unsigned TimeoutSeconds = 300; // docs/try-load.md
   std::string File;
 };
 
@@ -82,6 +85,10 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
       return usageError(Spec, "--hide " + printable(H) + ": not an absolute path");
     O.Hide.push_back(H);
   }
+  if (const opt::Arg *T = CL.Args.getLastArg(OPT_timeout_EQ))
+    if (StringRef(T->getValue()).getAsInteger(10, O.TimeoutSeconds))
+      return usageError(Spec, "--timeout " + printable(T->getValue()) +
+                                  ": not a number of seconds");
   O.KeepEnv = CL.Args.hasArg(OPT_keep_env);
   O.Lazy = CL.Args.hasArg(OPT_lazy);
   O.Scan = CL.Args.hasArg(OPT_scan);
@@ -362,6 +369,7 @@ int runTryLoad(const std::vector<std::string> &Args) {
   Req.Hide = O.Hide;
   Req.KeepEnv = O.KeepEnv;
   Req.Lazy = O.Lazy;
+  Req.TimeoutSeconds = O.TimeoutSeconds;
   std::vector<std::string> Env, Removed;
   for (char **E = environ; E && *E; ++E)
     Env.push_back(*E);

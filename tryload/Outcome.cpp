@@ -41,6 +41,9 @@ bool listed(const std::vector<contract::LoadedImage> &List,
 
 /// "exited with status 3" / "died by signal 11 (Segmentation fault)".
 std::string howItEnded(const LoaderRun &Run) {
+  if (Run.TimedOutAfter)
+    return "was killed after " + std::to_string(Run.TimedOutAfter) +
+           " s (--timeout)";
   if (Run.Signal)
     return "died by signal " + std::to_string(Run.Signal) + " (" +
            strsignal(Run.Signal) + ")";
@@ -364,6 +367,10 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
   else if (R.Complete && (Run.Signal || Run.ExitStatus))
     V.Note = "the loader " + howItEnded(Run) +
              " after its report, at exit (the library's destructors?)";
+  if (V.Note.empty() && Run.Leftovers)
+    V.Note = "the library left " + std::to_string(Run.Leftovers) +
+             " process" + (Run.Leftovers == 1 ? "" : "es") +
+             " running after the loader ended; killed";
   return V;
 }
 

@@ -2,16 +2,23 @@
 #include "tryload/Run.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <csignal>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#endif
 
 using namespace llvm;
 
@@ -86,6 +93,57 @@ MapsSnapshot readMaps(pid_t Pid) {
   if (S.Problem.empty())
     S.Files = parseMaps(Text);
   return S;
+}
+
+/// This process's children now, from /proc/self/task/TID/children (proc(5)).
+std::vector<pid_t> ownChildren() {
+  std::vector<pid_t> Kids;
+  DIR *Tasks = ::opendir("/proc/self/task");
+  if (!Tasks)
+    return Kids;
+  while (struct dirent *E = ::readdir(Tasks)) {
+    if (E->d_name[0] == '.')
+      continue;
+    std::string Path = std::string("/proc/self/task/") + E->d_name + "/children";
+    int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (FD < 0)
+      continue;
+    std::string Text;
+    char Buf[4096];
+    for (ssize_t N; (N = ::read(FD, Buf, sizeof Buf)) > 0;)
+      Text.append(Buf, static_cast<size_t>(N));
+    ::close(FD);
+    SmallVector<StringRef, 16> Pids;
+    StringRef(Text).split(Pids, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef P : Pids) {
+      int Pid = 0;
+      if (!P.trim().getAsInteger(10, Pid) && Pid > 0)
+        Kids.push_back(Pid);
+    }
+  }
+  ::closedir(Tasks);
+  return Kids;
+}
+
+/// Kills and reaps every process the loader left behind: linkguard is their
+/// subreaper (PR_SET_CHILD_SUBREAPER), so a fork of the library, a daemon
+/// that called setsid, and their children become linkguard's children when
+/// their parents end. Round by round, as a killed one's children are
+/// reparented; bounded, should something fork faster than it dies.
+unsigned reapLeftovers() {
+  unsigned Killed = 0;
+  for (int Round = 0; Round < 1000; ++Round) {
+    std::vector<pid_t> Kids = ownChildren();
+    if (Kids.empty())
+      break;
+    for (pid_t K : Kids)
+      ::kill(K, SIGKILL);
+    for (pid_t K : Kids)
+      while (::waitpid(K, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    Killed += static_cast<unsigned>(Kids.size());
+  }
+  return Killed;
 }
 #endif
 
@@ -211,6 +269,14 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   posix_spawn_file_actions_adddup2(&Actions, Write, 3);
   posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&Actions, 2, 1);
+#if defined(__linux__)
+  // What the library forks is reparented here, not to init, when its parent
+  // ends: it is killed with the rest at the end (reapLeftovers).
+  int WasSubreaper = 0;
+  ::prctl(PR_GET_CHILD_SUBREAPER, &WasSubreaper);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  auto Unreaper = make_scope_exit([&] { ::prctl(PR_SET_CHILD_SUBREAPER, WasSubreaper); });
+#endif
   pid_t Pid = -1;
   int Err =
       ::posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), Envp.data());
@@ -265,9 +331,18 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   Run.Watched = Watch;
   int Status = 0;
   bool Exited = false, Closed = false;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point Deadline =
+      Clock::now() + std::chrono::seconds(Request.TimeoutSeconds);
   while (!Exited) {
     struct pollfd P[2] = {{Closed ? -1 : Pipe[0], POLLIN, 0},
                           {Woken ? ChildPipe[0] : -1, POLLIN, 0}};
+    if (Request.TimeoutSeconds && !Run.TimedOutAfter && Clock::now() >= Deadline) {
+      // SIGKILL ends it in any state: spinning, stopped, or held in a
+      // ptrace-stop by a process the library started.
+      ::kill(Pid, SIGKILL);
+      Run.TimedOutAfter = Request.TimeoutSeconds;
+    }
     if (::poll(P, 2, 100) > 0) {
       if (P[0].revents)
         Closed = drain();
@@ -284,6 +359,18 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
       // read now are the kernel's, not the process's word.
       Run.Stops.push_back(readMaps(Pid));
       Stopped(Run);
+      // The library may have made linkguard its tracer
+      // (ptrace(PTRACE_TRACEME)): then this is a ptrace-stop, which SIGCONT
+      // does not end, and the loader would wait here for ever. Detach,
+      // delivering the signal it stopped for as if it had not been traced
+      // (a SIGSTOP then stops it again, untraced; the SIGTRAP of an exec
+      // under PTRACE_TRACEME is ptrace's own, not delivered). Not traced by
+      // linkguard: ESRCH, nothing happens.
+      const int StopSig = WSTOPSIG(Status);
+      if (::ptrace(PTRACE_DETACH, Pid, nullptr,
+                   reinterpret_cast<void *>(static_cast<long>(StopSig == SIGTRAP ? 0 : StopSig))) ==
+          0)
+        continue;
 #else
       (void)Stopped;
 #endif
@@ -294,6 +381,9 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   }
   if (!Closed)
     drain(); // what the loader wrote before it exited
+#if defined(__linux__)
+  Run.Leftovers = reapLeftovers();
+#endif
 
   Expected<LoaderReport> Report = parseLoaderReport(Text);
   if (Report)

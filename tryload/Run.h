@@ -47,6 +47,10 @@ struct TryLoadRequest {
   std::vector<std::string> Hide;
   bool KeepEnv = false;
   bool Lazy = false;
+  /// The loader is killed (SIGKILL) when it has not ended after this many
+  /// seconds: a constructor or a called function that never returns, or a
+  /// process the library keeps stopped, must not hang linkguard. 0: none.
+  unsigned TimeoutSeconds = 0;
 };
 
 /// One file mapped in the child, as /proc/PID/maps shows it.
@@ -77,6 +81,12 @@ struct LoaderRun {
   std::vector<MapsSnapshot> Stops; // one per stop, in order
   int ExitStatus = 0; // when it exited
   int Signal = 0;     // when it died by a signal
+  /// It outlived TryLoadRequest::TimeoutSeconds and was killed (Signal is
+  /// then SIGKILL).
+  unsigned TimedOutAfter = 0;
+  /// Processes the library left behind (its forks and theirs, daemons
+  /// included), killed when the loader had ended.
+  unsigned Leftovers = 0;
 };
 
 /// Called at each stop of the child, after its maps were read and before it

@@ -1,0 +1,114 @@
+# `linkguard try-load` against a library that fights the parent (issue 28,
+# review): it makes linkguard its tracer (ptrace(PTRACE_TRACEME), so the
+# loader's stops are ptrace-stops that SIGCONT does not end), spins for ever
+# in a constructor or in --call, forks a daemon that outlives the loader, or
+# maps tens of thousands of files. Each must end, with its own outcome, and
+# leave no process behind.
+
+SUITE_try_load_hostile_PROBE() {
+  [ "$(uname -s)" = Linux ] || { echo "Linux only (/proc/PID/maps, ptrace, subreaper)"; return; }
+  [ -x "${LINKGUARD_BIN:-}" ] || { echo "linkguard not built"; return; }
+  [ -e /usr/lib/x86_64-linux-gnu/libgomp.so.1 ] || { echo "libgomp.so.1 not installed"; return; }
+}
+
+SUITE_try_load_hostile_SETUP() {
+  cat >fight.c <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+#ifdef GOMP
+extern int omp_get_max_threads(void);
+int keep_gomp(void) { return omp_get_max_threads(); }
+#endif
+int ok(void) {
+  if (getenv("SPIN_CALL"))
+    for (;;) {
+    }
+  return 0;
+}
+/* A daemon: setsid, and a pid file once it runs (the loader goes on only
+ * then). */
+static void daemonize(const char *PidFile) {
+  if (fork() != 0) {
+    for (int I = 0; I < 500 && access(PidFile, F_OK) != 0; ++I)
+      usleep(10000);
+    return;
+  }
+  setsid();
+  if (fork() != 0)
+    _exit(0);
+  char Tmp[4096];
+  snprintf(Tmp, sizeof Tmp, "%s.tmp", PidFile);
+  FILE *F = fopen(Tmp, "w");
+  fprintf(F, "%d\n", (int)getpid());
+  fclose(F);
+  rename(Tmp, PidFile);
+  for (;;)
+    pause();
+}
+/* N files mapped, each its own memfd, with code: a huge /proc/PID/maps. */
+static void mapMany(int N) {
+  for (int I = 0; I < N; ++I) {
+    int Fd = memfd_create("m", 0);
+    if (Fd < 0 || ftruncate(Fd, 4096) ||
+        mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, Fd, 0) == MAP_FAILED)
+      _exit(43);
+    close(Fd);
+  }
+}
+__attribute__((constructor)) static void start(void) {
+  const char *How = getenv("HOSTILE");
+  if (!How)
+    return;
+  if (!strcmp(How, "traceme"))
+    ptrace(PTRACE_TRACEME, 0, 0, 0);
+  if (!strcmp(How, "spin"))
+    for (;;) {
+    }
+  if (!strcmp(How, "daemon"))
+    daemonize(getenv("PIDFILE"));
+  if (!strcmp(How, "many"))
+    mapMany(atoi(getenv("MANY")));
+}
+C
+  "$CLANG" -shared -fPIC fight.c -o fight.so || test_failed "fight.so"
+  "$CLANG" -shared -fPIC -DGOMP fight.c -o fight-gomp.so -Wl,--no-as-needed \
+    /usr/lib/x86_64-linux-gnu/libgomp.so.1 || test_failed "fight-gomp.so"
+}
+
+# run_try_load STATUS TITLE ARGS...: output in out.txt/err.txt; 124 = hung.
+run_try_load() {
+  local want=$1 title=$2
+  shift 2
+  timeout 60 "$LINKGUARD_BIN" try-load "$@" >out.txt 2>err.txt
+  expect_equal "$?" "$want" "$title: $(tail -n 3 out.txt err.txt)"
+}
+
+SUITE_try_load_hostile() {
+  TEST "a library that makes linkguard its tracer (PTRACE_TRACEME) does not hang it"
+  HOSTILE=traceme run_try_load 0 "traceme" --call ok fight.so
+  expect_contains "$(cat out.txt)" "fight.so: call ok: returned 0"
+  HOSTILE=traceme run_try_load 1 "traceme, libgomp" --forbid openmp fight-gomp.so
+  expect_contains "$(cat out.txt)" "fight-gomp.so: violation: "
+
+  TEST "a constructor or a called function that never returns: --timeout kills it (87, 89)"
+  HOSTILE=spin run_try_load 87 "spinning constructor" --timeout=2 fight.so
+  expect_contains "$(cat err.txt)" "the loader was killed after 2 s (--timeout) while loading it"
+  SPIN_CALL=1 run_try_load 89 "spinning call" --timeout=2 --call ok fight.so
+  expect_contains "$(cat err.txt)" "the loader was killed after 2 s (--timeout) in ok"
+  run_try_load 64 "not a number" --timeout=soon fight.so
+
+  TEST "a daemon the library forks does not outlive try-load"
+  HOSTILE=daemon PIDFILE=$PWD/daemon.pid run_try_load 0 "daemon" --call ok fight.so
+  local pid
+  pid=$(cat daemon.pid) || test_failed "the daemon did not start"
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+    test_failed "the library's daemon ($pid) is still running after try-load"
+  fi
+}
