@@ -102,15 +102,18 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
 // What a signal handler may touch: plain buffers, filled before use.
 constexpr size_t CleanupMax = 4096;
 char CleanupDir[CleanupMax];
-char CleanupFile[CleanupMax];
-volatile sig_atomic_t HaveDir = 0, HaveFile = 0;
+char CleanupFile[CleanupMax]; // its name in the directory open at CleanupDirFd
+volatile sig_atomic_t HaveDir = 0, HaveFile = 0, CleanupDirFd = -1;
 volatile pid_t Child = 0;
 
 void onSignal(int Sig) {
   if (Child > 0)
     ::kill(Child, Sig); // it also dies with linkguard (PR_SET_PDEATHSIG)
-  if (HaveFile)
-    ::unlink(CleanupFile);
+  // Through the directory's descriptor: the library may have put a link to
+  // another directory where the private one was (rmdir below removes an
+  // empty directory or nothing).
+  if (HaveFile && CleanupDirFd >= 0)
+    ::unlinkat(CleanupDirFd, CleanupFile, 0);
   if (HaveDir)
     ::rmdir(CleanupDir);
   ::signal(Sig, SIG_DFL);
@@ -325,16 +328,18 @@ int runTryLoad(const std::vector<std::string> &Args) {
       if (!Made)
         return Made.takeError();
       Dir = std::move(*Made);
+      CleanupDirFd = Dir->fd();
       remember(CleanupDir, HaveDir, Dir->path());
     }
     return Dir.get();
   };
   auto RemoveDir = [&] {
     HaveFile = HaveDir = 0;
+    CleanupDirFd = -1; // closed below, and its number free for reuse
     Dir.reset();
   };
   auto Target = tryload::resolveTarget(O.File, O.Scan, GetDir, [](const std::string &P) {
-    remember(CleanupFile, HaveFile, P);
+    remember(CleanupFile, HaveFile, sys::path::filename(P).str());
   });
   auto fail = [&](Error E) {
     RemoveDir();

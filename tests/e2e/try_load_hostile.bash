@@ -2,7 +2,8 @@
 # review): it makes linkguard its tracer (ptrace(PTRACE_TRACEME), so the
 # loader's stops are ptrace-stops that SIGCONT does not end), spins for ever
 # in a constructor or in --call, forks a daemon that outlives the loader, or
-# maps tens of thousands of files. Each must end, with its own outcome, and
+# maps tens of thousands of files, or puts a link to another directory in
+# the place of its private one. Each must end, with its own outcome, and
 # leave no process behind.
 
 SUITE_try_load_hostile_PROBE() {
@@ -14,7 +15,9 @@ SUITE_try_load_hostile_PROBE() {
 SUITE_try_load_hostile_SETUP() {
   cat >fight.c <<'C'
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +64,18 @@ static void mapMany(int N) {
     close(Fd);
   }
 }
+/* Its private directory renamed, a link to Victim in its place. */
+static void swapDir(const char *Victim) {
+  Dl_info I;
+  char Self[4096], Moved[4200];
+  if (!dladdr((void *)ok, &I))
+    _exit(44);
+  snprintf(Self, sizeof Self, "%s", I.dli_fname);
+  char *Dir = dirname(Self);
+  snprintf(Moved, sizeof Moved, "%s.moved", Dir);
+  if (rename(Dir, Moved) != 0 || symlink(Victim, Dir) != 0)
+    _exit(45);
+}
 __attribute__((constructor)) static void start(void) {
   const char *How = getenv("HOSTILE");
   if (!How)
@@ -72,6 +87,8 @@ __attribute__((constructor)) static void start(void) {
     }
   if (!strcmp(How, "daemon"))
     daemonize(getenv("PIDFILE"));
+  if (!strcmp(How, "swap"))
+    swapDir(getenv("VICTIM"));
   if (!strcmp(How, "many"))
     mapMany(atoi(getenv("MANY")));
 }
@@ -90,6 +107,18 @@ run_try_load() {
 }
 
 SUITE_try_load_hostile() {
+  TEST "a private directory swapped for a link: nothing outside it is removed"
+  python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/containers.py" pt2 swap.pt2 data/fight.so=fight.so ||
+    test_failed "swap.pt2"
+  mkdir victim tmp && echo precious >victim/keep && echo mine >victim/fight.so
+  TMPDIR=$PWD/tmp HOSTILE=swap VICTIM=$PWD/victim timeout 60 "$LINKGUARD_BIN" try-load \
+    --call ok 'swap.pt2!swap/data/fight.so' >out.txt 2>err.txt
+  expect_equal "$(cat victim/keep 2>&1)" precious "victim/keep"
+  expect_equal "$(cat victim/fight.so 2>&1)" mine "victim/fight.so"
+  # The renamed private directory is gone; the link is the library's.
+  expect_equal "$(find tmp -mindepth 1 ! -type l)" "" "private directories left"
+
+
   TEST "a library that makes linkguard its tracer (PTRACE_TRACEME) does not hang it"
   HOSTILE=traceme run_try_load 0 "traceme" --call ok fight.so
   expect_contains "$(cat out.txt)" "fight.so: call ok: returned 0"
