@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 #include <sys/stat.h>
 #include <sys/types.h>
 #if defined(__linux__)
@@ -218,8 +219,11 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
   std::vector<contract::LoadedImage> ForForbid, ForRequire;
   std::string Gap = Run.ReportProblem; // the first reason it is Incomplete
   if (Run.Watched) {
+    // Linear in the maps and the report (a library can map ~65,000 files,
+    // and write a 16 MB report): sets and maps, no scan inside a scan.
     std::vector<Seen> Images;
     std::set<std::string> AllPaths;
+    std::set<std::tuple<uint64_t, uint64_t, uint64_t>> Known;
     for (size_t I = 0; I < Run.Stops.size(); ++I)
       for (const MappedFile &F : Run.Stops[I].Files) {
         AllPaths.insert(F.Path);
@@ -228,33 +232,28 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
               llvm::StringRef(F.Path).drop_back(strlen(" (deleted)")).str());
         if (!F.Executable)
           continue; // a data file: no code of it can run
-        bool Known = false;
-        for (const Seen &S : Images)
-          Known |= S.File.sameFile(F.Major, F.Minor, F.Inode);
-        if (!Known)
+        if (Known.insert({F.Major, F.Minor, F.Inode}).second)
           Images.push_back({F, I});
       }
+    // Each real path the report names: its first place in the report and
+    // the name the process used there.
+    std::map<std::string, std::pair<size_t, std::string>> Reported;
+    size_t Listed = 0;
+    for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
+      for (const contract::LoadedImage &I : *List)
+        Reported.try_emplace(I.RealPath, Listed++, I.Path);
     // In the order the loader listed them where it did (load order), stop
     // by stop; the others after, in address order.
     auto rank = [&](const Seen &S) {
-      size_t N = 0;
-      for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
-        for (const contract::LoadedImage &I : *List) {
-          if (I.RealPath == S.File.Path)
-            return std::make_pair(S.Stop, N);
-          ++N;
-        }
-      return std::make_pair(S.Stop, N);
+      auto It = Reported.find(S.File.Path);
+      return std::make_pair(S.Stop, It == Reported.end() ? Listed : It->second.first);
     };
     std::stable_sort(Images.begin(), Images.end(),
                      [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
     for (const Seen &S : Images) {
       // The name the process used for it, when the report gives one.
-      std::string Path = S.File.Path;
-      for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
-        for (const contract::LoadedImage &I : *List)
-          if (I.RealPath == S.File.Path && Path == S.File.Path)
-            Path = I.Path;
+      auto It = Reported.find(S.File.Path);
+      std::string Path = It == Reported.end() ? S.File.Path : It->second.second;
       MappedImage M{{Path, S.File.Path}, Origin::Dependency};
       if (S.File.sameFile(Lib.Major, Lib.Minor, Lib.Inode))
         M.From = Origin::Library;
@@ -274,14 +273,24 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
     }
     // Every library the file asks for must be there: a loader cannot
     // have loaded the library without them.
+    // Each image's file name, and its SONAME read once when a name is
+    // not found by file name (the file has as many DT_NEEDED as it likes).
+    std::set<std::string> Bases, Sonames;
+    for (const Seen &S : Images)
+      Bases.insert(llvm::sys::path::filename(S.File.Path).str());
+    bool SonamesRead = false;
     for (const std::string &N : Lib.Needed) {
-      llvm::StringRef Base = llvm::sys::path::filename(N);
-      bool Found = false;
-      for (const Seen &S : Images)
-        Found |= llvm::sys::path::filename(S.File.Path) == Base;
-      for (size_t I = 0; I < Images.size() && !Found; ++I)
-        Found |= Soname(Images[I].File) == N;
-      if (!Found && Gap.empty())
+      if (!Gap.empty())
+        break;
+      if (Bases.count(llvm::sys::path::filename(N).str()))
+        continue;
+      if (!SonamesRead) {
+        for (const Seen &S : Images)
+          if (std::optional<std::string> Name = Soname(S.File))
+            Sonames.insert(*Name);
+        SonamesRead = true;
+      }
+      if (!Sonames.count(N))
         Gap = "the library needs " + N +
               ", and no image mapped in the process is it";
     }

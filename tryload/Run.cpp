@@ -11,6 +11,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <csignal>
+#include <map>
+#include <tuple>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -164,7 +166,9 @@ char SpawnError::ID = 0;
 
 std::vector<MappedFile> parseMaps(StringRef Text) {
   // "START-END PERMS OFFSET MAJ:MIN INODE      PATH", one mapping a line.
+  // Linear in the text: a library can map ~65,000 files (vm.max_map_count).
   std::vector<MappedFile> Files;
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t, std::string>, size_t> Index;
   while (!Text.empty()) {
     StringRef Line;
     std::tie(Line, Text) = Text.split('\n');
@@ -185,14 +189,12 @@ std::vector<MappedFile> parseMaps(StringRef Text) {
       continue; // anonymous memory, [heap], [vdso], or not a mapping line
     F.Path = unescapeMapsPath(Name);
     F.Executable = Perms[2] == 'x';
-    bool Seen = false;
-    for (MappedFile &Old : Files)
-      if (Old.sameFile(F.Major, F.Minor, F.Inode) && Old.Path == F.Path) {
-        Old.Executable |= F.Executable;
-        Seen = true;
-      }
-    if (!Seen)
+    auto [It, New] =
+        Index.try_emplace({F.Major, F.Minor, F.Inode, F.Path}, Files.size());
+    if (New)
       Files.push_back(std::move(F));
+    else
+      Files[It->second].Executable |= F.Executable;
   }
   return Files;
 }
