@@ -109,6 +109,9 @@ volatile pid_t Child = 0;
 void onSignal(int Sig) {
   if (Child > 0)
     ::kill(Child, Sig); // it also dies with linkguard (PR_SET_PDEATHSIG)
+  // What the library forked outlives the loader otherwise: the loader and
+  // everything under it (its orphans are reparented here) goes now.
+  tryload::killChildrenNow();
   // Through the directory's descriptor: the library may have put a link to
   // another directory where the private one was (rmdir below removes an
   // empty directory or nothing).

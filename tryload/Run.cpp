@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <ctime>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -131,21 +132,27 @@ std::vector<pid_t> ownChildren() {
 /// subreaper (PR_SET_CHILD_SUBREAPER), so a fork of the library, a daemon
 /// that called setsid, and their children become linkguard's children when
 /// their parents end. Round by round, as a killed one's children are
-/// reparented; bounded, should something fork faster than it dies.
+/// reparented, never waiting for one child alone (a zombie traced by its
+/// own child is reapable only once that tracer is gone, and the tracer is
+/// reparented here, to be killed next round); bounded, should something
+/// fork faster than it dies.
 unsigned reapLeftovers() {
-  unsigned Killed = 0;
-  for (int Round = 0; Round < 1000; ++Round) {
+  unsigned Reaped = 0;
+  for (int Round = 0; Round < 2000; ++Round) {
     std::vector<pid_t> Kids = ownChildren();
     if (Kids.empty())
       break;
     for (pid_t K : Kids)
       ::kill(K, SIGKILL);
-    for (pid_t K : Kids)
-      while (::waitpid(K, nullptr, 0) < 0 && errno == EINTR) {
-      }
-    Killed += static_cast<unsigned>(Kids.size());
+    bool Any = false;
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+      ++Reaped;
+      Any = true;
+    }
+    if (!Any)
+      ::usleep(1000);
   }
-  return Killed;
+  return Reaped;
 }
 #endif
 
@@ -163,6 +170,51 @@ extern "C" void linkguardTryLoadChild(int /*Sig*/) {
 } // namespace
 
 char SpawnError::ID = 0;
+
+void killChildrenNow() {
+#if defined(__linux__)
+  // The thread group leader's list: linkguard runs no other thread, and
+  // orphans are reparented to the leader.
+  char Path[64] = "/proc/self/task/";
+  char Digits[16];
+  int N = 0;
+  for (long P = ::getpid(); P > 0 && N < 15; P /= 10)
+    Digits[N++] = static_cast<char>('0' + P % 10);
+  size_t L = std::strlen(Path);
+  while (N > 0)
+    Path[L++] = Digits[--N];
+  std::memcpy(Path + L, "/children", sizeof "/children");
+  for (int Round = 0; Round < 200; ++Round) {
+    int FD = ::open(Path, O_RDONLY | O_CLOEXEC);
+    if (FD < 0)
+      return;
+    char Buf[4096];
+    bool Any = false;
+    long Pid = 0;
+    for (ssize_t R; (R = ::read(FD, Buf, sizeof Buf)) > 0;)
+      for (ssize_t I = 0; I <= R; ++I) {
+        if (I < R && Buf[I] >= '0' && Buf[I] <= '9') {
+          Pid = Pid * 10 + (Buf[I] - '0');
+        } else if (I < R && Pid > 0) {
+          ::kill(static_cast<pid_t>(Pid), SIGKILL);
+          Any = true;
+          Pid = 0;
+        }
+      }
+    ::close(FD);
+    if (Pid > 0) {
+      ::kill(static_cast<pid_t>(Pid), SIGKILL);
+      Any = true;
+    }
+    if (!Any)
+      return;
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    struct timespec Ms = {0, 1000000};
+    ::nanosleep(&Ms, nullptr);
+  }
+#endif
+}
 
 std::vector<MappedFile> parseMaps(StringRef Text) {
   // "START-END PERMS OFFSET MAJ:MIN INODE      PATH", one mapping a line.

@@ -114,6 +114,12 @@ private:
   std::string Message;
 };
 
+/// For a signal handler (async-signal-safe): SIGKILLs the children of this
+/// process and reaps them, round by round as their children are reparented
+/// here (runLoader makes linkguard their subreaper), for at most ~0.2 s.
+/// Linux; elsewhere nothing.
+void killChildrenNow();
+
 /// Starts the loader with Env, reads its report, waits for it. Started is
 /// called with the child's pid as soon as it runs (so a signal handler can
 /// forward a signal to it); Stopped at each of its stops (Linux). Errors:

@@ -156,10 +156,27 @@ PY
 
   TEST "a daemon the library forks does not outlive try-load"
   HOSTILE=daemon PIDFILE=$PWD/daemon.pid run_try_load 0 "daemon" --call ok fight.so
+  expect_daemon_gone "after try-load"
+  expect_contains "$(cat out.txt)" "fight.so: note: the library left "
+
+  TEST "... nor a signal that ends try-load"
+  rm -f daemon.pid
+  HOSTILE=daemon PIDFILE=$PWD/daemon.pid SPIN_CALL=1 "$LINKGUARD_BIN" try-load --call ok fight.so \
+    >out.txt 2>err.txt &
+  local lg=$!
+  for _ in $(seq 100); do [ -e daemon.pid ] && break; sleep 0.05; done
+  sleep 0.2 # the loader is in the call
+  kill -TERM "$lg"
+  wait "$lg"
+  expect_equal "$?" 143 "linkguard's status after SIGTERM"
+  expect_daemon_gone "after SIGTERM"
+}
+
+# expect_daemon_gone WHEN: the process in daemon.pid has ended.
+expect_daemon_gone() {
   local pid
   pid=$(cat daemon.pid) || test_failed "the daemon did not start"
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -9 "$pid"
-    test_failed "the library's daemon ($pid) is still running after try-load"
-  fi
+  for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.05; done
+  kill -9 "$pid"
+  test_failed "the library's daemon ($pid) is still running $1"
 }
