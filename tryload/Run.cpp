@@ -433,6 +433,7 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     }
     Exited = W == Pid;
   }
+  Started(0); // reaped: its pid may be reused, no signal goes there now
   if (!Closed)
     drain(); // what the loader wrote before it exited
 #if defined(__linux__)

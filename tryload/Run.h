@@ -122,7 +122,7 @@ void killChildrenNow();
 
 /// Starts the loader with Env, reads its report, waits for it. Started is
 /// called with the child's pid as soon as it runs (so a signal handler can
-/// forward a signal to it); Stopped at each of its stops (Linux). Errors:
+/// forward a signal to it), and with 0 once it is reaped; Stopped at each of its stops (Linux). Errors:
 /// SpawnError.
 llvm::Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
                                     const std::vector<std::string> &Env,
