@@ -271,24 +271,51 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       ForForbid.push_back(M.Image);
       ForRequire.push_back({S.File.Path, S.File.Path});
     }
+    // Each image's SONAME, read by linkguard from the mapped file (once,
+    // only when needed): the name the loader knows it by, whatever the
+    // file is called and whatever the process says.
+    std::vector<std::optional<std::string>> SonameOf(Images.size());
+    bool SonamesRead = false;
+    auto readSonames = [&] {
+      for (size_t I = 0; I < Images.size() && !SonamesRead; ++I)
+        SonameOf[I] = Soname(Images[I].File);
+      SonamesRead = true;
+    };
+    // --forbid matches it too: a copy of libgomp named innocent.so, loaded
+    // for NEEDED libgomp.so.1 through a link, is libgomp.so.1, even when
+    // the library renames it in the loader's list (its link_map's l_name).
+    if (!Spec.Forbid.empty()) {
+      readSonames();
+      for (size_t I = 0; I < Images.size(); ++I) {
+        if (!SonameOf[I])
+          continue;
+        const contract::LoadedImage &Named = V.Images[I].Image;
+        for (const contract::Pattern &P : Spec.Forbid)
+          if (P.matches(*SonameOf[I]) && !P.matches(Named.Path) &&
+              !P.matches(Named.RealPath)) {
+            ForForbid.push_back({*SonameOf[I], Named.RealPath});
+            break;
+          }
+      }
+    }
     // Every library the file asks for must be there: a loader cannot
-    // have loaded the library without them.
-    // Each image's file name, and its SONAME read once when a name is
-    // not found by file name (the file has as many DT_NEEDED as it likes).
+    // have loaded the library without them. By file name, or by SONAME
+    // (the file has as many DT_NEEDED as it likes: each set built once).
     std::set<std::string> Bases, Sonames;
+    bool HaveSonames = false;
     for (const Seen &S : Images)
       Bases.insert(llvm::sys::path::filename(S.File.Path).str());
-    bool SonamesRead = false;
     for (const std::string &N : Lib.Needed) {
       if (!Gap.empty())
         break;
       if (Bases.count(llvm::sys::path::filename(N).str()))
         continue;
-      if (!SonamesRead) {
-        for (const Seen &S : Images)
-          if (std::optional<std::string> Name = Soname(S.File))
+      if (!HaveSonames) {
+        readSonames();
+        for (const std::optional<std::string> &Name : SonameOf)
+          if (Name)
             Sonames.insert(*Name);
-        SonamesRead = true;
+        HaveSonames = true;
       }
       if (!Sonames.count(N))
         Gap = "the library needs " + N +

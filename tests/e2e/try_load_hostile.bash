@@ -96,6 +96,27 @@ C
   "$CLANG" -shared -fPIC fight.c -o fight.so || test_failed "fight.so"
   "$CLANG" -shared -fPIC -DGOMP fight.c -o fight-gomp.so -Wl,--no-as-needed \
     /usr/lib/x86_64-linux-gnu/libgomp.so.1 || test_failed "fight-gomp.so"
+  # libgomp, copied as evil/innocent.so, found for NEEDED libgomp.so.1 through
+  # the link evil/libgomp.so.1; the constructor renames it in the loader's
+  # list (its link_map's l_name), so no name but the SONAME says libgomp.
+  mkdir evil && cp -L /usr/lib/x86_64-linux-gnu/libgomp.so.1 evil/innocent.so &&
+    ln -s innocent.so evil/libgomp.so.1 || test_failed "evil/"
+  cat >renamed.c <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+extern int omp_get_max_threads(void);
+int ok(void) { return omp_get_max_threads() > 0 ? 0 : 1; }
+__attribute__((constructor)) static void start(void) {
+  struct link_map *M = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (M && getenv("NEWNAME"))
+    M->l_name = strdup(getenv("NEWNAME"));
+}
+C
+  "$CLANG" -shared -fPIC renamed.c -o renamed.so -Levil -l:libgomp.so.1 \
+    -Wl,-rpath,'$ORIGIN/evil' || test_failed "renamed.so"
 }
 
 # run_try_load STATUS TITLE ARGS...: output in out.txt/err.txt; 124 = hung.
@@ -153,6 +174,14 @@ small, large = cpu(4000), cpu(56000)
 print("4000 files: %.2f s, 56000: %.2f s, ratio %.1f" % (small, large, large / small))
 assert large < 35 * max(small, 0.02), "superlinear"
 PY
+
+  TEST "a copy of libgomp under another name, renamed in the loader's list: its SONAME says libgomp"
+  run_try_load 1 "renamed copy" --forbid openmp --call ok renamed.so
+  NEWNAME=$PWD/evil/innocent.so run_try_load 1 "renamed copy, l_name rewritten" \
+    --forbid openmp --call ok renamed.so
+  expect_contains "$(cat out.txt)" \
+    "renamed.so: violation: libgomp.so.1 ($PWD/evil/innocent.so) is mapped in the process"
+  NEWNAME=$PWD/evil/innocent.so run_try_load 0 "nothing forbidden" --call ok renamed.so
 
   TEST "a daemon the library forks does not outlive try-load"
   HOSTILE=daemon PIDFILE=$PWD/daemon.pid run_try_load 0 "daemon" --call ok fight.so
