@@ -235,6 +235,17 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
         if (Known.insert({F.Major, F.Minor, F.Inode}).second)
           Images.push_back({F, I});
       }
+    // Traced: every file mapped with code as it was mapped, also one gone
+    // again by the next stop (a dlopen and dlclose in a constructor).
+    for (const TracedMapping &T : Run.Mapped) {
+      AllPaths.insert(T.File.Path);
+      if (Known.insert({T.File.Major, T.File.Minor, T.File.Inode}).second)
+        Images.push_back({T.File, T.StopsBefore});
+    }
+    // Only --forbid needs every mapping (what --require wants is judged on
+    // what was there at the stops).
+    if (Gap.empty() && !Run.TraceProblem.empty() && !Spec.Forbid.empty())
+      Gap = Run.TraceProblem;
     // Each real path the report names: its first place in the report and
     // the name the process used there.
     std::map<std::string, std::pair<size_t, std::string>> Reported;

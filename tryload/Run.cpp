@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <ctime>
@@ -16,11 +17,13 @@
 #include <tuple>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #endif
 
 using namespace llvm;
@@ -154,6 +157,164 @@ unsigned reapLeftovers() {
   }
   return Reaped;
 }
+
+/// The files mapped with code in [Lo, Hi) of the maps Text; Covered: every
+/// byte of the range is mapped with code (anonymous or a file).
+std::vector<MappedFile> execFilesIn(StringRef Text, uint64_t Lo, uint64_t Hi,
+                                    bool &Covered) {
+  std::vector<MappedFile> Out;
+  uint64_t Next = Lo; // the first byte not yet seen covered
+  Covered = true;
+  while (!Text.empty()) {
+    StringRef Line;
+    std::tie(Line, Text) = Text.split('\n');
+    StringRef Range = Line.split(' ').first;
+    uint64_t Start = 0, End = 0;
+    if (Range.split('-').first.getAsInteger(16, Start) ||
+        Range.split('-').second.getAsInteger(16, End) || End <= Lo || Start >= Hi)
+      continue;
+    std::vector<MappedFile> One = parseMaps(Line);
+    StringRef Perms = Line.split(' ').second.split(' ').first;
+    bool Exec = Perms.size() >= 3 && Perms[2] == 'x';
+    if (!Exec || Start > Next)
+      Covered = false;
+    if (Exec && Start <= Next)
+      Next = std::max(Next, End);
+    if (Exec && !One.empty())
+      Out.push_back(One.front());
+  }
+  if (Next < Hi)
+    Covered = false;
+  return Out;
+}
+
+std::string readProcFile(const std::string &Path, bool &Ok) {
+  std::string Text;
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  Ok = FD >= 0;
+  if (!Ok)
+    return Text;
+  char Buf[65536];
+  for (;;) {
+    ssize_t N = ::read(FD, Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      Ok = false;
+    if (N <= 0)
+      break;
+    Text.append(Buf, static_cast<size_t>(N));
+  }
+  ::close(FD);
+  return Text;
+}
+
+/// The mappings with code followed one by one (each a read of the maps,
+/// which grow with them): a library loads tens, libtorch a few hundred.
+constexpr unsigned MaxMappingsRead = 1024;
+
+/// One tracee's system call that the filter handed over, between its
+/// seccomp stop and its return.
+struct PendingCall {
+  uint64_t Nr = 0;
+  uint64_t Args[6] = {};
+};
+
+/// Handles the ptrace events of the traced loader and its threads and forks
+/// that waitpid has for now. Returns true when the loader itself has ended
+/// (Status set).
+bool traceEvents(pid_t Pid, LoaderRun &Run, std::map<pid_t, PendingCall> &Pending,
+                 int &Status, StopFn Stopped) {
+  for (;;) {
+    int St = 0;
+    pid_t T = ::waitpid(-1, &St, __WALL | WNOHANG);
+    if (T <= 0)
+      return false;
+    if (WIFEXITED(St) || WIFSIGNALED(St)) {
+      Pending.erase(T);
+      if (T == Pid) {
+        Status = St;
+        return true;
+      }
+      continue;
+    }
+    if (!WIFSTOPPED(St))
+      continue;
+    const int Sig = WSTOPSIG(St), Event = St >> 16;
+    struct __ptrace_syscall_info Info {};
+    if (Event == PTRACE_EVENT_SECCOMP) {
+      if (::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
+          Info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+        if (Run.Stops.empty())
+          Run.Traced = true; // the loader's probe, before the library
+        // Anonymous memory (a JIT's, the probe): no file to name, and the
+        // flags are registers, not memory another thread could change.
+        const bool Anonymous =
+            Info.seccomp.nr == SYS_mmap && (Info.seccomp.args[3] & MAP_ANONYMOUS);
+        if (Anonymous) {
+          ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+        } else if (Run.MappingsRead >= MaxMappingsRead) {
+          // Each one costs a read of the whole maps: bounded.
+          if (Run.TraceProblem.empty())
+            Run.TraceProblem = "the process made more than " + std::to_string(MaxMappingsRead) +
+                               " mappings with code; linkguard followed the first " +
+                               std::to_string(MaxMappingsRead) + " as they were made";
+          ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+        } else {
+          ++Run.MappingsRead;
+          PendingCall &C = Pending[T];
+          C.Nr = Info.seccomp.nr;
+          std::copy(std::begin(Info.seccomp.args), std::end(Info.seccomp.args), C.Args);
+          ::ptrace(PTRACE_SYSCALL, T, nullptr, nullptr); // to its return
+        }
+      } else {
+        if (Run.TraceProblem.empty())
+          Run.TraceProblem = "a system call the filter handed over could not be read (" +
+                             std::string(std::strerror(errno)) + ")";
+        ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      }
+      continue;
+    }
+    if (Sig == (SIGTRAP | 0x80)) { // a system call's return (TRACESYSGOOD)
+      auto It = Pending.find(T);
+      if (It != Pending.end() &&
+          ::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
+          Info.op == PTRACE_SYSCALL_INFO_EXIT && !Info.exit.is_error) {
+        const PendingCall &C = It->second;
+        uint64_t Lo = C.Nr == SYS_mmap ? static_cast<uint64_t>(Info.exit.rval) : C.Args[0];
+        uint64_t Len = C.Args[1];
+        bool Ok = false, Covered = false;
+        std::string Text = readProcFile("/proc/" + std::to_string(T) + "/maps", Ok);
+        std::vector<MappedFile> Files;
+        if (Ok)
+          Files = execFilesIn(Text, Lo, Lo + Len, Covered);
+        for (MappedFile &F : Files)
+          Run.Mapped.push_back({std::move(F), Run.Stops.size()});
+        // Another thread unmapped or remapped it before linkguard could
+        // read it: what was mapped there is unknown.
+        if ((!Ok || !Covered) && Run.TraceProblem.empty() && Len > 0)
+          Run.TraceProblem = "a mapping with code was changed by another thread before "
+                             "linkguard could read it";
+      }
+      if (It != Pending.end())
+        Pending.erase(It);
+      ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      continue;
+    }
+    if (Event != 0) { // clone, fork, vfork, exec, a new task's first stop
+      ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      continue;
+    }
+    if (T == Pid && Sig == SIGSTOP) { // the loader's stop (or the library's)
+      Run.Stops.push_back(readMaps(Pid));
+      Stopped(Run);
+      ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      continue;
+    }
+    // Any other signal: delivered as if untraced.
+    ::ptrace(PTRACE_CONT, T, nullptr, reinterpret_cast<void *>(static_cast<long>(Sig)));
+  }
+}
 #endif
 
 /// A byte is written here whenever a child stops or ends (SIGCHLD), so the
@@ -284,6 +445,7 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     Args.push_back("--lazy");
   if (Watch) {
     Args.push_back("--stop");
+    Args.push_back("--traced");
     Args.push_back("--parent");
     Args.push_back(std::to_string(::getpid()));
   }
@@ -318,9 +480,30 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   if (Write < 0)
     return sysError("fcntl");
 
+  // Descriptor 4 (Linux): linkguard's answer whether it traces the loader.
+  int Go[2] = {-1, -1};
+  if (Watch) {
+    int Raw[2];
+    if (::pipe(Raw) != 0)
+      return sysError("pipe");
+    Go[0] = ::fcntl(Raw[0], F_DUPFD_CLOEXEC, 10);
+    Go[1] = ::fcntl(Raw[1], F_DUPFD_CLOEXEC, 10);
+    ::close(Raw[0]);
+    ::close(Raw[1]);
+    if (Go[0] < 0 || Go[1] < 0)
+      return sysError("fcntl");
+  }
+  auto CloseGo = make_scope_exit([&] {
+    for (int FD : Go)
+      if (FD >= 0)
+        ::close(FD);
+  });
+
   posix_spawn_file_actions_t Actions;
   posix_spawn_file_actions_init(&Actions);
   posix_spawn_file_actions_adddup2(&Actions, Write, 3);
+  if (Watch)
+    posix_spawn_file_actions_adddup2(&Actions, Go[0], 4);
   posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&Actions, 2, 1);
 #if defined(__linux__)
@@ -341,6 +524,21 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     return sysError("cannot start " + Request.LoaderPath);
   }
   Started(Pid);
+#if defined(__linux__)
+  // Trace it (its threads and forks too), so that each mapping with code is
+  // seen as it is made; it dies with linkguard (EXITKILL). Refused (a
+  // container without ptrace, Yama's scope 3): the stops alone.
+  bool Tracing = false;
+  if (Watch) {
+    Tracing = ::ptrace(PTRACE_SEIZE, Pid, nullptr,
+                       reinterpret_cast<void *>(static_cast<long>(
+                           PTRACE_O_TRACESECCOMP | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE |
+                           PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL))) == 0;
+    char Answer = Tracing ? 'y' : 'n';
+    (void)!::write(Go[1], &Answer, 1);
+  }
+  std::map<pid_t, PendingCall> Pending;
+#endif
 
   // SIGCHLD, stops included, wakes the poll below (restored afterwards).
   struct sigaction OldChld {};
@@ -404,6 +602,12 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
       while (P[1].revents && ::read(ChildPipe[0], Bytes, sizeof Bytes) > 0) {
       }
     }
+#if defined(__linux__)
+    if (Tracing) {
+      Exited = traceEvents(Pid, Run, Pending, Status, Stopped);
+      continue;
+    }
+#endif
     pid_t W = ::waitpid(Pid, &Status, WNOHANG | WUNTRACED);
     if (W < 0 && errno != EINTR)
       return sysError("waitpid");

@@ -73,12 +73,26 @@ struct MapsSnapshot {
 /// Parses the text of /proc/PID/maps (proc(5)).
 std::vector<MappedFile> parseMaps(llvm::StringRef Text);
 
+/// A file mapped with code in the child, seen as it was mapped (Linux,
+/// traced): the seccomp filter stopped the mmap/mprotect, and linkguard read
+/// the maps at its return.
+struct TracedMapping {
+  MappedFile File;
+  size_t StopsBefore = 0; // the stops the child had made by then
+};
+
 struct LoaderRun {
   LoaderReport Report;
   std::string ReportProblem; // the report could not be parsed: why
   /// The parent stopped the child and read its maps itself (Linux).
   bool Watched = false;
   std::vector<MapsSnapshot> Stops; // one per stop, in order
+  /// linkguard traced the child and saw its filter's probe: every mapping
+  /// with code was seen as it was made (Mapped), not only at the stops.
+  bool Traced = false;
+  std::vector<TracedMapping> Mapped;
+  std::string TraceProblem; // a mapping with code that could not be read
+  unsigned MappingsRead = 0; // the mappings followed one by one
   int ExitStatus = 0; // when it exited
   int Signal = 0;     // when it died by a signal
   /// It outlived TryLoadRequest::TimeoutSeconds and was killed (Signal is

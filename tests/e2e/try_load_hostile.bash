@@ -1,5 +1,6 @@
 # `linkguard try-load` against a library that fights the parent (issue 28,
-# review): it makes linkguard its tracer (ptrace(PTRACE_TRACEME), so the
+# review): it maps libgomp and unmaps it before the loader's next stop, it
+# makes linkguard its tracer (ptrace(PTRACE_TRACEME), so the
 # loader's stops are ptrace-stops that SIGCONT does not end), spins for ever
 # in a constructor or in --call, forks a daemon that outlives the loader, or
 # maps tens of thousands of files, or puts a link to another directory in
@@ -21,7 +22,10 @@ SUITE_try_load_hostile_SETUP() {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
 #ifdef GOMP
@@ -87,6 +91,15 @@ __attribute__((constructor)) static void start(void) {
     }
   if (!strcmp(How, "daemon"))
     daemonize(getenv("PIDFILE"));
+  if (!strcmp(How, "transient")) { /* libgomp mapped, and gone by the stop */
+    void *H = dlopen("libgomp.so.1", RTLD_NOW);
+    if (!H || dlclose(H) != 0)
+      _exit(46);
+  }
+  if (!strcmp(How, "filter")) { /* a filter of its own, to outrank linkguard's */
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL) == 0 || errno != EPERM)
+      _exit(47);
+  }
   if (!strcmp(How, "swap"))
     swapDir(getenv("VICTIM"));
   if (!strcmp(How, "many"))
@@ -139,6 +152,13 @@ SUITE_try_load_hostile() {
   # The renamed private directory is gone; the link is the library's.
   expect_equal "$(find tmp -mindepth 1 ! -type l)" "" "private directories left"
 
+
+  TEST "a library that maps libgomp and unmaps it before the next stop: seen as it was mapped"
+  HOSTILE=transient run_try_load 1 "dlopen+dlclose" --forbid openmp --call ok fight.so
+  expect_contains "$(cat out.txt)" "fight.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
+  HOSTILE=transient run_try_load 0 "dlopen+dlclose, nothing forbidden" --call ok fight.so
+  # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
+  HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok fight.so
 
   TEST "a library that makes linkguard its tracer (PTRACE_TRACEME) does not hang it"
   HOSTILE=traceme run_try_load 0 "traceme" --call ok fight.so
