@@ -43,7 +43,9 @@
  * that hands linkguard every mmap/mprotect/pkey_mprotect asking for
  * PROT_EXEC (SECCOMP_RET_TRACE: without a tracer such a call fails, ENOSYS,
  * so the filter fails closed), and refuses further filters (seccomp(2),
- * prctl(PR_SET_SECCOMP)): a later filter could outrank it. Then one probe
+ * prctl(PR_SET_SECCOMP)): a later filter could outrank it, and
+ * personality(READ_IMPLIES_EXEC), which makes a PROT_READ mapping
+ * executable without asking for PROT_EXEC. Then one probe
  * mapping, which linkguard sees before the baseline stop: its proof that
  * the filter is there. So a library mapped and unmapped between two stops
  * is seen as well.
@@ -66,6 +68,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
@@ -198,22 +201,32 @@ static int watchExecMappings(void) {
       BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 #endif
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 3, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 2, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pkey_mprotect, 1, 0),
-      BPF_JUMP(BPF_JMP | BPF_JA, 3, 0, 0), /* JA jumps by k */
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 5, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 4, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pkey_mprotect, 3, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 11, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 4, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_personality, 5, 8),
+      /* mmap, mprotect, pkey_mprotect: */
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg2), /* prot, low word */
-      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 5),
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 6),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 4, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 2),
+      /* prctl: */
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 1, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 4, 3),
+      /* personality: READ_IMPLIES_EXEC would make a PROT_READ mapping
+       * executable without asking for PROT_EXEC; a query is fine. */
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffU, 1, 0),
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, READ_IMPLIES_EXEC, 1, 0),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
   };
   struct sock_fprog Prog = {(unsigned short)(sizeof Filter / sizeof Filter[0]),
                             Filter};
+  int Persona = personality(0xffffffff);
+  if (Persona != -1 && (Persona & READ_IMPLIES_EXEC))
+    personality((unsigned long)(Persona & ~READ_IMPLIES_EXEC));
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &Prog) != 0)
     return 0;

@@ -159,9 +159,9 @@ unsigned reapLeftovers() {
 }
 
 /// The files mapped with code in [Lo, Hi) of the maps Text; Covered: every
-/// byte of the range is mapped with code (anonymous or a file).
+/// byte of the range is mapped with code (by a file, when FileOnly).
 std::vector<MappedFile> execFilesIn(StringRef Text, uint64_t Lo, uint64_t Hi,
-                                    bool &Covered) {
+                                    bool FileOnly, bool &Covered) {
   std::vector<MappedFile> Out;
   uint64_t Next = Lo; // the first byte not yet seen covered
   Covered = true;
@@ -175,7 +175,9 @@ std::vector<MappedFile> execFilesIn(StringRef Text, uint64_t Lo, uint64_t Hi,
       continue;
     std::vector<MappedFile> One = parseMaps(Line);
     StringRef Perms = Line.split(' ').second.split(' ').first;
-    bool Exec = Perms.size() >= 3 && Perms[2] == 'x';
+    // A file's mmap must show that file (or some file) there: anonymous
+    // memory there means another thread replaced it already.
+    bool Exec = Perms.size() >= 3 && Perms[2] == 'x' && (!FileOnly || !One.empty());
     if (!Exec || Start > Next)
       Covered = false;
     if (Exec && Start <= Next)
@@ -287,7 +289,7 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, std::map<pid_t, PendingCall> &Pendin
         std::string Text = readProcFile("/proc/" + std::to_string(T) + "/maps", Ok);
         std::vector<MappedFile> Files;
         if (Ok)
-          Files = execFilesIn(Text, Lo, Lo + Len, Covered);
+          Files = execFilesIn(Text, Lo, Lo + Len, /*FileOnly=*/C.Nr == SYS_mmap, Covered);
         for (MappedFile &F : Files)
           Run.Mapped.push_back({std::move(F), Run.Stops.size()});
         // Another thread unmapped or remapped it before linkguard could

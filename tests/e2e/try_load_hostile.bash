@@ -25,6 +25,7 @@ SUITE_try_load_hostile_SETUP() {
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
@@ -100,6 +101,26 @@ __attribute__((constructor)) static void start(void) {
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL) == 0 || errno != EPERM)
       _exit(47);
   }
+  if (!strcmp(How, "persona")) { /* libgomp mapped PROT_READ, run as code */
+    FILE *Out = fopen(getenv("MARK"), "w");
+    if (personality(0xffffffff) == -1 ||
+        personality(personality(0xffffffff) | READ_IMPLIES_EXEC) == -1) {
+      fputs("refused\n", Out);
+    } else {
+      int Fd = open("/usr/lib/x86_64-linux-gnu/libgomp.so.1", O_RDONLY);
+      void *P = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, Fd, 0);
+      char Line[4096], Want[32];
+      snprintf(Want, sizeof Want, "%lx-", (unsigned long)P);
+      FILE *Maps = fopen("/proc/self/maps", "r");
+      while (fgets(Line, sizeof Line, Maps))
+        if (!strncmp(Line, Want, strlen(Want)))
+          fprintf(Out, "%.4s\n", strchr(Line, ' ') + 1);
+      fclose(Maps);
+      munmap(P, 4096);
+      close(Fd);
+    }
+    fclose(Out);
+  }
   if (!strcmp(How, "swap"))
     swapDir(getenv("VICTIM"));
   if (!strcmp(How, "many"))
@@ -157,6 +178,14 @@ SUITE_try_load_hostile() {
   HOSTILE=transient run_try_load 1 "dlopen+dlclose" --forbid openmp --call ok fight.so
   expect_contains "$(cat out.txt)" "fight.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
   HOSTILE=transient run_try_load 0 "dlopen+dlclose, nothing forbidden" --call ok fight.so
+  # READ_IMPLIES_EXEC would make a PROT_READ mapping code without PROT_EXEC:
+  # either it is refused, or the verdict is not "holds".
+  HOSTILE=persona MARK=$PWD/persona.txt timeout 60 "$LINKGUARD_BIN" try-load --forbid openmp \
+    --call ok fight.so >out.txt 2>err.txt
+  local st=$?
+  if [ "$(cat persona.txt)" != refused ] && [ "$st" = 0 ]; then
+    test_failed "libgomp mapped as $(cat persona.txt) through READ_IMPLIES_EXEC, and try-load held"
+  fi
   # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
   HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok fight.so
 
