@@ -101,6 +101,11 @@ MapsSnapshot readMaps(pid_t Pid) {
   return S;
 }
 
+/// ptrace(2) takes a signal number or option bits as its data pointer.
+void *ptraceData(long Value) {
+  return reinterpret_cast<void *>(Value); // NOLINT(performance-no-int-to-ptr): ptrace(2)'s data
+}
+
 /// This process's children now, from /proc/self/task/TID/children (proc(5)).
 std::vector<pid_t> ownChildren() {
   std::vector<pid_t> Kids;
@@ -314,7 +319,7 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, std::map<pid_t, PendingCall> &Pendin
       continue;
     }
     // Any other signal: delivered as if untraced.
-    ::ptrace(PTRACE_CONT, T, nullptr, reinterpret_cast<void *>(static_cast<long>(Sig)));
+    ::ptrace(PTRACE_CONT, T, nullptr, ptraceData(Sig));
   }
 }
 #endif
@@ -533,9 +538,9 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   bool Tracing = false;
   if (Watch) {
     Tracing = ::ptrace(PTRACE_SEIZE, Pid, nullptr,
-                       reinterpret_cast<void *>(static_cast<long>(
-                           PTRACE_O_TRACESECCOMP | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE |
-                           PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL))) == 0;
+                       ptraceData(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACESYSGOOD |
+                                  PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
+                                  PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL)) == 0;
     char Answer = Tracing ? 'y' : 'n';
     (void)!::write(Go[1], &Answer, 1);
   }
@@ -627,9 +632,7 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
       // under PTRACE_TRACEME is ptrace's own, not delivered). Not traced by
       // linkguard: ESRCH, nothing happens.
       const int StopSig = WSTOPSIG(Status);
-      if (::ptrace(PTRACE_DETACH, Pid, nullptr,
-                   reinterpret_cast<void *>(static_cast<long>(StopSig == SIGTRAP ? 0 : StopSig))) ==
-          0)
+      if (::ptrace(PTRACE_DETACH, Pid, nullptr, ptraceData(StopSig == SIGTRAP ? 0 : StopSig)) == 0)
         continue;
 #else
       (void)Stopped;
