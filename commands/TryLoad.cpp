@@ -237,6 +237,7 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
       {"mode", O.Lazy ? "lazy" : "now"},
       {"keepEnvironment", O.KeepEnv},
       {"removedFromEnvironment", strings(Removed)},
+      {"traced", Run.Traced},
       {"contract", json::Object{{"forbid", std::move(Forbid)}, {"require", std::move(Require)}}},
       {"outcome", tryload::outcomeName(V.What)},
       {"problem", Failed ? json::Value(V.Problem) : json::Value(nullptr)},

@@ -1,0 +1,99 @@
+# `linkguard try-load` traces the loader (issue 28, review): a seccomp
+# filter hands linkguard every mapping with code as it is made, so a
+# library that maps libgomp and unmaps it before the loader's next stop is
+# seen; the library cannot outrank the filter with one of its own, nor make
+# a PROT_READ mapping executable through personality(READ_IMPLIES_EXEC).
+
+SUITE_try_load_traced_PROBE() {
+  [ "$(uname -s)" = Linux ] || { echo "Linux only (ptrace, seccomp)"; return; }
+  [ -x "${LINKGUARD_BIN:-}" ] || { echo "linkguard not built"; return; }
+  [ -e /usr/lib/x86_64-linux-gnu/libgomp.so.1 ] || { echo "libgomp.so.1 not installed"; return; }
+  command -v python3 >/dev/null || { echo "python3 not found"; return; }
+  local dir traced
+  dir=$(mktemp -d) || { echo "mktemp failed"; return; }
+  echo 'int f(void) { return 0; }' >"$dir/f.c"
+  "$CLANG" -shared -fPIC "$dir/f.c" -o "$dir/f.so" 2>/dev/null
+  traced=$("$LINKGUARD_BIN" try-load --json "$dir/f.so" 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["traced"])' 2>/dev/null)
+  rm -rf "$dir"
+  [ "$traced" = True ] ||
+    echo "linkguard cannot trace the loader here (ptrace or seccomp refused): the stops alone"
+}
+
+SUITE_try_load_traced_SETUP() {
+  cat >traced.c <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+int ok(void) { return 0; }
+__attribute__((constructor)) static void start(void) {
+  const char *How = getenv("HOSTILE");
+  if (!How)
+    return;
+  if (!strcmp(How, "transient")) { /* libgomp mapped, and gone by the stop */
+    void *H = dlopen("libgomp.so.1", RTLD_NOW);
+    if (!H || dlclose(H) != 0)
+      _exit(46);
+  }
+  if (!strcmp(How, "filter")) { /* a filter of its own, to outrank linkguard's */
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL) == 0 || errno != EPERM)
+      _exit(47);
+  }
+  if (!strcmp(How, "persona")) { /* libgomp mapped PROT_READ, run as code */
+    FILE *Out = fopen(getenv("MARK"), "w");
+    if (personality(0xffffffff) == -1 ||
+        personality(personality(0xffffffff) | READ_IMPLIES_EXEC) == -1) {
+      fputs("refused\n", Out);
+    } else {
+      int Fd = open("/usr/lib/x86_64-linux-gnu/libgomp.so.1", O_RDONLY);
+      void *P = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, Fd, 0);
+      char Line[4096], Want[32];
+      snprintf(Want, sizeof Want, "%lx-", (unsigned long)P);
+      FILE *Maps = fopen("/proc/self/maps", "r");
+      while (fgets(Line, sizeof Line, Maps))
+        if (!strncmp(Line, Want, strlen(Want)))
+          fprintf(Out, "%.4s\n", strchr(Line, ' ') + 1);
+      fclose(Maps);
+      munmap(P, 4096);
+      close(Fd);
+    }
+    fclose(Out);
+  }
+}
+C
+  "$CLANG" -shared -fPIC traced.c -o traced.so || test_failed "traced.so"
+}
+
+# run_try_load STATUS TITLE ARGS...: output in out.txt/err.txt.
+run_try_load() {
+  local want=$1 title=$2
+  shift 2
+  timeout 60 "$LINKGUARD_BIN" try-load "$@" >out.txt 2>err.txt
+  expect_equal "$?" "$want" "$title: $(tail -n 3 out.txt err.txt)"
+}
+
+SUITE_try_load_traced() {
+  TEST "a library that maps libgomp and unmaps it before the next stop: seen as it was mapped"
+  HOSTILE=transient run_try_load 1 "dlopen+dlclose" --forbid openmp --call ok traced.so
+  expect_contains "$(cat out.txt)" "traced.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
+  HOSTILE=transient run_try_load 0 "dlopen+dlclose, nothing forbidden" --call ok traced.so
+  # READ_IMPLIES_EXEC would make a PROT_READ mapping code without PROT_EXEC:
+  # either it is refused, or the verdict is not "holds".
+  HOSTILE=persona MARK=$PWD/persona.txt timeout 60 "$LINKGUARD_BIN" try-load --forbid openmp \
+    --call ok traced.so >out.txt 2>err.txt
+  local st=$?
+  if [ "$(cat persona.txt)" != refused ] && [ "$st" = 0 ]; then
+    test_failed "libgomp mapped as $(cat persona.txt) through READ_IMPLIES_EXEC, and try-load held"
+  fi
+  # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
+  HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok traced.so
+}
