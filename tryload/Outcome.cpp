@@ -414,6 +414,10 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
   else if (R.Complete && (Run.Signal || Run.ExitStatus))
     V.Note = "the loader " + howItEnded(Run) +
              " after its report, at exit (the library's destructors?)";
+  if (V.Note.empty() && Run.Watched && !Run.Traced && !Spec.Forbid.empty() &&
+      V.What == Outcome::Holds)
+    V.Note = "linkguard could not trace the loader here (ptrace refused): a library "
+             "mapped and unmapped again between two stops would not be seen";
   if (V.Note.empty() && Run.Leftovers)
     V.Note = "the library left " + std::to_string(Run.Leftovers) +
              " process" + (Run.Leftovers == 1 ? "" : "es") +
