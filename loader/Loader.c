@@ -41,8 +41,8 @@
  * (PTRACE_SEIZE) and says on descriptor 4 whether it does ('y'/'n'). If it
  * does, the loader, before the library can run, installs a seccomp filter
  * that hands linkguard every mmap/mprotect/pkey_mprotect asking for
- * PROT_EXEC (SECCOMP_RET_TRACE: without a tracer such a call fails, ENOSYS,
- * so the filter fails closed), and refuses further filters (seccomp(2),
+ * PROT_EXEC, and every mremap (SECCOMP_RET_TRACE: without a tracer such a
+ * call fails, ENOSYS, so the filter fails closed), and refuses further filters (seccomp(2),
  * prctl(PR_SET_SECCOMP)): a later filter could outrank it, and
  * personality(READ_IMPLIES_EXEC), which makes a PROT_READ mapping
  * executable without asking for PROT_EXEC. Then one probe
@@ -201,6 +201,8 @@ static int watchExecMappings(void) {
       BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 #endif
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mremap, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE), /* serialized */
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 5, 0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 4, 0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pkey_mprotect, 3, 0),

@@ -13,7 +13,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <csignal>
+#include <deque>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <poll.h>
 #include <spawn.h>
@@ -223,22 +225,103 @@ constexpr unsigned MaxMappingsRead = 1024;
 /// One tracee's system call that the filter handed over, between its
 /// seccomp stop and its return.
 struct PendingCall {
+  pid_t Tid = 0;
   uint64_t Nr = 0;
   uint64_t Args[6] = {};
 };
 
+/// The traced system calls: one runs at a time (InFlight), the others wait
+/// at their seccomp stop. So no other thread can map, or remap (mremap is
+/// handed over too), something in place of a new mapping with code before
+/// linkguard has read what it is; what untraced calls can do there
+/// (munmap, a mapping without code, anonymous memory) shows at the read.
+struct TraceState {
+  std::optional<PendingCall> InFlight;
+  std::deque<PendingCall> Waiting;
+};
+
+void recordExecFiles(LoaderRun &Run, pid_t T, uint64_t Lo, uint64_t Len, bool FileOnly,
+                     bool MustCover) {
+  bool Ok = false, Covered = false;
+  std::string Text = readProcFile("/proc/" + std::to_string(T) + "/maps", Ok);
+  std::vector<MappedFile> Files;
+  if (Ok)
+    Files = execFilesIn(Text, Lo, Lo + Len, FileOnly, Covered);
+  for (MappedFile &F : Files)
+    Run.Mapped.push_back({std::move(F), Run.Stops.size()});
+  // Another thread unmapped or replaced it before linkguard could read it:
+  // what was mapped there is unknown.
+  if ((!Ok || (MustCover && !Covered)) && Run.TraceProblem.empty() && Len > 0)
+    Run.TraceProblem = "a mapping with code was changed by another thread before "
+                       "linkguard could read it";
+}
+
+void recordExecFilesBefore(LoaderRun &Run, pid_t T, uint64_t Lo, uint64_t Len) {
+  bool Ok = false;
+  std::string Text = readProcFile("/proc/" + std::to_string(T) + "/maps", Ok);
+  if (!Ok)
+    return;
+  // Every file there, code or not yet: the call may make it code.
+  for (StringRef Rest = Text; !Rest.empty();) {
+    StringRef Line;
+    std::tie(Line, Rest) = Rest.split('\n');
+    StringRef Range = Line.split(' ').first;
+    uint64_t Start = 0, End = 0;
+    if (Range.split('-').first.getAsInteger(16, Start) ||
+        Range.split('-').second.getAsInteger(16, End) || End <= Lo || Start >= Lo + Len)
+      continue;
+    for (MappedFile &F : parseMaps(Line)) {
+      F.Executable = true;
+      Run.Mapped.push_back({std::move(F), Run.Stops.size()});
+    }
+  }
+}
+
+/// Lets the next waiting call run, when none is running.
+void startNext(LoaderRun &Run, TraceState &S) {
+  while (!S.InFlight && !S.Waiting.empty()) {
+    PendingCall C = S.Waiting.front();
+    S.Waiting.pop_front();
+    if (C.Nr == static_cast<uint64_t>(SYS_mremap)) {
+      // Only serialized: it moves a mapping, with its file and rights.
+      ::ptrace(PTRACE_CONT, C.Tid, nullptr, nullptr);
+      continue;
+    }
+    if (Run.MappingsRead >= MaxMappingsRead) {
+      // Each one costs a read of the whole maps: bounded.
+      if (Run.TraceProblem.empty())
+        Run.TraceProblem = "the process made more than " + std::to_string(MaxMappingsRead) +
+                           " mappings with code; linkguard followed the first " +
+                           std::to_string(MaxMappingsRead) + " as they were made";
+      ::ptrace(PTRACE_CONT, C.Tid, nullptr, nullptr);
+      continue;
+    }
+    ++Run.MappingsRead;
+    // mprotect: what is there now is what it makes code (read before too:
+    // another thread could replace it once the call has run).
+    if (C.Nr != static_cast<uint64_t>(SYS_mmap))
+      recordExecFilesBefore(Run, C.Tid, C.Args[0], C.Args[1]);
+    S.InFlight = C;
+    ::ptrace(PTRACE_SYSCALL, C.Tid, nullptr, nullptr); // to its return
+  }
+}
+
 /// Handles the ptrace events of the traced loader and its threads and forks
 /// that waitpid has for now. Returns true when the loader itself has ended
 /// (Status set).
-bool traceEvents(pid_t Pid, LoaderRun &Run, std::map<pid_t, PendingCall> &Pending,
-                 int &Status, StopFn Stopped) {
+bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn Stopped) {
   for (;;) {
+    startNext(Run, S);
     int St = 0;
     pid_t T = ::waitpid(-1, &St, __WALL | WNOHANG);
     if (T <= 0)
       return false;
     if (WIFEXITED(St) || WIFSIGNALED(St)) {
-      Pending.erase(T);
+      if (S.InFlight && S.InFlight->Tid == T)
+        S.InFlight.reset();
+      S.Waiting.erase(std::remove_if(S.Waiting.begin(), S.Waiting.end(),
+                                     [&](const PendingCall &C) { return C.Tid == T; }),
+                      S.Waiting.end());
       if (T == Pid) {
         Status = St;
         return true;
@@ -256,24 +339,16 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, std::map<pid_t, PendingCall> &Pendin
           Run.Traced = true; // the loader's probe, before the library
         // Anonymous memory (a JIT's, the probe): no file to name, and the
         // flags are registers, not memory another thread could change.
-        const bool Anonymous =
-            Info.seccomp.nr == SYS_mmap && (Info.seccomp.args[3] & MAP_ANONYMOUS);
-        if (Anonymous) {
+        if (Info.seccomp.nr == static_cast<uint64_t>(SYS_mmap) &&
+            (Info.seccomp.args[3] & MAP_ANONYMOUS)) {
           ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
-        } else if (Run.MappingsRead >= MaxMappingsRead) {
-          // Each one costs a read of the whole maps: bounded.
-          if (Run.TraceProblem.empty())
-            Run.TraceProblem = "the process made more than " + std::to_string(MaxMappingsRead) +
-                               " mappings with code; linkguard followed the first " +
-                               std::to_string(MaxMappingsRead) + " as they were made";
-          ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
-        } else {
-          ++Run.MappingsRead;
-          PendingCall &C = Pending[T];
-          C.Nr = Info.seccomp.nr;
-          std::copy(std::begin(Info.seccomp.args), std::end(Info.seccomp.args), C.Args);
-          ::ptrace(PTRACE_SYSCALL, T, nullptr, nullptr); // to its return
+          continue;
         }
+        PendingCall C;
+        C.Tid = T;
+        C.Nr = Info.seccomp.nr;
+        std::copy(std::begin(Info.seccomp.args), std::end(Info.seccomp.args), C.Args);
+        S.Waiting.push_back(C);
       } else {
         if (Run.TraceProblem.empty())
           Run.TraceProblem = "a system call the filter handed over could not be read (" +
@@ -283,28 +358,16 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, std::map<pid_t, PendingCall> &Pendin
       continue;
     }
     if (Sig == (SIGTRAP | 0x80)) { // a system call's return (TRACESYSGOOD)
-      auto It = Pending.find(T);
-      if (It != Pending.end() &&
-          ::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
-          Info.op == PTRACE_SYSCALL_INFO_EXIT && !Info.exit.is_error) {
-        const PendingCall &C = It->second;
-        uint64_t Lo = C.Nr == SYS_mmap ? static_cast<uint64_t>(Info.exit.rval) : C.Args[0];
-        uint64_t Len = C.Args[1];
-        bool Ok = false, Covered = false;
-        std::string Text = readProcFile("/proc/" + std::to_string(T) + "/maps", Ok);
-        std::vector<MappedFile> Files;
-        if (Ok)
-          Files = execFilesIn(Text, Lo, Lo + Len, /*FileOnly=*/C.Nr == SYS_mmap, Covered);
-        for (MappedFile &F : Files)
-          Run.Mapped.push_back({std::move(F), Run.Stops.size()});
-        // Another thread unmapped or remapped it before linkguard could
-        // read it: what was mapped there is unknown.
-        if ((!Ok || !Covered) && Run.TraceProblem.empty() && Len > 0)
-          Run.TraceProblem = "a mapping with code was changed by another thread before "
-                             "linkguard could read it";
+      if (S.InFlight && S.InFlight->Tid == T) {
+        const PendingCall C = *S.InFlight;
+        if (::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
+            Info.op == PTRACE_SYSCALL_INFO_EXIT && !Info.exit.is_error) {
+          const bool Mmap = C.Nr == static_cast<uint64_t>(SYS_mmap);
+          recordExecFiles(Run, T, Mmap ? static_cast<uint64_t>(Info.exit.rval) : C.Args[0],
+                          C.Args[1], /*FileOnly=*/Mmap, /*MustCover=*/true);
+        }
+        S.InFlight.reset();
       }
-      if (It != Pending.end())
-        Pending.erase(It);
       ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
       continue;
     }
@@ -544,7 +607,7 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     char Answer = Tracing ? 'y' : 'n';
     (void)!::write(Go[1], &Answer, 1);
   }
-  std::map<pid_t, PendingCall> Pending;
+  TraceState Trace;
 #endif
 
   // SIGCHLD, stops included, wakes the poll below (restored afterwards).
@@ -611,7 +674,7 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     }
 #if defined(__linux__)
     if (Tracing) {
-      Exited = traceEvents(Pid, Run, Pending, Status, Stopped);
+      Exited = traceEvents(Pid, Run, Trace, Status, Stopped);
       continue;
     }
 #endif

@@ -71,6 +71,47 @@ __attribute__((constructor)) static void start(void) {
 }
 C
   "$CLANG" -shared -fPIC traced.c -o traced.so || test_failed "traced.so"
+  # A thread that moves code of libc over a fresh mapping of libgomp as
+  # soon as it is made (mremap), 200 times: the read must come first.
+  cat >race.c <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int ok(void) { return 0; }
+static void *Target, *Innocent;
+static volatile int Go, Done;
+static void *innocent(void) {
+  return mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+              open("/usr/lib/x86_64-linux-gnu/libc.so.6", O_RDONLY), 0);
+}
+static void *swapper(void *Arg) {
+  (void)Arg;
+  while (!Go) {
+  }
+  while (!Done)
+    if (mremap(Innocent, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, Target) != MAP_FAILED)
+      Innocent = innocent();
+  return NULL;
+}
+__attribute__((constructor)) static void start(void) {
+  pthread_t T;
+  int Fd = open("/usr/lib/x86_64-linux-gnu/libgomp.so.1", O_RDONLY);
+  Target = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  Innocent = innocent();
+  pthread_create(&T, NULL, swapper, NULL);
+  for (int I = 0; I < 200; ++I) {
+    Go = 1;
+    mmap(Target, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, Fd, 0);
+  }
+  Done = 1;
+  pthread_join(T, NULL);
+  munmap(Target, 4096);
+}
+C
+  "$CLANG" -shared -fPIC -pthread race.c -o race.so || test_failed "race.so"
 }
 
 # run_try_load STATUS TITLE ARGS...: output in out.txt/err.txt.
@@ -94,6 +135,9 @@ SUITE_try_load_traced() {
   if [ "$(cat persona.txt)" != refused ] && [ "$st" = 0 ]; then
     test_failed "libgomp mapped as $(cat persona.txt) through READ_IMPLIES_EXEC, and try-load held"
   fi
+  # Another thread cannot put code of another file in its place first.
+  run_try_load 1 "mremap race" --forbid openmp --call ok race.so
+  expect_contains "$(cat out.txt)" "race.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
   # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
   HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok traced.so
 }
