@@ -371,6 +371,13 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
       ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
       continue;
     }
+    if (S.InFlight && S.InFlight->Tid == T) {
+      // It stopped for something else before its call returned: that
+      // return will not be seen (resumed below without PTRACE_SYSCALL).
+      S.InFlight.reset();
+      if (Run.TraceProblem.empty())
+        Run.TraceProblem = "a mapping with code did not return to linkguard";
+    }
     if (Event != 0) { // clone, fork, vfork, exec, a new task's first stop
       ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
       continue;
