@@ -39,7 +39,7 @@ LINKGUARD_PACKAGES=(
   # scripts/wheel, tests/python: Debian's Python tooling builds and tests the wheel.
   python3-build python3-setuptools python3-wheel python3-venv python3-pytest mypy
   yamllint python3-yaml # tests/python/ci_recipes.bash: the hosted CI recipes in docs/ci/
-  strace # tests/e2e/try_load_hostile.bash: try-load where it cannot trace the loader
+  strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
 )
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command

@@ -3,6 +3,7 @@
 # library that maps libgomp and unmaps it before the loader's next stop is
 # seen; the library cannot outrank the filter with one of its own, nor make
 # a PROT_READ mapping executable through personality(READ_IMPLIES_EXEC).
+# Where it cannot trace (strace -f has the loader), it says so.
 
 SUITE_try_load_traced_PROBE() {
   [ "$(uname -s)" = Linux ] || { echo "Linux only (ptrace, seccomp)"; return; }
@@ -140,4 +141,17 @@ SUITE_try_load_traced() {
   expect_contains "$(cat out.txt)" "race.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
   # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
   HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok traced.so
+
+  TEST "where linkguard cannot trace the loader (strace -f has it): the stops alone, said"
+  if command -v strace >/dev/null; then
+    timeout 60 strace -f -o /dev/null "$LINKGUARD_BIN" try-load --json traced.so 2>/dev/null |
+      python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["traced"] is False and d["exitCode"] == 0, d' ||
+      test_failed "untraced run"
+    timeout 60 strace -f -o /dev/null "$LINKGUARD_BIN" try-load --forbid openmp --call ok traced.so \
+      >out.txt 2>err.txt
+    expect_equal "$?" 0 "untraced --forbid run: $(cat err.txt)"
+    expect_contains "$(cat out.txt)" "traced.so: note: linkguard could not trace the loader here"
+  else
+    test_failed "strace is not installed (scripts/lib/common.sh lists it)"
+  fi
 }
