@@ -223,24 +223,33 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
     // and write a 16 MB report): sets and maps, no scan inside a scan.
     std::vector<Seen> Images;
     std::set<std::string> AllPaths;
-    std::set<std::tuple<uint64_t, uint64_t, uint64_t>> Known;
+    using Identity = std::tuple<uint64_t, uint64_t, uint64_t>;
+    std::set<Identity> Known;
+    // Every other path the kernel showed for an image's file (a hard link
+    // mapped under another name): --forbid matches those too.
+    std::map<Identity, std::set<std::string>> OtherPaths;
+    auto see = [&](const MappedFile &F, size_t Stop) {
+      Identity Id{F.Major, F.Minor, F.Inode};
+      if (Known.insert(Id).second)
+        Images.push_back({F, Stop});
+      else
+        OtherPaths[Id].insert(F.Path);
+    };
     for (size_t I = 0; I < Run.Stops.size(); ++I)
       for (const MappedFile &F : Run.Stops[I].Files) {
         AllPaths.insert(F.Path);
         if (llvm::StringRef(F.Path).ends_with(" (deleted)"))
           AllPaths.insert(
               llvm::StringRef(F.Path).drop_back(strlen(" (deleted)")).str());
-        if (!F.Executable)
-          continue; // a data file: no code of it can run
-        if (Known.insert({F.Major, F.Minor, F.Inode}).second)
-          Images.push_back({F, I});
+        if (F.Executable) // else a data file: no code of it can run
+          see(F, I);
       }
     // Traced: every file mapped with code as it was mapped, also one gone
     // again by the next stop (a dlopen and dlclose in a constructor).
     for (const TracedMapping &T : Run.Mapped) {
       AllPaths.insert(T.File.Path);
-      if (Known.insert({T.File.Major, T.File.Minor, T.File.Inode}).second)
-        Images.push_back({T.File, T.StopsBefore});
+      if (T.File.Executable)
+        see(T.File, T.StopsBefore);
     }
     // Only --forbid needs every mapping (what --require wants is judged on
     // what was there at the stops).
@@ -292,6 +301,17 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
         SonameOf[I] = Soname(Images[I].File);
       SonamesRead = true;
     };
+    for (const Seen &Im : Images) {
+      auto It = OtherPaths.find({Im.File.Major, Im.File.Minor, Im.File.Inode});
+      if (It == OtherPaths.end())
+        continue;
+      for (const std::string &Other : It->second)
+        for (const contract::Pattern &P : Spec.Forbid)
+          if (P.matches(Other)) {
+            ForForbid.push_back({Other, Other});
+            break;
+          }
+    }
     // --forbid matches it too: a copy of libgomp named innocent.so, loaded
     // for NEEDED libgomp.so.1 through a link, is libgomp.so.1, even when
     // the library renames it in the loader's list (its link_map's l_name).

@@ -77,6 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         LibraryMapped |= F.sameFile(8, 1, 100);
         NeedMapped |= F.Executable && llvm::sys::path::filename(F.Path) == "libc.so.6";
       }
+    for (const TracedMapping &T : Run.Mapped) // the kernel's word too
+      NeedMapped |= T.File.Executable && llvm::sys::path::filename(T.File.Path) == "libc.so.6";
     check(LibraryMapped && NeedMapped);
     for (const MapsSnapshot &S : Run.Stops)
       for (const MappedFile &F : S.Files)
