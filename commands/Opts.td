@@ -95,6 +95,8 @@ defm hide : Eq<"hide", "<path>", "Make PATH absent for the child only (Linux: a 
 def keep_env : F<"keep-env", "Keep the loader variables in the child's environment",
                  [TryLoadVis]>;
 def lazy : F<"lazy", "dlopen with RTLD_LAZY instead of RTLD_NOW", [TryLoadVis]>;
+defm timeout : Eq<"timeout", "<seconds>", "Kill the loader after SECONDS (default 300; 0: "
+                                          "never)", [TryLoadVis]>;
 
 // env
 defm shell : Eq<"shell", "<sh|bash|zsh|fish>", "The shell the lines are for (default: sh; bash, "

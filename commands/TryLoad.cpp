@@ -57,7 +57,9 @@ const CommandSpec Spec = {
     "crash), 90 report incomplete (what the process mapped cannot be known for sure),\n"
     "91 this platform cannot load FILE (a Mach-O on Linux), 64 usage, 65 malformed\n"
     "file, 66 missing file, 69 linkguard-loader is not installed beside linkguard, 71\n"
-    "the loader could not be started, 73 the private directory cannot be created.\n",
+    "the loader could not be started, 73 the private directory cannot be created.\n"
+    "A loader still running after --timeout (300 s by default) is killed: 87 while\n"
+    "loading, 89 in --call.\n",
     "no input file",
     /*TakesCommand=*/false,
     "it judges a file's load commands, not a process: use `linkguard check`"};
@@ -68,6 +70,7 @@ struct Options {
   std::vector<std::string> Hide;
   bool KeepEnv = false, Lazy = false, Json = false;
   package::ContainerOptions Containers; // --scan, --max-inflated
+  unsigned TimeoutSeconds = 300;        // docs/try-load.md
   std::string File;
 };
 
@@ -85,6 +88,10 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
       return usageError(Spec, "--hide " + printable(H) + ": not an absolute path");
     O.Hide.push_back(H);
   }
+  if (const opt::Arg *T = CL.Args.getLastArg(OPT_timeout_EQ))
+    if (StringRef(T->getValue()).getAsInteger(10, O.TimeoutSeconds))
+      return usageError(Spec, "--timeout " + printable(T->getValue()) +
+                                  ": not a number of seconds");
   O.KeepEnv = CL.Args.hasArg(OPT_keep_env);
   O.Lazy = CL.Args.hasArg(OPT_lazy);
   if (std::string Why; !containerOptionsFrom(CL.Args, O.Containers, Why))
@@ -102,15 +109,21 @@ std::optional<int> readOptions(const std::vector<std::string> &Args, Options &O)
 // What a signal handler may touch: plain buffers, filled before use.
 constexpr size_t CleanupMax = 4096;
 char CleanupDir[CleanupMax];
-char CleanupFile[CleanupMax];
-volatile sig_atomic_t HaveDir = 0, HaveFile = 0;
+char CleanupFile[CleanupMax]; // its name in the directory open at CleanupDirFd
+volatile sig_atomic_t HaveDir = 0, HaveFile = 0, CleanupDirFd = -1;
 volatile pid_t Child = 0;
 
 void onSignal(int Sig) {
   if (Child > 0)
     ::kill(Child, Sig); // it also dies with linkguard (PR_SET_PDEATHSIG)
-  if (HaveFile)
-    ::unlink(CleanupFile);
+  // What the library forked outlives the loader otherwise: the loader and
+  // everything under it (its orphans are reparented here) goes now.
+  tryload::killChildrenNow();
+  // Through the directory's descriptor: the library may have put a link to
+  // another directory where the private one was (rmdir below removes an
+  // empty directory or nothing).
+  if (HaveFile && CleanupDirFd >= 0)
+    ::unlinkat(CleanupDirFd, CleanupFile, 0);
   if (HaveDir)
     ::rmdir(CleanupDir);
   ::signal(Sig, SIG_DFL);
@@ -231,6 +244,7 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
       {"mode", O.Lazy ? "lazy" : "now"},
       {"keepEnvironment", O.KeepEnv},
       {"removedFromEnvironment", strings(Removed)},
+      {"traced", Run.Traced},
       {"contract", json::Object{{"forbid", std::move(Forbid)}, {"require", std::move(Require)}}},
       {"outcome", tryload::outcomeName(V.What)},
       {"problem", Failed ? json::Value(V.Problem) : json::Value(nullptr)},
@@ -326,16 +340,18 @@ int runTryLoad(const std::vector<std::string> &Args) {
       if (!Made)
         return Made.takeError();
       Dir = std::move(*Made);
+      CleanupDirFd = Dir->fd();
       remember(CleanupDir, HaveDir, Dir->path());
     }
     return Dir.get();
   };
   auto RemoveDir = [&] {
     HaveFile = HaveDir = 0;
+    CleanupDirFd = -1; // closed below, and its number free for reuse
     Dir.reset();
   };
   auto Target = tryload::resolveTarget(O.File, O.Containers, GetDir, [](const std::string &P) {
-    remember(CleanupFile, HaveFile, P);
+    remember(CleanupFile, HaveFile, sys::path::filename(P).str());
   });
   auto fail = [&](Error E) {
     RemoveDir();
@@ -370,6 +386,7 @@ int runTryLoad(const std::vector<std::string> &Args) {
   Req.Hide = O.Hide;
   Req.KeepEnv = O.KeepEnv;
   Req.Lazy = O.Lazy;
+  Req.TimeoutSeconds = O.TimeoutSeconds;
   std::vector<std::string> Env, Removed;
   for (char **E = environ; E && *E; ++E)
     Env.push_back(*E);

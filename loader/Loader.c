@@ -37,6 +37,19 @@
  * --parent PID: the loader dies with linkguard (PR_SET_PDEATHSIG, which
  * posix_spawn cannot set), and exits at once if PID is already gone.
  *
+ * --traced (Linux, with --stop): linkguard tries to trace the loader
+ * (PTRACE_SEIZE) and says on descriptor 4 whether it does ('y'/'n'). If it
+ * does, the loader, before the library can run, installs a seccomp filter
+ * that hands linkguard every mmap/mprotect/pkey_mprotect asking for
+ * PROT_EXEC, and every mremap (SECCOMP_RET_TRACE: without a tracer such a
+ * call fails, ENOSYS, so the filter fails closed), and refuses further filters (seccomp(2),
+ * prctl(PR_SET_SECCOMP)): a later filter could outrank it, and
+ * personality(READ_IMPLIES_EXEC), which makes a PROT_READ mapping
+ * executable without asking for PROT_EXEC. Then one probe
+ * mapping, which linkguard sees before the baseline stop: its proof that
+ * the filter is there. So a library mapped and unmapped between two stops
+ * is seen as well.
+ *
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -50,7 +63,14 @@
 
 #include <signal.h>
 #if defined(__linux__)
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #endif
 
 #if defined(__APPLE__)
@@ -158,9 +178,75 @@ static void listImages(const char *Kind, const char *Phase) {
 }
 #endif
 
+#if defined(__linux__)
+#if defined(__x86_64__)
+#define LOADER_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define LOADER_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* The filter --traced installs (see the top of this file). 1: installed. */
+static int watchExecMappings(void) {
+#if defined(LOADER_AUDIT_ARCH) && defined(SECCOMP_RET_TRACE)
+  enum { Nr = offsetof(struct seccomp_data, nr),
+         Arch = offsetof(struct seccomp_data, arch),
+         Arg0 = offsetof(struct seccomp_data, args[0]),
+         Arg2 = offsetof(struct seccomp_data, args[2]) };
+  struct sock_filter Filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arch),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, LOADER_AUDIT_ARCH, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), /* another ABI */
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Nr),
+#if defined(__x86_64__)
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+#endif
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mremap, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE), /* serialized */
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 5, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 4, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pkey_mprotect, 3, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 11, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 4, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_personality, 5, 8),
+      /* mmap, mprotect, pkey_mprotect: */
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg2), /* prot, low word */
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 6),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+      /* prctl: */
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 4, 3),
+      /* personality: READ_IMPLIES_EXEC would make a PROT_READ mapping
+       * executable without asking for PROT_EXEC; a query is fine. */
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffU, 1, 0),
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, READ_IMPLIES_EXEC, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+  };
+  struct sock_fprog Prog = {(unsigned short)(sizeof Filter / sizeof Filter[0]),
+                            Filter};
+  int Persona = personality(0xffffffff);
+  if (Persona != -1 && (Persona & READ_IMPLIES_EXEC))
+    personality((unsigned long)(Persona & ~READ_IMPLIES_EXEC));
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &Prog) != 0)
+    return 0;
+  void *Probe = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (Probe != MAP_FAILED)
+    munmap(Probe, 4096);
+  return 1;
+#else
+  return 0;
+#endif
+}
+#endif
+
 static int usage(void) {
-  fprintf(stderr, "usage: linkguard-loader [--lazy] [--stop] [--parent PID] "
-                  "[--call SYMBOL] [--hide PATH]... [--] LIBRARY\n");
+  fprintf(stderr, "usage: linkguard-loader [--lazy] [--stop] [--traced] "
+                  "[--parent PID] [--call SYMBOL] [--hide PATH]... [--] "
+                  "LIBRARY\n");
   return 64;
 }
 
@@ -168,7 +254,7 @@ int main(int Argc, char **Argv) {
   const char *Call = NULL, *Library = NULL;
   /* At most one --hide per argument: no fixed limit. */
   const char **Hide = malloc(sizeof(char *) * (size_t)(Argc > 0 ? Argc : 1));
-  int NumHide = 0, Mode = RTLD_NOW, Options = 1;
+  int NumHide = 0, Mode = RTLD_NOW, Options = 1, Traced = 0;
   long Parent = 0;
   if (!Hide)
     return 71;
@@ -179,6 +265,8 @@ int main(int Argc, char **Argv) {
       Mode = RTLD_LAZY;
     else if (Options && !strcmp(Argv[I], "--stop"))
       Stops = 1;
+    else if (Options && !strcmp(Argv[I], "--traced"))
+      Traced = 1;
     else if (Options && !strcmp(Argv[I], "--parent") && I + 1 < Argc)
       Parent = strtol(Argv[++I], NULL, 10);
     else if (Options && !strcmp(Argv[I], "--call") && I + 1 < Argc)
@@ -223,6 +311,19 @@ int main(int Argc, char **Argv) {
   }
 
   listImages("baseline", NULL);
+#if defined(__linux__)
+  if (Traced) {
+    /* linkguard's answer: does it trace this process? */
+    char Answer = 'n';
+    while (read(4, &Answer, 1) < 0 && errno == EINTR) {
+    }
+    close(4);
+    if (Answer == 'y')
+      watchExecMappings();
+  }
+#else
+  (void)Traced;
+#endif
   stopForParent();
   void *Handle = dlopen(Library, Mode | RTLD_LOCAL);
   if (!Handle) {

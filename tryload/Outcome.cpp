@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 #include <sys/stat.h>
 #include <sys/types.h>
 #if defined(__linux__)
@@ -41,6 +42,9 @@ bool listed(const std::vector<contract::LoadedImage> &List,
 
 /// "exited with status 3" / "died by signal 11 (Segmentation fault)".
 std::string howItEnded(const LoaderRun &Run) {
+  if (Run.TimedOutAfter)
+    return "was killed after " + std::to_string(Run.TimedOutAfter) +
+           " s (--timeout)";
   if (Run.Signal)
     return "died by signal " + std::to_string(Run.Signal) + " (" +
            strsignal(Run.Signal) + ")";
@@ -215,43 +219,61 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
   std::vector<contract::LoadedImage> ForForbid, ForRequire;
   std::string Gap = Run.ReportProblem; // the first reason it is Incomplete
   if (Run.Watched) {
+    // Linear in the maps and the report (a library can map ~65,000 files,
+    // and write a 16 MB report): sets and maps, no scan inside a scan.
     std::vector<Seen> Images;
     std::set<std::string> AllPaths;
+    using Identity = std::tuple<uint64_t, uint64_t, uint64_t>;
+    std::set<Identity> Known;
+    // Every other path the kernel showed for an image's file (a hard link
+    // mapped under another name): --forbid matches those too.
+    std::map<Identity, std::set<std::string>> OtherPaths;
+    auto see = [&](const MappedFile &F, size_t Stop) {
+      Identity Id{F.Major, F.Minor, F.Inode};
+      if (Known.insert(Id).second)
+        Images.push_back({F, Stop});
+      else
+        OtherPaths[Id].insert(F.Path);
+    };
     for (size_t I = 0; I < Run.Stops.size(); ++I)
       for (const MappedFile &F : Run.Stops[I].Files) {
         AllPaths.insert(F.Path);
         if (llvm::StringRef(F.Path).ends_with(" (deleted)"))
           AllPaths.insert(
               llvm::StringRef(F.Path).drop_back(strlen(" (deleted)")).str());
-        if (!F.Executable)
-          continue; // a data file: no code of it can run
-        bool Known = false;
-        for (const Seen &S : Images)
-          Known |= S.File.sameFile(F.Major, F.Minor, F.Inode);
-        if (!Known)
-          Images.push_back({F, I});
+        if (F.Executable) // else a data file: no code of it can run
+          see(F, I);
       }
+    // Traced: every file mapped with code as it was mapped, also one gone
+    // again by the next stop (a dlopen and dlclose in a constructor).
+    for (const TracedMapping &T : Run.Mapped) {
+      AllPaths.insert(T.File.Path);
+      if (T.File.Executable)
+        see(T.File, T.StopsBefore);
+    }
+    // Only --forbid needs every mapping (what --require wants is judged on
+    // what was there at the stops).
+    if (Gap.empty() && !Run.TraceProblem.empty() && !Spec.Forbid.empty())
+      Gap = Run.TraceProblem;
+    // Each real path the report names: its first place in the report and
+    // the name the process used there.
+    std::map<std::string, std::pair<size_t, std::string>> Reported;
+    size_t Listed = 0;
+    for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
+      for (const contract::LoadedImage &I : *List)
+        Reported.try_emplace(I.RealPath, Listed++, I.Path);
     // In the order the loader listed them where it did (load order), stop
     // by stop; the others after, in address order.
     auto rank = [&](const Seen &S) {
-      size_t N = 0;
-      for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
-        for (const contract::LoadedImage &I : *List) {
-          if (I.RealPath == S.File.Path)
-            return std::make_pair(S.Stop, N);
-          ++N;
-        }
-      return std::make_pair(S.Stop, N);
+      auto It = Reported.find(S.File.Path);
+      return std::make_pair(S.Stop, It == Reported.end() ? Listed : It->second.first);
     };
     std::stable_sort(Images.begin(), Images.end(),
                      [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
     for (const Seen &S : Images) {
       // The name the process used for it, when the report gives one.
-      std::string Path = S.File.Path;
-      for (const auto *List : {&R.Baseline, &R.AfterLoad, &R.AfterCall})
-        for (const contract::LoadedImage &I : *List)
-          if (I.RealPath == S.File.Path && Path == S.File.Path)
-            Path = I.Path;
+      auto It = Reported.find(S.File.Path);
+      std::string Path = It == Reported.end() ? S.File.Path : It->second.second;
       MappedImage M{{Path, S.File.Path}, Origin::Dependency};
       if (S.File.sameFile(Lib.Major, Lib.Minor, Lib.Inode))
         M.From = Origin::Library;
@@ -269,16 +291,64 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       ForForbid.push_back(M.Image);
       ForRequire.push_back({S.File.Path, S.File.Path});
     }
+    // Each image's SONAME, read by linkguard from the mapped file (once,
+    // only when needed): the name the loader knows it by, whatever the
+    // file is called and whatever the process says.
+    std::vector<std::optional<std::string>> SonameOf(Images.size());
+    bool SonamesRead = false;
+    auto readSonames = [&] {
+      for (size_t I = 0; I < Images.size() && !SonamesRead; ++I)
+        SonameOf[I] = Soname(Images[I].File);
+      SonamesRead = true;
+    };
+    for (const Seen &Im : Images) {
+      auto It = OtherPaths.find({Im.File.Major, Im.File.Minor, Im.File.Inode});
+      if (It == OtherPaths.end())
+        continue;
+      for (const std::string &Other : It->second)
+        for (const contract::Pattern &P : Spec.Forbid)
+          if (P.matches(Other)) {
+            ForForbid.push_back({Other, Other});
+            break;
+          }
+    }
+    // --forbid matches it too: a copy of libgomp named innocent.so, loaded
+    // for NEEDED libgomp.so.1 through a link, is libgomp.so.1, even when
+    // the library renames it in the loader's list (its link_map's l_name).
+    if (!Spec.Forbid.empty()) {
+      readSonames();
+      for (size_t I = 0; I < Images.size(); ++I) {
+        if (!SonameOf[I])
+          continue;
+        const contract::LoadedImage &Named = V.Images[I].Image;
+        for (const contract::Pattern &P : Spec.Forbid)
+          if (P.matches(*SonameOf[I]) && !P.matches(Named.Path) &&
+              !P.matches(Named.RealPath)) {
+            ForForbid.push_back({*SonameOf[I], Named.RealPath});
+            break;
+          }
+      }
+    }
     // Every library the file asks for must be there: a loader cannot
-    // have loaded the library without them.
+    // have loaded the library without them. By file name, or by SONAME
+    // (the file has as many DT_NEEDED as it likes: each set built once).
+    std::set<std::string> Bases, Sonames;
+    bool HaveSonames = false;
+    for (const Seen &S : Images)
+      Bases.insert(llvm::sys::path::filename(S.File.Path).str());
     for (const std::string &N : Lib.Needed) {
-      llvm::StringRef Base = llvm::sys::path::filename(N);
-      bool Found = false;
-      for (const Seen &S : Images)
-        Found |= llvm::sys::path::filename(S.File.Path) == Base;
-      for (size_t I = 0; I < Images.size() && !Found; ++I)
-        Found |= Soname(Images[I].File) == N;
-      if (!Found && Gap.empty())
+      if (!Gap.empty())
+        break;
+      if (Bases.count(llvm::sys::path::filename(N).str()))
+        continue;
+      if (!HaveSonames) {
+        readSonames();
+        for (const std::optional<std::string> &Name : SonameOf)
+          if (Name)
+            Sonames.insert(*Name);
+        HaveSonames = true;
+      }
+      if (!Sonames.count(N))
         Gap = "the library needs " + N +
               ", and no image mapped in the process is it";
     }
@@ -364,6 +434,14 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
   else if (R.Complete && (Run.Signal || Run.ExitStatus))
     V.Note = "the loader " + howItEnded(Run) +
              " after its report, at exit (the library's destructors?)";
+  if (V.Note.empty() && Run.Watched && !Run.Traced && !Spec.Forbid.empty() &&
+      V.What == Outcome::Holds)
+    V.Note = "linkguard could not trace the loader here (ptrace refused): a library "
+             "mapped and unmapped again between two stops would not be seen";
+  if (V.Note.empty() && Run.Leftovers)
+    V.Note = "the library left " + std::to_string(Run.Leftovers) +
+             " process" + (Run.Leftovers == 1 ? "" : "es") +
+             " running after the loader ended; killed";
   return V;
 }
 

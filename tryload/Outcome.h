@@ -81,7 +81,8 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F);
 /// that cannot be read, that names an image the maps never showed, or that
 /// stops before the library was seen mapped, a needed library absent from
 /// the maps, or an image mapped from no file linkguard can name (a memfd, a
-/// deleted file) under --forbid, all make the run Incomplete. Unwatched
+/// deleted file) under --forbid, all make the run Incomplete. --forbid also
+/// matches each image's SONAME as Soname reads it from the mapped file. Unwatched
 /// (macOS), the report is all there is, and any gap in it (no end, a needed
 /// library it does not list) is Incomplete too.
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Library,

@@ -2,16 +2,31 @@
 #include "tryload/Run.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <ctime>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <csignal>
+#include <deque>
+#include <map>
+#include <optional>
+#include <tuple>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#endif
 
 using namespace llvm;
 
@@ -87,6 +102,296 @@ MapsSnapshot readMaps(pid_t Pid) {
     S.Files = parseMaps(Text);
   return S;
 }
+
+/// ptrace(2) takes a signal number or option bits as its data pointer.
+void *ptraceData(long Value) {
+  return reinterpret_cast<void *>(Value); // NOLINT(performance-no-int-to-ptr): ptrace(2)'s data
+}
+
+/// This process's children now, from /proc/self/task/TID/children (proc(5)).
+std::vector<pid_t> ownChildren() {
+  std::vector<pid_t> Kids;
+  DIR *Tasks = ::opendir("/proc/self/task");
+  if (!Tasks)
+    return Kids;
+  while (struct dirent *E = ::readdir(Tasks)) {
+    if (E->d_name[0] == '.')
+      continue;
+    std::string Path = std::string("/proc/self/task/") + E->d_name + "/children";
+    int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (FD < 0)
+      continue;
+    std::string Text;
+    char Buf[4096];
+    for (ssize_t N; (N = ::read(FD, Buf, sizeof Buf)) > 0;)
+      Text.append(Buf, static_cast<size_t>(N));
+    ::close(FD);
+    SmallVector<StringRef, 16> Pids;
+    StringRef(Text).split(Pids, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef P : Pids) {
+      int Pid = 0;
+      if (!P.trim().getAsInteger(10, Pid) && Pid > 0)
+        Kids.push_back(Pid);
+    }
+  }
+  ::closedir(Tasks);
+  return Kids;
+}
+
+/// Kills and reaps every process the loader left behind: linkguard is their
+/// subreaper (PR_SET_CHILD_SUBREAPER), so a fork of the library, a daemon
+/// that called setsid, and their children become linkguard's children when
+/// their parents end. Round by round, as a killed one's children are
+/// reparented, never waiting for one child alone (a zombie traced by its
+/// own child is reapable only once that tracer is gone, and the tracer is
+/// reparented here, to be killed next round); bounded, should something
+/// fork faster than it dies.
+unsigned reapLeftovers() {
+  unsigned Reaped = 0;
+  for (int Round = 0; Round < 2000; ++Round) {
+    std::vector<pid_t> Kids = ownChildren();
+    if (Kids.empty())
+      break;
+    for (pid_t K : Kids)
+      ::kill(K, SIGKILL);
+    bool Any = false;
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+      ++Reaped;
+      Any = true;
+    }
+    if (!Any)
+      ::usleep(1000);
+  }
+  return Reaped;
+}
+
+/// The files mapped with code in [Lo, Hi) of the maps Text; Covered: every
+/// byte of the range is mapped with code (by a file, when FileOnly).
+std::vector<MappedFile> execFilesIn(StringRef Text, uint64_t Lo, uint64_t Hi,
+                                    bool FileOnly, bool &Covered) {
+  std::vector<MappedFile> Out;
+  uint64_t Next = Lo; // the first byte not yet seen covered
+  Covered = true;
+  while (!Text.empty()) {
+    StringRef Line;
+    std::tie(Line, Text) = Text.split('\n');
+    StringRef Range = Line.split(' ').first;
+    uint64_t Start = 0, End = 0;
+    if (Range.split('-').first.getAsInteger(16, Start) ||
+        Range.split('-').second.getAsInteger(16, End) || End <= Lo || Start >= Hi)
+      continue;
+    std::vector<MappedFile> One = parseMaps(Line);
+    StringRef Perms = Line.split(' ').second.split(' ').first;
+    // A file's mmap must show that file (or some file) there: anonymous
+    // memory there means another thread replaced it already.
+    bool Exec = Perms.size() >= 3 && Perms[2] == 'x' && (!FileOnly || !One.empty());
+    if (!Exec || Start > Next)
+      Covered = false;
+    if (Exec && Start <= Next)
+      Next = std::max(Next, End);
+    if (Exec && !One.empty())
+      Out.push_back(One.front());
+  }
+  if (Next < Hi)
+    Covered = false;
+  return Out;
+}
+
+std::string readProcFile(const std::string &Path, bool &Ok) {
+  std::string Text;
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  Ok = FD >= 0;
+  if (!Ok)
+    return Text;
+  char Buf[65536];
+  for (;;) {
+    ssize_t N = ::read(FD, Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      Ok = false;
+    if (N <= 0)
+      break;
+    Text.append(Buf, static_cast<size_t>(N));
+  }
+  ::close(FD);
+  return Text;
+}
+
+/// The mappings with code followed one by one (each a read of the maps,
+/// which grow with them): a library loads tens, libtorch a few hundred.
+constexpr unsigned MaxMappingsRead = 1024;
+
+/// One tracee's system call that the filter handed over, between its
+/// seccomp stop and its return.
+struct PendingCall {
+  pid_t Tid = 0;
+  uint64_t Nr = 0;
+  uint64_t Args[6] = {};
+};
+
+/// The traced system calls: one runs at a time (InFlight), the others wait
+/// at their seccomp stop. So no other thread can map, or remap (mremap is
+/// handed over too), something in place of a new mapping with code before
+/// linkguard has read what it is; what untraced calls can do there
+/// (munmap, a mapping without code, anonymous memory) shows at the read.
+struct TraceState {
+  std::optional<PendingCall> InFlight;
+  std::deque<PendingCall> Waiting;
+};
+
+void recordExecFiles(LoaderRun &Run, pid_t T, uint64_t Lo, uint64_t Len, bool FileOnly,
+                     bool MustCover) {
+  bool Ok = false, Covered = false;
+  std::string Text = readProcFile("/proc/" + std::to_string(T) + "/maps", Ok);
+  std::vector<MappedFile> Files;
+  if (Ok)
+    Files = execFilesIn(Text, Lo, Lo + Len, FileOnly, Covered);
+  for (MappedFile &F : Files)
+    Run.Mapped.push_back({std::move(F), Run.Stops.size()});
+  // Another thread unmapped or replaced it before linkguard could read it:
+  // what was mapped there is unknown.
+  if ((!Ok || (MustCover && !Covered)) && Run.TraceProblem.empty() && Len > 0)
+    Run.TraceProblem = "a mapping with code was changed by another thread before "
+                       "linkguard could read it";
+}
+
+void recordExecFilesBefore(LoaderRun &Run, pid_t T, uint64_t Lo, uint64_t Len) {
+  bool Ok = false;
+  std::string Text = readProcFile("/proc/" + std::to_string(T) + "/maps", Ok);
+  if (!Ok)
+    return;
+  // Every file there, code or not yet: the call may make it code.
+  for (StringRef Rest = Text; !Rest.empty();) {
+    StringRef Line;
+    std::tie(Line, Rest) = Rest.split('\n');
+    StringRef Range = Line.split(' ').first;
+    uint64_t Start = 0, End = 0;
+    if (Range.split('-').first.getAsInteger(16, Start) ||
+        Range.split('-').second.getAsInteger(16, End) || End <= Lo || Start >= Lo + Len)
+      continue;
+    for (MappedFile &F : parseMaps(Line)) {
+      F.Executable = true;
+      Run.Mapped.push_back({std::move(F), Run.Stops.size()});
+    }
+  }
+}
+
+/// Lets the next waiting call run, when none is running.
+void startNext(LoaderRun &Run, TraceState &S) {
+  while (!S.InFlight && !S.Waiting.empty()) {
+    PendingCall C = S.Waiting.front();
+    S.Waiting.pop_front();
+    if (C.Nr == static_cast<uint64_t>(SYS_mremap)) {
+      // Only serialized: it moves a mapping, with its file and rights.
+      ::ptrace(PTRACE_CONT, C.Tid, nullptr, nullptr);
+      continue;
+    }
+    if (Run.MappingsRead >= MaxMappingsRead) {
+      // Each one costs a read of the whole maps: bounded.
+      if (Run.TraceProblem.empty())
+        Run.TraceProblem = "the process made more than " + std::to_string(MaxMappingsRead) +
+                           " mappings with code; linkguard followed the first " +
+                           std::to_string(MaxMappingsRead) + " as they were made";
+      ::ptrace(PTRACE_CONT, C.Tid, nullptr, nullptr);
+      continue;
+    }
+    ++Run.MappingsRead;
+    // mprotect: what is there now is what it makes code (read before too:
+    // another thread could replace it once the call has run).
+    if (C.Nr != static_cast<uint64_t>(SYS_mmap))
+      recordExecFilesBefore(Run, C.Tid, C.Args[0], C.Args[1]);
+    S.InFlight = C;
+    ::ptrace(PTRACE_SYSCALL, C.Tid, nullptr, nullptr); // to its return
+  }
+}
+
+/// Handles the ptrace events of the traced loader and its threads and forks
+/// that waitpid has for now. Returns true when the loader itself has ended
+/// (Status set).
+bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn Stopped) {
+  for (;;) {
+    startNext(Run, S);
+    int St = 0;
+    pid_t T = ::waitpid(-1, &St, __WALL | WNOHANG);
+    if (T <= 0)
+      return false;
+    if (WIFEXITED(St) || WIFSIGNALED(St)) {
+      if (S.InFlight && S.InFlight->Tid == T)
+        S.InFlight.reset();
+      S.Waiting.erase(std::remove_if(S.Waiting.begin(), S.Waiting.end(),
+                                     [&](const PendingCall &C) { return C.Tid == T; }),
+                      S.Waiting.end());
+      if (T == Pid) {
+        Status = St;
+        return true;
+      }
+      continue;
+    }
+    if (!WIFSTOPPED(St))
+      continue;
+    const int Sig = WSTOPSIG(St), Event = St >> 16;
+    struct __ptrace_syscall_info Info {};
+    if (Event == PTRACE_EVENT_SECCOMP) {
+      if (::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
+          Info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+        if (Run.Stops.empty())
+          Run.Traced = true; // the loader's probe, before the library
+        // Anonymous memory (a JIT's, the probe): no file to name, and the
+        // flags are registers, not memory another thread could change.
+        if (Info.seccomp.nr == static_cast<uint64_t>(SYS_mmap) &&
+            (Info.seccomp.args[3] & MAP_ANONYMOUS)) {
+          ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+          continue;
+        }
+        PendingCall C;
+        C.Tid = T;
+        C.Nr = Info.seccomp.nr;
+        std::copy(std::begin(Info.seccomp.args), std::end(Info.seccomp.args), C.Args);
+        S.Waiting.push_back(C);
+      } else {
+        if (Run.TraceProblem.empty())
+          Run.TraceProblem = "a system call the filter handed over could not be read (" +
+                             std::string(std::strerror(errno)) + ")";
+        ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      }
+      continue;
+    }
+    if (Sig == (SIGTRAP | 0x80)) { // a system call's return (TRACESYSGOOD)
+      if (S.InFlight && S.InFlight->Tid == T) {
+        const PendingCall C = *S.InFlight;
+        if (::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
+            Info.op == PTRACE_SYSCALL_INFO_EXIT && !Info.exit.is_error) {
+          const bool Mmap = C.Nr == static_cast<uint64_t>(SYS_mmap);
+          recordExecFiles(Run, T, Mmap ? static_cast<uint64_t>(Info.exit.rval) : C.Args[0],
+                          C.Args[1], /*FileOnly=*/Mmap, /*MustCover=*/true);
+        }
+        S.InFlight.reset();
+      }
+      ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      continue;
+    }
+    if (S.InFlight && S.InFlight->Tid == T) {
+      // It stopped for something else before its call returned: that
+      // return will not be seen (resumed below without PTRACE_SYSCALL).
+      S.InFlight.reset();
+      if (Run.TraceProblem.empty())
+        Run.TraceProblem = "a mapping with code did not return to linkguard";
+    }
+    if (Event != 0) { // clone, fork, vfork, exec, a new task's first stop
+      ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      continue;
+    }
+    if (T == Pid && Sig == SIGSTOP) { // the loader's stop (or the library's)
+      Run.Stops.push_back(readMaps(Pid));
+      Stopped(Run);
+      ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+      continue;
+    }
+    // Any other signal: delivered as if untraced.
+    ::ptrace(PTRACE_CONT, T, nullptr, ptraceData(Sig));
+  }
+}
 #endif
 
 /// A byte is written here whenever a child stops or ends (SIGCHLD), so the
@@ -104,9 +409,56 @@ extern "C" void linkguardTryLoadChild(int /*Sig*/) {
 
 char SpawnError::ID = 0;
 
+void killChildrenNow() {
+#if defined(__linux__)
+  // The thread group leader's list: linkguard runs no other thread, and
+  // orphans are reparented to the leader.
+  char Path[64] = "/proc/self/task/";
+  char Digits[16];
+  int N = 0;
+  for (long P = ::getpid(); P > 0 && N < 15; P /= 10)
+    Digits[N++] = static_cast<char>('0' + P % 10);
+  size_t L = std::strlen(Path);
+  while (N > 0)
+    Path[L++] = Digits[--N];
+  std::memcpy(Path + L, "/children", sizeof "/children");
+  for (int Round = 0; Round < 200; ++Round) {
+    int FD = ::open(Path, O_RDONLY | O_CLOEXEC);
+    if (FD < 0)
+      return;
+    char Buf[4096];
+    bool Any = false;
+    long Pid = 0;
+    for (ssize_t R; (R = ::read(FD, Buf, sizeof Buf)) > 0;)
+      for (ssize_t I = 0; I <= R; ++I) {
+        if (I < R && Buf[I] >= '0' && Buf[I] <= '9') {
+          Pid = Pid * 10 + (Buf[I] - '0');
+        } else if (I < R && Pid > 0) {
+          ::kill(static_cast<pid_t>(Pid), SIGKILL);
+          Any = true;
+          Pid = 0;
+        }
+      }
+    ::close(FD);
+    if (Pid > 0) {
+      ::kill(static_cast<pid_t>(Pid), SIGKILL);
+      Any = true;
+    }
+    if (!Any)
+      return;
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    struct timespec Ms = {0, 1000000};
+    ::nanosleep(&Ms, nullptr);
+  }
+#endif
+}
+
 std::vector<MappedFile> parseMaps(StringRef Text) {
   // "START-END PERMS OFFSET MAJ:MIN INODE      PATH", one mapping a line.
+  // Linear in the text: a library can map ~65,000 files (vm.max_map_count).
   std::vector<MappedFile> Files;
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t, std::string>, size_t> Index;
   while (!Text.empty()) {
     StringRef Line;
     std::tie(Line, Text) = Text.split('\n');
@@ -127,14 +479,12 @@ std::vector<MappedFile> parseMaps(StringRef Text) {
       continue; // anonymous memory, [heap], [vdso], or not a mapping line
     F.Path = unescapeMapsPath(Name);
     F.Executable = Perms[2] == 'x';
-    bool Seen = false;
-    for (MappedFile &Old : Files)
-      if (Old.sameFile(F.Major, F.Minor, F.Inode) && Old.Path == F.Path) {
-        Old.Executable |= F.Executable;
-        Seen = true;
-      }
-    if (!Seen)
+    auto [It, New] =
+        Index.try_emplace({F.Major, F.Minor, F.Inode, F.Path}, Files.size());
+    if (New)
       Files.push_back(std::move(F));
+    else
+      Files[It->second].Executable |= F.Executable;
   }
   return Files;
 }
@@ -172,6 +522,7 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     Args.push_back("--lazy");
   if (Watch) {
     Args.push_back("--stop");
+    Args.push_back("--traced");
     Args.push_back("--parent");
     Args.push_back(std::to_string(::getpid()));
   }
@@ -206,11 +557,40 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   if (Write < 0)
     return sysError("fcntl");
 
+  // Descriptor 4 (Linux): linkguard's answer whether it traces the loader.
+  int Go[2] = {-1, -1};
+  if (Watch) {
+    int Raw[2];
+    if (::pipe(Raw) != 0)
+      return sysError("pipe");
+    Go[0] = ::fcntl(Raw[0], F_DUPFD_CLOEXEC, 10);
+    Go[1] = ::fcntl(Raw[1], F_DUPFD_CLOEXEC, 10);
+    ::close(Raw[0]);
+    ::close(Raw[1]);
+    if (Go[0] < 0 || Go[1] < 0)
+      return sysError("fcntl");
+  }
+  auto CloseGo = make_scope_exit([&] {
+    for (int FD : Go)
+      if (FD >= 0)
+        ::close(FD);
+  });
+
   posix_spawn_file_actions_t Actions;
   posix_spawn_file_actions_init(&Actions);
   posix_spawn_file_actions_adddup2(&Actions, Write, 3);
+  if (Watch)
+    posix_spawn_file_actions_adddup2(&Actions, Go[0], 4);
   posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&Actions, 2, 1);
+#if defined(__linux__)
+  // What the library forks is reparented here, not to init, when its parent
+  // ends: it is killed with the rest at the end (reapLeftovers).
+  int WasSubreaper = 0;
+  ::prctl(PR_GET_CHILD_SUBREAPER, &WasSubreaper);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  auto Unreaper = make_scope_exit([&] { ::prctl(PR_SET_CHILD_SUBREAPER, WasSubreaper); });
+#endif
   pid_t Pid = -1;
   int Err =
       ::posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), Envp.data());
@@ -221,6 +601,21 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     return sysError("cannot start " + Request.LoaderPath);
   }
   Started(Pid);
+#if defined(__linux__)
+  // Trace it (its threads and forks too), so that each mapping with code is
+  // seen as it is made; it dies with linkguard (EXITKILL). Refused (a
+  // container without ptrace, Yama's scope 3): the stops alone.
+  bool Tracing = false;
+  if (Watch) {
+    Tracing = ::ptrace(PTRACE_SEIZE, Pid, nullptr,
+                       ptraceData(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACESYSGOOD |
+                                  PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
+                                  PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL)) == 0;
+    char Answer = Tracing ? 'y' : 'n';
+    (void)!::write(Go[1], &Answer, 1);
+  }
+  TraceState Trace;
+#endif
 
   // SIGCHLD, stops included, wakes the poll below (restored afterwards).
   struct sigaction OldChld {};
@@ -265,9 +660,18 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   Run.Watched = Watch;
   int Status = 0;
   bool Exited = false, Closed = false;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point Deadline =
+      Clock::now() + std::chrono::seconds(Request.TimeoutSeconds);
   while (!Exited) {
     struct pollfd P[2] = {{Closed ? -1 : Pipe[0], POLLIN, 0},
                           {Woken ? ChildPipe[0] : -1, POLLIN, 0}};
+    if (Request.TimeoutSeconds && !Run.TimedOutAfter && Clock::now() >= Deadline) {
+      // SIGKILL ends it in any state: spinning, stopped, or held in a
+      // ptrace-stop by a process the library started.
+      ::kill(Pid, SIGKILL);
+      Run.TimedOutAfter = Request.TimeoutSeconds;
+    }
     if (::poll(P, 2, 100) > 0) {
       if (P[0].revents)
         Closed = drain();
@@ -275,6 +679,12 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
       while (P[1].revents && ::read(ChildPipe[0], Bytes, sizeof Bytes) > 0) {
       }
     }
+#if defined(__linux__)
+    if (Tracing) {
+      Exited = traceEvents(Pid, Run, Trace, Status, Stopped);
+      continue;
+    }
+#endif
     pid_t W = ::waitpid(Pid, &Status, WNOHANG | WUNTRACED);
     if (W < 0 && errno != EINTR)
       return sysError("waitpid");
@@ -284,6 +694,16 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
       // read now are the kernel's, not the process's word.
       Run.Stops.push_back(readMaps(Pid));
       Stopped(Run);
+      // The library may have made linkguard its tracer
+      // (ptrace(PTRACE_TRACEME)): then this is a ptrace-stop, which SIGCONT
+      // does not end, and the loader would wait here for ever. Detach,
+      // delivering the signal it stopped for as if it had not been traced
+      // (a SIGSTOP then stops it again, untraced; the SIGTRAP of an exec
+      // under PTRACE_TRACEME is ptrace's own, not delivered). Not traced by
+      // linkguard: ESRCH, nothing happens.
+      const int StopSig = WSTOPSIG(Status);
+      if (::ptrace(PTRACE_DETACH, Pid, nullptr, ptraceData(StopSig == SIGTRAP ? 0 : StopSig)) == 0)
+        continue;
 #else
       (void)Stopped;
 #endif
@@ -292,8 +712,12 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
     }
     Exited = W == Pid;
   }
+  Started(0); // reaped: its pid may be reused, no signal goes there now
   if (!Closed)
     drain(); // what the loader wrote before it exited
+#if defined(__linux__)
+  Run.Leftovers = reapLeftovers();
+#endif
 
   Expected<LoaderReport> Report = parseLoaderReport(Text);
   if (Report)

@@ -47,6 +47,10 @@ struct TryLoadRequest {
   std::vector<std::string> Hide;
   bool KeepEnv = false;
   bool Lazy = false;
+  /// The loader is killed (SIGKILL) when it has not ended after this many
+  /// seconds: a constructor or a called function that never returns, or a
+  /// process the library keeps stopped, must not hang linkguard. 0: none.
+  unsigned TimeoutSeconds = 0;
 };
 
 /// One file mapped in the child, as /proc/PID/maps shows it.
@@ -69,14 +73,34 @@ struct MapsSnapshot {
 /// Parses the text of /proc/PID/maps (proc(5)).
 std::vector<MappedFile> parseMaps(llvm::StringRef Text);
 
+/// A file mapped with code in the child, seen as it was mapped (Linux,
+/// traced): the seccomp filter stopped the mmap/mprotect, and linkguard read
+/// the maps at its return.
+struct TracedMapping {
+  MappedFile File;
+  size_t StopsBefore = 0; // the stops the child had made by then
+};
+
 struct LoaderRun {
   LoaderReport Report;
   std::string ReportProblem; // the report could not be parsed: why
   /// The parent stopped the child and read its maps itself (Linux).
   bool Watched = false;
   std::vector<MapsSnapshot> Stops; // one per stop, in order
+  /// linkguard traced the child and saw its filter's probe: every mapping
+  /// with code was seen as it was made (Mapped), not only at the stops.
+  bool Traced = false;
+  std::vector<TracedMapping> Mapped;
+  std::string TraceProblem; // a mapping with code that could not be read
+  unsigned MappingsRead = 0; // the mappings followed one by one
   int ExitStatus = 0; // when it exited
   int Signal = 0;     // when it died by a signal
+  /// It outlived TryLoadRequest::TimeoutSeconds and was killed (Signal is
+  /// then SIGKILL).
+  unsigned TimedOutAfter = 0;
+  /// Processes the library left behind (its forks and theirs, daemons
+  /// included), killed when the loader had ended.
+  unsigned Leftovers = 0;
 };
 
 /// Called at each stop of the child, after its maps were read and before it
@@ -104,9 +128,15 @@ private:
   std::string Message;
 };
 
+/// For a signal handler (async-signal-safe): SIGKILLs the children of this
+/// process and reaps them, round by round as their children are reparented
+/// here (runLoader makes linkguard their subreaper), for at most ~0.2 s.
+/// Linux; elsewhere nothing.
+void killChildrenNow();
+
 /// Starts the loader with Env, reads its report, waits for it. Started is
 /// called with the child's pid as soon as it runs (so a signal handler can
-/// forward a signal to it); Stopped at each of its stops (Linux). Errors:
+/// forward a signal to it), and with 0 once it is reaped; Stopped at each of its stops (Linux). Errors:
 /// SpawnError.
 llvm::Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
                                     const std::vector<std::string> &Env,

@@ -13,7 +13,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -47,13 +49,78 @@ Expected<std::unique_ptr<PrivateDir>> PrivateDir::create() {
   if (!::mkdtemp(Buf.data())) // mode 0700
     return make_error<CantCreate>("cannot create a private directory like " +
                                   Buf + ": " + std::strerror(errno));
-  return std::unique_ptr<PrivateDir>(new PrivateDir(Buf));
+  int Fd = ::open(Buf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (Fd < 0) {
+    int E = errno;
+    ::rmdir(Buf.c_str());
+    return make_error<CantCreate>("cannot open the private directory " + Buf +
+                                  ": " + std::strerror(E));
+  }
+  return std::unique_ptr<PrivateDir>(new PrivateDir(Buf, Fd));
 }
+
+namespace {
+
+/// Removes every entry of the directory open at Fd, and what is in its
+/// subdirectories, through descriptors: nothing outside it, whatever links
+/// it holds. Depth-bounded (a deeper tree is left as it is).
+void removeContents(int Fd, int Depth) {
+  int Copy = ::dup(Fd);
+  DIR *D = Copy < 0 ? nullptr : ::fdopendir(Copy);
+  if (!D) {
+    if (Copy >= 0)
+      ::close(Copy);
+    return;
+  }
+  std::vector<std::string> Names;
+  while (struct dirent *E = ::readdir(D))
+    if (std::strcmp(E->d_name, ".") != 0 && std::strcmp(E->d_name, "..") != 0)
+      Names.push_back(E->d_name);
+  ::closedir(D);
+  for (const std::string &N : Names) {
+    if (::unlinkat(Fd, N.c_str(), 0) == 0 || Depth >= 16)
+      continue;
+    int Sub = ::openat(Fd, N.c_str(),
+                       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (Sub < 0)
+      continue;
+    removeContents(Sub, Depth + 1);
+    ::close(Sub);
+    ::unlinkat(Fd, N.c_str(), AT_REMOVEDIR);
+  }
+}
+
+bool sameDirectory(const char *Path, const struct stat &Want) {
+  struct stat St;
+  return ::lstat(Path, &St) == 0 && S_ISDIR(St.st_mode) &&
+         St.st_dev == Want.st_dev && St.st_ino == Want.st_ino;
+}
+
+} // namespace
 
 PrivateDir::~PrivateDir() {
   // Best effort: nothing to report to, and nothing else to try.
-  std::error_code Ignored = sys::fs::remove_directories(Dir);
-  (void)Ignored;
+  struct stat Mine;
+  if (::fstat(Fd, &Mine) != 0) {
+    ::close(Fd);
+    return;
+  }
+  removeContents(Fd, 0);
+  if (sameDirectory(Dir.c_str(), Mine)) {
+    ::rmdir(Dir.c_str());
+  } else {
+    // Renamed: where it is now, if the system says (Linux), and only if
+    // that is still it. rmdir removes an empty directory and nothing else.
+    char Now[4096];
+    std::string Self = "/proc/self/fd/" + std::to_string(Fd);
+    ssize_t N = ::readlink(Self.c_str(), Now, sizeof Now - 1);
+    if (N > 0) {
+      Now[N] = '\0';
+      if (Now[0] == '/' && sameDirectory(Now, Mine))
+        ::rmdir(Now);
+    }
+  }
+  ::close(Fd);
 }
 
 std::string PrivateDir::pathFor(StringRef Name) const {
@@ -69,7 +136,9 @@ std::string PrivateDir::pathFor(StringRef Name) const {
 }
 
 Error PrivateDir::write(const std::string &Path, StringRef Bytes) const {
-  int FD = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+  std::string Base = sys::path::filename(Path).str();
+  int FD = ::openat(Fd, Base.c_str(),
+                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
   if (FD < 0)
     return make_error<CantCreate>("cannot create " + Path + ": " +
                                   std::strerror(errno));

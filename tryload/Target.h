@@ -49,6 +49,10 @@ public:
   static llvm::Expected<std::unique_ptr<PrivateDir>> create();
   /// The directory create() would use.
   static std::string temporaryDirectory();
+  /// Removes what is in the directory through its descriptor (never
+  /// following a symbolic link), then the directory itself only if its path
+  /// still names it: the library under test can rename the directory and
+  /// put a link to any other directory in its place.
   ~PrivateDir();
   PrivateDir(const PrivateDir &) = delete;
   PrivateDir &operator=(const PrivateDir &) = delete;
@@ -58,12 +62,17 @@ public:
   /// at most 121 bytes, its start and its end, so any member name fits a
   /// file system's 255) goes.
   std::string pathFor(llvm::StringRef Name) const;
-  /// Writes Bytes to the new file Path (mode 0700). Errors: CantCreate.
+  /// Writes Bytes to the new file Path (mode 0700), one pathFor() gave,
+  /// through the directory's descriptor. Errors: CantCreate.
   llvm::Error write(const std::string &Path, llvm::StringRef Bytes) const;
+  /// The directory, open (O_NOFOLLOW) since it was made: what is removed
+  /// is what is in it, wherever its name now leads.
+  int fd() const { return Fd; }
 
 private:
-  explicit PrivateDir(std::string Dir) : Dir(std::move(Dir)) {}
+  PrivateDir(std::string Dir, int Fd) : Dir(std::move(Dir)), Fd(Fd) {}
   std::string Dir;
+  int Fd;
 };
 
 /// FILE names more than one binary: which ones, so the user can pick.

@@ -42,6 +42,7 @@ LINKGUARD_PACKAGES=(
   # tests/e2e/ux.bash: every --json document validated against docs/schema/.
   python3-jsonschema
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
+  strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.

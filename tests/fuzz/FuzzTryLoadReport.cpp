@@ -3,10 +3,12 @@
 // try-load's report comes from the process that runs the library under
 // test, which may write anything to it (issue 28), and /proc/PID/maps is
 // the kernel's text. The bytes are: the report, then, after each NUL byte,
-// the maps text of one stop. parseLoaderReport and parseMaps must accept or
+// the maps text of one stop (or, when it starts with '#', of the mappings
+// traced as they were made). parseLoaderReport and parseMaps must accept or
 // refuse any bytes without crashing, and judgeRun must never say "holds"
 // for a run it cannot vouch for: an unreadable report, a library never seen
-// mapped at a stop, a needed library absent from the maps.
+// mapped at a stop, a needed library absent from the maps, a forbidden
+// library mapped with code at a stop or as traced.
 //
 //===----------------------------------------------------------------------===//
 #include "tryload/Outcome.h"
@@ -46,7 +48,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   bool AnyStop = !Rest.empty() || All.contains('\0');
   while (AnyStop) {
     auto [Maps, Next] = Rest.split('\0');
-    Run.Stops.push_back({parseMaps(Maps), ""});
+    if (Maps.starts_with("#")) {
+      Run.Traced = true;
+      for (MappedFile &F : parseMaps(Maps.drop_front()))
+        Run.Mapped.push_back({std::move(F), Run.Stops.size()});
+    } else {
+      Run.Stops.push_back({parseMaps(Maps), ""});
+    }
     if (!Rest.contains('\0'))
       break;
     Rest = Next;
@@ -69,7 +77,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         LibraryMapped |= F.sameFile(8, 1, 100);
         NeedMapped |= F.Executable && llvm::sys::path::filename(F.Path) == "libc.so.6";
       }
+    for (const TracedMapping &T : Run.Mapped) // the kernel's word too
+      NeedMapped |= T.File.Executable && llvm::sys::path::filename(T.File.Path) == "libc.so.6";
     check(LibraryMapped && NeedMapped);
+    for (const MapsSnapshot &S : Run.Stops)
+      for (const MappedFile &F : S.Files)
+        check(!F.Executable || !Spec.Forbid.front().matches(F.Path));
+    for (const TracedMapping &T : Run.Mapped)
+      check(!T.File.Executable || !Spec.Forbid.front().matches(T.File.Path));
   }
   // The report alone (macOS): it must be complete and list what is needed.
   Run.Watched = false;

@@ -409,3 +409,56 @@ TEST_CASE("try-load: unwatched (macOS), the report's gaps fail closed",
                std::nullopt, {});
   CHECK(V.What == Outcome::Holds);
 }
+
+TEST_CASE("try-load: a traced run judges every mapping with code as it was made",
+          "[tryload]") {
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  const std::string Report = rec({"load", "ok"}) + rec({"end"});
+  // libgomp mapped and unmapped between the stops: seen only as traced.
+  LoaderRun Run = watched(Report, {Before, Loaded});
+  Run.Traced = true;
+  MappedFile Gomp = parseMaps(GompMaps).front();
+  Run.Mapped.push_back({Gomp, 1});
+  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Images.size() == 4);
+  CHECK(V.Images[3].Image.RealPath == Gomp.Path);
+  CHECK(V.Images[3].From == Origin::Dependency);
+
+  // A mapping the parent could not read in time: undecided under --forbid,
+  // nothing to decide without it.
+  Run = watched(Report, {Before, Loaded});
+  Run.Traced = true;
+  Run.TraceProblem = "a mapping with code was changed by another thread";
+  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Incomplete);
+  CHECK_THAT(V.Problem, Catch::Contains("changed by another thread"));
+  V = judgeRun(Run, model(), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Holds);
+
+  // Untraced (ptrace refused): holds, and says what it could not see.
+  Run = watched(Report, {Before, Loaded});
+  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Holds);
+  CHECK_THAT(V.Note, Catch::Contains("could not trace the loader"));
+}
+
+TEST_CASE("try-load: --forbid matches a mapped file's SONAME, not only its names",
+          "[tryload]") {
+  const std::string Renamed =
+      mapsLine("r-xp", "08:01", 13, "/opt/evil/innocent.so");
+  LoaderRun Run = watched(rec({"load", "ok"}) + rec({"end"}),
+                          {LoaderMaps, LoaderMaps + ModelMaps + Renamed});
+  auto Soname = [](const MappedFile &F) -> std::optional<std::string> {
+    if (F.Path == "/opt/evil/innocent.so")
+      return std::string("libgomp.so.1");
+    return std::nullopt;
+  };
+  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), Soname);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Contract.violations() == 1);
+  CHECK_THAT(V.Contract.Findings.front().Message,
+             Catch::StartsWith("libgomp.so.1 (/opt/evil/innocent.so) is mapped"));
+  CHECK(judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname).What ==
+        Outcome::Holds);
+}

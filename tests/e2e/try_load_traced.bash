@@ -1,0 +1,157 @@
+# `linkguard try-load` traces the loader (issue 28, review): a seccomp
+# filter hands linkguard every mapping with code as it is made, so a
+# library that maps libgomp and unmaps it before the loader's next stop is
+# seen; the library cannot outrank the filter with one of its own, nor make
+# a PROT_READ mapping executable through personality(READ_IMPLIES_EXEC).
+# Where it cannot trace (strace -f has the loader), it says so.
+
+SUITE_try_load_traced_PROBE() {
+  [ "$(uname -s)" = Linux ] || { echo "Linux only (ptrace, seccomp)"; return; }
+  [ -x "${LINKGUARD_BIN:-}" ] || { echo "linkguard not built"; return; }
+  [ -e /usr/lib/x86_64-linux-gnu/libgomp.so.1 ] || { echo "libgomp.so.1 not installed"; return; }
+  command -v python3 >/dev/null || { echo "python3 not found"; return; }
+  local dir traced
+  dir=$(mktemp -d) || { echo "mktemp failed"; return; }
+  echo 'int f(void) { return 0; }' >"$dir/f.c"
+  "$CLANG" -shared -fPIC "$dir/f.c" -o "$dir/f.so" 2>/dev/null
+  traced=$("$LINKGUARD_BIN" try-load --json "$dir/f.so" 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["traced"])' 2>/dev/null)
+  rm -rf "$dir"
+  [ "$traced" = True ] ||
+    echo "linkguard cannot trace the loader here (ptrace or seccomp refused): the stops alone"
+}
+
+SUITE_try_load_traced_SETUP() {
+  cat >traced.c <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+int ok(void) { return 0; }
+__attribute__((constructor)) static void start(void) {
+  const char *How = getenv("HOSTILE");
+  if (!How)
+    return;
+  if (!strcmp(How, "transient")) { /* libgomp mapped, and gone by the stop */
+    void *H = dlopen("libgomp.so.1", RTLD_NOW);
+    if (!H || dlclose(H) != 0)
+      _exit(46);
+  }
+  if (!strcmp(How, "filter")) { /* a filter of its own, to outrank linkguard's */
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL) == 0 || errno != EPERM)
+      _exit(47);
+  }
+  if (!strcmp(How, "persona")) { /* libgomp mapped PROT_READ, run as code */
+    FILE *Out = fopen(getenv("MARK"), "w");
+    if (personality(0xffffffff) == -1 ||
+        personality(personality(0xffffffff) | READ_IMPLIES_EXEC) == -1) {
+      fputs("refused\n", Out);
+    } else {
+      int Fd = open("/usr/lib/x86_64-linux-gnu/libgomp.so.1", O_RDONLY);
+      void *P = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, Fd, 0);
+      char Line[4096], Want[32];
+      snprintf(Want, sizeof Want, "%lx-", (unsigned long)P);
+      FILE *Maps = fopen("/proc/self/maps", "r");
+      while (fgets(Line, sizeof Line, Maps))
+        if (!strncmp(Line, Want, strlen(Want)))
+          fprintf(Out, "%.4s\n", strchr(Line, ' ') + 1);
+      fclose(Maps);
+      munmap(P, 4096);
+      close(Fd);
+    }
+    fclose(Out);
+  }
+}
+C
+  "$CLANG" -shared -fPIC traced.c -o traced.so || test_failed "traced.so"
+  # A thread that moves code of libc over a fresh mapping of libgomp as
+  # soon as it is made (mremap), 200 times: the read must come first.
+  cat >race.c <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int ok(void) { return 0; }
+static void *Target, *Innocent;
+static volatile int Go, Done;
+static void *innocent(void) {
+  return mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+              open("/usr/lib/x86_64-linux-gnu/libc.so.6", O_RDONLY), 0);
+}
+static void *swapper(void *Arg) {
+  (void)Arg;
+  while (!Go) {
+  }
+  while (!Done)
+    if (mremap(Innocent, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, Target) != MAP_FAILED)
+      Innocent = innocent();
+  return NULL;
+}
+__attribute__((constructor)) static void start(void) {
+  pthread_t T;
+  int Fd = open("/usr/lib/x86_64-linux-gnu/libgomp.so.1", O_RDONLY);
+  Target = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  Innocent = innocent();
+  pthread_create(&T, NULL, swapper, NULL);
+  for (int I = 0; I < 200; ++I) {
+    Go = 1;
+    mmap(Target, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, Fd, 0);
+  }
+  Done = 1;
+  pthread_join(T, NULL);
+  munmap(Target, 4096);
+}
+C
+  "$CLANG" -shared -fPIC -pthread race.c -o race.so || test_failed "race.so"
+}
+
+# run_try_load STATUS TITLE ARGS...: output in out.txt/err.txt.
+run_try_load() {
+  local want=$1 title=$2
+  shift 2
+  timeout 60 "$LINKGUARD_BIN" try-load "$@" >out.txt 2>err.txt
+  expect_equal "$?" "$want" "$title: $(tail -n 3 out.txt err.txt)"
+}
+
+SUITE_try_load_traced() {
+  TEST "a library that maps libgomp and unmaps it before the next stop: seen as it was mapped"
+  HOSTILE=transient run_try_load 1 "dlopen+dlclose" --forbid openmp --call ok traced.so
+  expect_contains "$(cat out.txt)" "traced.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
+  HOSTILE=transient run_try_load 0 "dlopen+dlclose, nothing forbidden" --call ok traced.so
+  # READ_IMPLIES_EXEC would make a PROT_READ mapping code without PROT_EXEC:
+  # either it is refused, or the verdict is not "holds".
+  HOSTILE=persona MARK=$PWD/persona.txt timeout 60 "$LINKGUARD_BIN" try-load --forbid openmp \
+    --call ok traced.so >out.txt 2>err.txt
+  local st=$?
+  if [ "$(cat persona.txt)" != refused ] && [ "$st" = 0 ]; then
+    test_failed "libgomp mapped as $(cat persona.txt) through READ_IMPLIES_EXEC, and try-load held"
+  fi
+  # Another thread cannot put code of another file in its place first.
+  run_try_load 1 "mremap race" --forbid openmp --call ok race.so
+  expect_contains "$(cat out.txt)" "race.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
+  # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
+  HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok traced.so
+
+  TEST "where linkguard cannot trace the loader (strace -f has it): the stops alone, said"
+  if command -v strace >/dev/null; then
+    timeout 60 strace -f -o /dev/null "$LINKGUARD_BIN" try-load --json traced.so 2>/dev/null |
+      python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["traced"] is False and d["exitCode"] == 0, d' ||
+      test_failed "untraced run"
+    timeout 60 strace -f -o /dev/null "$LINKGUARD_BIN" try-load --forbid openmp --call ok traced.so \
+      >out.txt 2>err.txt
+    expect_equal "$?" 0 "untraced --forbid run: $(cat err.txt)"
+    expect_contains "$(cat out.txt)" "traced.so: note: linkguard could not trace the loader here"
+  else
+    test_failed "strace is not installed (scripts/lib/common.sh lists it)"
+  fi
+}
