@@ -226,7 +226,7 @@ TEST_CASE("ELF: system family, RUNPATH, $ORIGIN", "[contract][portability]") {
   CHECK(placeDependencies(B, O, FS)[8].Where == Placement::System);
 }
 
-TEST_CASE("ELF: DT_RPATH is ignored when DT_RUNPATH is present; ${ORIGIN}",
+TEST_CASE("ELF: DT_RPATH is ignored when DT_RUNPATH is present, ${ORIGIN}",
           "[contract][portability]") {
   auto FS = fakeFS({"/b/lib/libfoo.so"});
   PortabilityOptions O;

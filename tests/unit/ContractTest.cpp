@@ -110,7 +110,7 @@ TEST_CASE("unused dependencies: libSystem is exempt, unknown is never guessed",
   CHECK(judge(B, Spec).violations() == 2);
 }
 
-TEST_CASE("a bare word names a library by its stem; groups in any case "
+TEST_CASE("a bare word names a library by its stem, groups in any case "
           "(issue 28)",
           "[contract][pattern]") {
   // The file names a pattern that "can never match" used to miss.

@@ -95,7 +95,7 @@ TEST_CASE("dyld: a clean lld-shaped dylib and executable pass every check",
   }
 }
 
-TEST_CASE("dyld: duplicate LC_RPATH per release; only the first 64 compared",
+TEST_CASE("dyld: duplicate LC_RPATH per release, only the first 64 compared",
           "[contract][dyld]") {
   Slice S = cleanDylib(ver(15, 0));
   S.SearchPaths = {{"@loader_path"}, {"@loader_path"}};

@@ -48,7 +48,7 @@ TEST_CASE("subcommands, help, version and usage errors", "[invocation]") {
   CHECK(parseInvocation("linkguard", {"version"}).Kind == InvocationKind::TopLevelVersion);
 }
 
-TEST_CASE("a near miss of a subcommand is a typo; a compiler's name never is", "[invocation]") {
+TEST_CASE("a near miss of a subcommand is a typo, a compiler's name never is", "[invocation]") {
   CHECK(nearestSubcommand("chek") == "check");
   CHECK(nearestSubcommand("inspcet") == "inspect");
   CHECK(nearestSubcommand("tryload") == "try-load");

@@ -41,7 +41,7 @@ std::string ignoredReason(const RulesFileLookup &L, const std::string &Path) {
 
 } // namespace
 
-TEST_CASE("LINKGUARD_CONFIG wins, unchecked for owner; it must be a regular "
+TEST_CASE("LINKGUARD_CONFIG wins, unchecked for owner, it must be a regular "
           "file within the cap",
           "[rulesfile][search]") {
   TempTree T;

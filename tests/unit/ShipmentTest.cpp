@@ -28,7 +28,7 @@ TEST_CASE("dyld expands @loader_path against the image holding the path", "[ship
   CHECK(E.Path == "/opt/homebrew/lib");
 }
 
-TEST_CASE("ld.so expands $ORIGIN anywhere; $LIB and $PLATFORM are undecidable", "[shipment]") {
+TEST_CASE("ld.so expands $ORIGIN anywhere, $LIB and $PLATFORM are undecidable", "[shipment]") {
   const LoaderRules &R = rulesFor(objlib::Format::ELF);
   CHECK(expand(R, "$ORIGIN/../lib", "/w/pkg", "").Path == "/w/lib");
   CHECK(expand(R, "${ORIGIN}/lib", "/w/pkg", "").Path == "/w/pkg/lib");
