@@ -8,7 +8,7 @@
 
 #include "driver/DriverError.h"
 #include "objlib/Reader.h"
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 #include "shipment/Shipment.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -154,7 +154,7 @@ void forEachInputBinary(
     Walk.EmptyIsFine = true;
     Walk.Limits = shipment::treeZipLimits(Opts.Limits, Path, (*S)->containers());
     for (const shipment::TreeContainer &C : (*S)->containers())
-      walkContainer(shipment::joinPath(Path, C.Rel), Walk, std::nullopt, C.PrefixIsImage);
+      walkContainer(contract::joinPath(Path, C.Rel), Walk, std::nullopt, C.PrefixIsImage);
     if (Visited == 0) // an empty tree judged nothing: never "holds"
       Visit(Path,
             make_error<objlib::ReadError>(objlib::ReadErrorKind::Malformed,

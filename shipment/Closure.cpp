@@ -1,7 +1,7 @@
 //===- Closure.cpp - resolve a shipment's load closure by the loaders' rules ===//
 #include "shipment/Closure.h"
 
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 
 #include "libnames/LibraryNames.h"
 #include "support/EnumNames.h"
@@ -19,6 +19,16 @@
 using namespace llvm;
 
 namespace linkguard::shipment {
+
+using contract::Expansion;
+using contract::LoaderRules;
+using contract::SearchRow;
+using contract::SearchStep;
+using contract::expand;
+using contract::isSystemName;
+using contract::joinPath;
+using contract::normalizePath;
+using contract::rulesFor;
 
 const char *outcomeName(Outcome O) {
   return enumName(O, {"system", "shipped", "provided", "unresolved", "non-portable", "unknown"});

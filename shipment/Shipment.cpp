@@ -1,7 +1,7 @@
 //===- Shipment.cpp - the binaries of a tree and the names they ship under -===//
 #include "shipment/Shipment.h"
 
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 
 #include "package/Container.h"
 
@@ -18,6 +18,9 @@
 using namespace llvm;
 
 namespace linkguard::shipment {
+
+using contract::joinPath;
+using contract::normalizePath;
 
 struct Shipment::ZipHold {};
 
