@@ -23,6 +23,7 @@
 #include "support/EnumNames.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -308,12 +309,8 @@ struct Placer {
                ? " (the binary has no LC_RPATH and no --search was given)"
                : " (the binary has no DT_RUNPATH/DT_RPATH and no --search "
                  "was given)";
-    if (!Tried.empty()) {
-      R += " (tried ";
-      for (size_t I = 0; I < Tried.size(); ++I)
-        R += (I ? ", " : "") + Tried[I];
-      R += ")";
-    }
+    if (!Tried.empty())
+      R += " (tried " + llvm::join(Tried, ", ") + ")";
     for (const std::string &Note : Notes)
       R += "; " + Note;
     P.Reason = std::move(R);

@@ -9,6 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -238,12 +239,8 @@ struct Walker {
     if (!AnyPath)
       R += MachO ? " (no LC_RPATH in the image or in any image that loads it, and no --search)"
                  : " (no DT_RPATH/DT_RUNPATH that applies, and no --search)";
-    if (!Tried.empty()) {
-      R += " (tried ";
-      for (size_t I = 0; I < Tried.size(); ++I)
-        R += (I ? ", " : "") + Tried[I];
-      R += ")";
-    }
+    if (!Tried.empty())
+      R += " (tried " + llvm::join(Tried, ", ") + ")";
     for (const std::string &N : Notes)
       R += "; " + N;
     // A library shipped under another file name: the loader opens file
