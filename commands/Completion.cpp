@@ -95,13 +95,9 @@ std::string bashScript() {
                   "  case ${COMP_WORDS[1]} in\n"
                   "  help)\n"
                   "    [ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W '" +
-                  helpTopicList() +
+                  joinWords(helpTopics()) +
                   "' -- \"$cur\"))\n"
                   "    return ;;\n";
-  // helpTopicList() is comma-separated; compgen -W splits on IFS.
-  for (char &C : S)
-    if (C == ',')
-      C = ' ';
   for (const auto &[Name, Vis] : commandVisibilities()) {
     std::vector<std::string> Spellings;
     std::string Choices;
@@ -161,10 +157,7 @@ std::string zshScript() {
                   "  shift words; (( CURRENT-- ))\n"
                   "  case $cmd in\n"
                   "  help) (( CURRENT == 2 )) && compadd -- " +
-                  helpTopicList() + " ;;\n";
-  for (char &C : S)
-    if (C == ',')
-      C = ' ';
+                  joinWords(helpTopics()) + " ;;\n";
   for (const auto &[Name, Vis] : commandVisibilities()) {
     S += "  " + Name + ")\n";
     if (Name == "completion") {
@@ -213,10 +206,7 @@ std::string fishScript() {
                   "complete -c linkguard -n __fish_use_subcommand -l version -d 'The version "
                   "and the real compiler'\n"
                   "complete -c linkguard -n '__fish_seen_subcommand_from help' -f -a " +
-                  fishWord(helpTopicList()) + "\n";
-  for (char &C : S)
-    if (C == ',')
-      C = ' ';
+                  fishWord(joinWords(helpTopics())) + "\n";
   for (const auto &[Name, Vis] : commandVisibilities()) {
     std::string When = " -n " + fishWord("__fish_seen_subcommand_from " + Name);
     if (Name == "completion") {
