@@ -42,6 +42,24 @@ json::Object InputFailure::record() const {
   return O;
 }
 
+InputFailure InputFailure::from(const std::string &Name, Error E) {
+  InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
+  handleAllErrors(
+      std::move(E),
+      [&](const shipment::LimitError &LE) {
+        F.Kind = "undecided";
+        F.Message = LE.message();
+        F.Code = driver::ExitCode::Undecided;
+      },
+      [&](const objlib::ReadError &RE) {
+        F.Kind = objlib::readErrorKindName(RE.kind());
+        F.Message = RE.message();
+        F.Code = driver::exitCodeFor(RE.kind());
+      },
+      [&](const ErrorInfoBase &EI) { F.Message = Name + ": " + EI.message(); });
+  return F;
+}
+
 bool containerOptionsFrom(const opt::InputArgList &Args,
                           package::ContainerOptions &Opts, std::string &Why) {
   Opts.Scan = Args.hasArg(OPT_scan);
@@ -81,20 +99,7 @@ void forEachInputBinary(
       OnBinary(Name, *Info, Source);
       return;
     }
-    InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
-    handleAllErrors(
-        Info.takeError(),
-        [&](const shipment::LimitError &E) {
-          F.Kind = "undecided";
-          F.Message = E.message();
-          F.Code = driver::ExitCode::Undecided;
-        },
-        [&](const objlib::ReadError &E) {
-          F.Kind = objlib::readErrorKindName(E.kind());
-          F.Message = E.message();
-          F.Code = driver::exitCodeFor(E.kind());
-        },
-        [&](const ErrorInfoBase &E) { F.Message = Name + ": " + E.message(); });
+    InputFailure F = InputFailure::from(Name, Info.takeError());
     // One line, a name's control bytes escaped (support/Printable.h).
     errs() << "linkguard: error: " << printable(F.Message) << "\n";
     OnFailure(F);
