@@ -13,6 +13,7 @@
 #include "commands/Commands.h"
 
 #include "commands/CommandLine.h"
+#include "commands/ShellQuote.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -183,17 +184,6 @@ std::string zshScript() {
        "}\n"
        "_linkguard \"$@\"\n";
   return S;
-}
-
-/// A fish single-quoted word: '\'' and '\\' are its only escapes.
-std::string fishWord(StringRef T) {
-  std::string Out = "'";
-  for (char C : T) {
-    if (C == '\'' || C == '\\')
-      Out += '\\';
-    Out += C;
-  }
-  return Out + "'";
 }
 
 std::string fishScript() {
