@@ -23,7 +23,7 @@
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -345,7 +345,7 @@ public:
       return Out;
     }
     std::optional<size_t> Me;
-    const std::string Rel = shipment::normalizePath(Source.Member);
+    const std::string Rel = contract::normalizePath(Source.Member);
     for (size_t I = 0; I < S->walked() && !Me; ++I)
       if (Source.Member.empty() ? S->printName(I) == Name : S->images()[I].Rel == Rel)
         Me = I;
@@ -486,7 +486,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   InTree.EmptyIsFine = true;
   InTree.Limits = shipment::treeZipLimits(Containers.Limits, Path, S->containers());
   for (const shipment::TreeContainer &K : S->containers()) {
-    std::string File = shipment::joinPath(Path, K.Rel);
+    std::string File = contract::joinPath(Path, K.Rel);
     if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
       checkTree(File, Contract, CO, WithClosure, Read, InTree, JudgeFile, Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);

@@ -32,7 +32,9 @@ std::string topLevelHelp(); // Help.cpp
 /// `linkguard help TOPIC` for a topic that is not a subcommand
 /// ("environment", "exit-codes"): prints it and returns 0, or nothing.
 std::optional<int> printHelpTopic(const std::string &Name);
-/// The subcommands and topics `linkguard help` takes, comma-separated.
+/// The subcommands and topics `linkguard help` takes, in the order it lists
+/// them; helpTopicList() is the same, comma-separated, for a message.
+std::vector<std::string> helpTopics();
 std::string helpTopicList();
 /// linkguard's version, and the real compiler it would use from here.
 int printVersion();

@@ -12,6 +12,7 @@
 
 #include "commands/BuildEnvironment.h"
 #include "commands/CommandLine.h"
+#include "commands/ShellQuote.h"
 #include "config/Config.h"
 #include "driver/DriverError.h"
 #include "driver/SelfPath.h"
@@ -41,32 +42,12 @@ const CommandSpec Spec = {
 
 enum class Shell { Sh, Fish };
 
-bool isControl(char C) {
-  auto U = static_cast<unsigned char>(C);
-  return U < 0x20 || U == 0x7f;
-}
-
 /// "\012" for a newline (POSIX printf format escapes).
 std::string octalEscape(char C) {
   auto U = static_cast<unsigned char>(C);
   return {'\\', static_cast<char>('0' + (U >> 6)),
           static_cast<char>('0' + ((U >> 3) & 7)),
           static_cast<char>('0' + (U & 7))};
-}
-
-/// "\x0a" for a newline (fish escapes; also how comments show them).
-std::string hexEscape(char C) {
-  auto U = static_cast<unsigned char>(C);
-  const char *Digits = "0123456789abcdef";
-  return {'\\', 'x', Digits[U >> 4], Digits[U & 15]};
-}
-
-/// POSIX single quoting: 'it'\''s' - nothing inside single quotes expands.
-std::string shQuote(const std::string &S) {
-  std::string Out = "'";
-  for (char C : S)
-    Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
-  return Out + "'";
 }
 
 /// One line that sets Name to Value in a POSIX shell. A value with a
@@ -91,31 +72,9 @@ std::string shLine(const std::string &Name, const std::string &Value) {
          "=\"${" + Name + "%_}\"";
 }
 
-/// fish: single-quoted runs ('\'' and '\\' are its only escapes there),
-/// control characters as \xHH between them, all one word.
+/// fish: the value as one word, control characters as \xHH (fishWord).
 std::string fishLine(const std::string &Name, const std::string &Value) {
-  std::string Word;
-  bool InQuote = false;
-  for (char C : Value) {
-    if (isControl(C)) {
-      if (InQuote)
-        Word += '\'';
-      InQuote = false;
-      Word += hexEscape(C);
-      continue;
-    }
-    if (!InQuote)
-      Word += '\'';
-    InQuote = true;
-    if (C == '\'' || C == '\\')
-      Word += '\\';
-    Word += C;
-  }
-  if (InQuote)
-    Word += '\'';
-  if (Word.empty())
-    Word = "''";
-  return "set -gx " + Name + " " + Word;
+  return "set -gx " + Name + " " + fishWord(Value);
 }
 
 /// A note as a comment: control characters shown as \xHH, so a newline in

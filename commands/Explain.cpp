@@ -9,6 +9,7 @@
 #include "commands/Commands.h"
 
 #include "commands/CommandLine.h"
+#include "commands/ShellQuote.h"
 #include "commands/Printer.h"
 #include "config/Config.h"
 #include "driver/DriverError.h"
@@ -51,12 +52,7 @@ std::string shellWord(const std::string &Escaped, bool HasEscapes) {
                Escaped.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                          "0123456789_-+=/.,:@%") == std::string::npos;
-  if (Plain)
-    return Escaped;
-  std::string Out = "'";
-  for (char Ch : Escaped)
-    Out += Ch == '\'' ? std::string("'\\''") : std::string(1, Ch);
-  return Out + "'";
+  return Plain ? Escaped : shQuote(Escaped);
 }
 
 /// Words quoted as a POSIX shell (bash, zsh for $'...') needs them.

@@ -9,6 +9,7 @@
 #include "driver/SelfPath.h"
 #include "support/Printable.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -134,14 +135,14 @@ std::optional<int> printHelpTopic(const std::string &Name) {
   return std::nullopt;
 }
 
-std::string helpTopicList() {
-  std::string Out;
-  for (const std::string &S : subcommandNames())
-    Out += (Out.empty() ? "" : ", ") + S;
+std::vector<std::string> helpTopics() {
+  std::vector<std::string> Out = subcommandNames();
   for (const HelpTopic &T : HelpTopics)
-    Out += std::string(", ") + T.Name;
+    Out.emplace_back(T.Name);
   return Out;
 }
+
+std::string helpTopicList() { return llvm::join(helpTopics(), ", "); }
 
 std::string topLevelHelp() {
   return "linkguard " LINKGUARD_VERSION

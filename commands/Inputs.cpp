@@ -8,7 +8,7 @@
 
 #include "driver/DriverError.h"
 #include "objlib/Reader.h"
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 #include "shipment/Shipment.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -40,6 +40,24 @@ json::Object InputFailure::record() const {
   putName(O, "path", Path);
   putName(O, "message", oneLine(Message));
   return O;
+}
+
+InputFailure InputFailure::from(const std::string &Name, Error E) {
+  InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
+  handleAllErrors(
+      std::move(E),
+      [&](const shipment::LimitError &LE) {
+        F.Kind = "undecided";
+        F.Message = LE.message();
+        F.Code = driver::ExitCode::Undecided;
+      },
+      [&](const objlib::ReadError &RE) {
+        F.Kind = objlib::readErrorKindName(RE.kind());
+        F.Message = RE.message();
+        F.Code = driver::exitCodeFor(RE.kind());
+      },
+      [&](const ErrorInfoBase &EI) { F.Message = Name + ": " + EI.message(); });
+  return F;
 }
 
 bool containerOptionsFrom(const opt::InputArgList &Args,
@@ -81,20 +99,7 @@ void forEachInputBinary(
       OnBinary(Name, *Info, Source);
       return;
     }
-    InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
-    handleAllErrors(
-        Info.takeError(),
-        [&](const shipment::LimitError &E) {
-          F.Kind = "undecided";
-          F.Message = E.message();
-          F.Code = driver::ExitCode::Undecided;
-        },
-        [&](const objlib::ReadError &E) {
-          F.Kind = objlib::readErrorKindName(E.kind());
-          F.Message = E.message();
-          F.Code = driver::exitCodeFor(E.kind());
-        },
-        [&](const ErrorInfoBase &E) { F.Message = Name + ": " + E.message(); });
+    InputFailure F = InputFailure::from(Name, Info.takeError());
     // One line, a name's control bytes escaped (support/Printable.h).
     errs() << "linkguard: error: " << printable(F.Message) << "\n";
     OnFailure(F);
@@ -154,7 +159,7 @@ void forEachInputBinary(
     Walk.EmptyIsFine = true;
     Walk.Limits = shipment::treeZipLimits(Opts.Limits, Path, (*S)->containers());
     for (const shipment::TreeContainer &C : (*S)->containers())
-      walkContainer(shipment::joinPath(Path, C.Rel), Walk, std::nullopt, C.PrefixIsImage);
+      walkContainer(contract::joinPath(Path, C.Rel), Walk, std::nullopt, C.PrefixIsImage);
     if (Visited == 0) // an empty tree judged nothing: never "holds"
       Visit(Path,
             make_error<objlib::ReadError>(objlib::ReadErrorKind::Malformed,

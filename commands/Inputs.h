@@ -34,6 +34,11 @@ struct InputFailure {
 
   /// {"path", "kind", "message"}, as the "errors" of inspect and check.
   llvm::json::Object record() const;
+
+  /// The failure E stands for: a shipment's LimitError is "undecided" (92),
+  /// an objlib ReadError its kind and exit status, anything else
+  /// "malformed" (65) with Name in front of its message.
+  static InputFailure from(const std::string &Name, llvm::Error E);
 };
 
 /// Calls OnBinary once per binary that Path stands for (Opts: --scan,

@@ -82,6 +82,19 @@ std::string printableName(const json::Object &O, StringRef Key) {
   return printable(str(O, Key));
 }
 
+void putNames(json::Object &O, StringRef Key, const std::vector<std::string> &Raw) {
+  putJsonNames(O, Key, Raw);
+}
+
+std::vector<std::string> printableNames(const json::Object &O, StringRef Key) {
+  if (O.getArray((Key + "Escaped").str()))
+    return stringsOf(O, (Key + "Escaped").str());
+  std::vector<std::string> Out;
+  for (const std::string &S : stringsOf(O, Key))
+    Out.push_back(printable(S));
+  return Out;
+}
+
 std::vector<std::string> stringsOf(const json::Object &O, StringRef Key) {
   std::vector<std::string> Out;
   if (const json::Array *A = O.getArray(Key))

@@ -65,6 +65,11 @@ void putName(llvm::json::Object &O, llvm::StringRef Key, llvm::StringRef Raw);
 /// has them (putName), escaped by printable().
 std::string printableName(const llvm::json::Object &O, llvm::StringRef Key);
 
+/// A list of names at Key by putName's rule (support/JsonName.h), and the
+/// list as text for a terminal.
+void putNames(llvm::json::Object &O, llvm::StringRef Key, const std::vector<std::string> &Raw);
+std::vector<std::string> printableNames(const llvm::json::Object &O, llvm::StringRef Key);
+
 /// The strings of the array at Key (a non-string as ""); none when absent.
 std::vector<std::string> stringsOf(const llvm::json::Object &O, llvm::StringRef Key);
 

@@ -2,7 +2,7 @@
 #include "commands/Shipments.h"
 
 #include "commands/Printer.h"
-#include "driver/DriverError.h"
+#include "objlib/Reader.h"
 #include "support/Printable.h"
 
 #include "package/Container.h"
@@ -18,24 +18,6 @@ namespace linkguard::commands {
 namespace {
 
 json::Value orNull(const std::string &S) { return S.empty() ? json::Value(nullptr) : json::Value(S); }
-
-InputFailure failureFrom(const std::string &Name, Error E) {
-  InputFailure F{Name, "malformed", "", driver::ExitCode::MalformedBinary};
-  handleAllErrors(
-      std::move(E),
-      [&](const shipment::LimitError &LE) {
-        F.Kind = "undecided";
-        F.Message = LE.message();
-        F.Code = driver::ExitCode::Undecided;
-      },
-      [&](const objlib::ReadError &RE) {
-        F.Kind = objlib::readErrorKindName(RE.kind());
-        F.Message = RE.message();
-        F.Code = driver::exitCodeFor(RE.kind());
-      },
-      [&](const ErrorInfoBase &EI) { F.Message = Name + ": " + EI.message(); });
-  return F;
-}
 
 } // namespace
 
@@ -61,11 +43,11 @@ openShipment(const std::string &Path, const std::string &Root, const objlib::Rea
           ? shipment::Shipment::zip(Path, Read, Opts, SkipPrefix)
           : shipment::Shipment::file(Path, Root, Read);
   if (!S) {
-    report(failureFrom(Path, S.takeError()));
+    report(InputFailure::from(Path, S.takeError()));
     return nullptr;
   }
   for (const shipment::ShipmentFailure &F : (*S)->failures())
-    report(failureFrom(F.Name, make_error<objlib::ReadError>(F.Kind, F.Message)));
+    report(InputFailure::from(F.Name, make_error<objlib::ReadError>(F.Kind, F.Message)));
   return std::move(*S);
 }
 

@@ -186,31 +186,6 @@ json::Array strings(const std::vector<std::string> &Ss) {
   return A;
 }
 
-/// Names at Key as putName puts one: valid UTF-8 as it is; when any is not,
-/// also KeyEscaped, the same list escaped by printable().
-void putNames(json::Object &O, StringRef Key, const std::vector<std::string> &Raw) {
-  json::Array A, Escaped;
-  bool AllUTF8 = true;
-  for (const std::string &S : Raw) {
-    AllUTF8 &= json::isUTF8(S);
-    A.push_back(json::fixUTF8(S));
-    Escaped.push_back(printable(S));
-  }
-  O[Key] = std::move(A);
-  if (!AllUTF8)
-    O[(Key + "Escaped").str()] = std::move(Escaped);
-}
-
-/// The names at Key as text: the escaped list when the record has one.
-std::vector<std::string> printableNames(const json::Object &O, StringRef Key) {
-  if (O.getArray((Key + "Escaped").str()))
-    return stringsOf(O, (Key + "Escaped").str());
-  std::vector<std::string> Out;
-  for (const std::string &S : stringsOf(O, Key))
-    Out.push_back(printable(S));
-  return Out;
-}
-
 /// What one run came to, as --json prints it (docs/try-load.md).
 json::Object tryLoadRecord(const Options &O, const std::string &Name, const std::string &Library,
                            const std::string &Loader, const std::vector<std::string> &Removed,

@@ -18,9 +18,12 @@
 //===----------------------------------------------------------------------===//
 #include "contract/Portability.h"
 
+#include "contract/LoaderRules.h"
+
 #include "support/EnumNames.h"
 
-#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -64,18 +67,6 @@ std::vector<Pattern> parseSystemList(StringRef Text) {
 
 namespace {
 
-std::string normalize(StringRef P) {
-  llvm::SmallString<256> S(P);
-  path::remove_dots(S, /*remove_dot_dot=*/true, Posix);
-  return std::string(S.str());
-}
-
-std::string join(StringRef Dir, StringRef Rest) {
-  llvm::SmallString<256> S(Dir);
-  path::append(S, Posix, Rest);
-  return normalize(S);
-}
-
 bool isUnder(StringRef P, StringRef Root) {
   if (Root == "/")
     return P.starts_with("/");
@@ -83,36 +74,15 @@ bool isUnder(StringRef P, StringRef Root) {
          (P.starts_with(Root) && P.drop_front(Root.size()).starts_with("/"));
 }
 
-/// Mach-O system locations: what every macOS installs and dyld's shared
-/// cache serves. /usr/local/ is not one of them.
+/// The system's names, as the loader's table says (contract/LoaderRules.cpp):
+/// Mach-O a name under /usr/lib/ or /System/Library/ (not /usr/local/),
+/// ELF the C/C++ runtime family, bare or under a default directory.
 bool isMachOSystemPath(StringRef Name) {
-  std::string N = normalize(Name);
-  return StringRef(N).starts_with("/usr/lib/") ||
-         StringRef(N).starts_with("/System/Library/");
+  return isSystemName(rulesFor(Format::MachO), Name);
 }
 
-/// glibc, libstdc++, libgcc_s and the dynamic loader: the runtime every
-/// Linux C++ program gets from the distribution. libgomp is GCC's but is
-/// OpenMP, not part of this family.
 bool isELFSystemName(StringRef Name) {
-  StringRef File = path::filename(Name, Posix);
-  static const char *const SonamePrefixes[] = {
-      "libc.so.",     "libm.so.",   "libmvec.so.",         "libpthread.so.",
-      "libdl.so.",    "librt.so.",  "libutil.so.",         "libresolv.so.",
-      "libanl.so.",   "libnsl.so.", "libBrokenLocale.so.", "libstdc++.so.",
-      "libgcc_s.so.", "ld64.so."};
-  bool Family = File.starts_with("ld-linux") && File.contains(".so");
-  for (const char *Prefix : SonamePrefixes)
-    Family |= File.starts_with(Prefix);
-  if (!Family)
-    return false;
-  if (!Name.contains('/'))
-    return true;
-  std::string N = normalize(Name);
-  for (StringRef Dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})
-    if (StringRef(N).starts_with(Dir))
-      return true;
-  return false;
+  return isSystemName(rulesFor(Format::ELF), Name);
 }
 
 /// An absolute name is loaded from that path, so only a whole-name match can
@@ -138,7 +108,7 @@ Expanded expandMachO(StringRef P, StringRef LoaderDir) {
   for (StringRef Token : {"@loader_path", "@executable_path"})
     if (P == Token ||
         (P.starts_with(Token) && P.drop_front(Token.size()).starts_with("/")))
-      return {join(LoaderDir, P.drop_front(Token.size()).ltrim('/')), true,
+      return {joinPath(LoaderDir, P.drop_front(Token.size()).ltrim('/')), true,
               false};
   if (P.starts_with("@"))
     return {P.str(), false, true};
@@ -165,7 +135,7 @@ Expanded expandELF(StringRef P, StringRef Origin) {
       break;
     }
   }
-  E.Path = E.UnknownToken ? Out : normalize(Out);
+  E.Path = E.UnknownToken ? Out : normalizePath(Out);
   return E;
 }
 
@@ -291,7 +261,7 @@ struct Placer {
         Notes.push_back(Label + " holds a token that depends on the machine");
         continue;
       }
-      std::string Cand = join(E.Path, Rest);
+      std::string Cand = joinPath(E.Path, Rest);
       if (!E.BinaryRelative) {
         if (Binary.Fmt == Format::MachO && isMachOSystemPath(Cand)) {
           P.ResolvedPath = Cand, P.Via = Label;
@@ -319,8 +289,8 @@ struct Placer {
     }
     for (const std::string &Dir : Options.SearchDirs) {
       std::string Abs =
-          StringRef(Dir).starts_with("/") ? normalize(Dir) : join(Root, Dir);
-      std::string Cand = join(Abs, Rest);
+          StringRef(Dir).starts_with("/") ? normalizePath(Dir) : joinPath(Root, Dir);
+      std::string Cand = joinPath(Abs, Rest);
       std::string Label = "--search " + Dir;
       if (!isUnder(Cand, Root)) {
         Notes.push_back(Label + " is outside the bundle root");
@@ -339,12 +309,8 @@ struct Placer {
                ? " (the binary has no LC_RPATH and no --search was given)"
                : " (the binary has no DT_RUNPATH/DT_RPATH and no --search "
                  "was given)";
-    if (!Tried.empty()) {
-      R += " (tried ";
-      for (size_t I = 0; I < Tried.size(); ++I)
-        R += (I ? ", " : "") + Tried[I];
-      R += ")";
-    }
+    if (!Tried.empty())
+      R += " (tried " + llvm::join(Tried, ", ") + ")";
     for (const std::string &Note : Notes)
       R += "; " + Note;
     P.Reason = std::move(R);
@@ -372,11 +338,11 @@ std::vector<DependencyPlacement>
 placeDependencies(const BinaryInfo &Binary, const PortabilityOptions &Options,
                   const FileProbe &Exists) {
   std::string LoaderDir =
-      path::parent_path(normalize(Binary.Path), Posix).str();
+      path::parent_path(normalizePath(Binary.Path), Posix).str();
   if (LoaderDir.empty())
     LoaderDir = ".";
   std::string Root =
-      Options.BundleRoot.empty() ? LoaderDir : normalize(Options.BundleRoot);
+      Options.BundleRoot.empty() ? LoaderDir : normalizePath(Options.BundleRoot);
   if (Root.size() > 1 && StringRef(Root).ends_with("/"))
     Root.pop_back();
 

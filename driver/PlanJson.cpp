@@ -1,12 +1,8 @@
 //===- PlanJson.cpp - render a plan with llvm::json ------------------------===//
 #include "driver/PlanJson.h"
 
-#include "support/JsonName.h"
-#include "support/Printable.h"
-
-#include "llvm/ADT/STLExtras.h"
-
 #include "support/EnumNames.h"
+#include "support/JsonName.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -128,15 +124,9 @@ json::Object planJson(const Job &J, const Plan &P, const config::Config &Cfg) {
   O["compiler"] = J.Launch.Executable;
   O["compilerOrigin"] = J.Launch.Origin;
   O["compilerName"] = J.CompilerName;
-  O["argv"] = P.Argv;
   // JSON strings are UTF-8: when a word is not, its exact bytes go beside
   // (explain's "runs:" line is what runs, byte for byte).
-  if (!llvm::all_of(P.Argv, [](const std::string &W) { return json::isUTF8(W); })) {
-    json::Array Escaped;
-    for (const std::string &W : P.Argv)
-      Escaped.push_back(printable(W));
-    O["argvEscaped"] = std::move(Escaped);
-  }
+  putJsonNames(O, "argv", P.Argv);
   O["rules"] = rulesJson(P);
   O["appended"] = P.Appended;
   O["insertedBeforeLibraries"] = P.InsertedBeforeLibraries;

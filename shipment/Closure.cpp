@@ -1,7 +1,7 @@
 //===- Closure.cpp - resolve a shipment's load closure by the loaders' rules ===//
 #include "shipment/Closure.h"
 
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 
 #include "libnames/LibraryNames.h"
 #include "support/EnumNames.h"
@@ -9,6 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -19,6 +20,16 @@
 using namespace llvm;
 
 namespace linkguard::shipment {
+
+using contract::Expansion;
+using contract::LoaderRules;
+using contract::SearchRow;
+using contract::SearchStep;
+using contract::expand;
+using contract::isSystemName;
+using contract::joinPath;
+using contract::normalizePath;
+using contract::rulesFor;
 
 const char *outcomeName(Outcome O) {
   return enumName(O, {"system", "shipped", "provided", "unresolved", "non-portable", "unknown"});
@@ -228,12 +239,8 @@ struct Walker {
     if (!AnyPath)
       R += MachO ? " (no LC_RPATH in the image or in any image that loads it, and no --search)"
                  : " (no DT_RPATH/DT_RUNPATH that applies, and no --search)";
-    if (!Tried.empty()) {
-      R += " (tried ";
-      for (size_t I = 0; I < Tried.size(); ++I)
-        R += (I ? ", " : "") + Tried[I];
-      R += ")";
-    }
+    if (!Tried.empty())
+      R += " (tried " + llvm::join(Tried, ", ") + ")";
     for (const std::string &N : Notes)
       R += "; " + N;
     // A library shipped under another file name: the loader opens file

@@ -3,7 +3,7 @@
 // From each executable of a shipment, and from every image no executable
 // reaches (as its own root, @executable_path unknown unless an executable
 // is named), every dependency is resolved as the loader will, with the
-// rules of shipment/LoaderRules.h: Mach-O @rpath through the LC_RPATHs of
+// rules of contract/LoaderRules.h: Mach-O @rpath through the LC_RPATHs of
 // the image and of every image that loaded it up to the root, each
 // expanded against the image holding it; @loader_path, @executable_path;
 // weak dylibs may be missing; re-exports load like any dependency. ELF:

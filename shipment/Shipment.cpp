@@ -1,7 +1,7 @@
 //===- Shipment.cpp - the binaries of a tree and the names they ship under -===//
 #include "shipment/Shipment.h"
 
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 
 #include "package/Container.h"
 
@@ -18,6 +18,9 @@
 using namespace llvm;
 
 namespace linkguard::shipment {
+
+using contract::joinPath;
+using contract::normalizePath;
 
 struct Shipment::ZipHold {};
 
@@ -184,19 +187,20 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
   });
   for (const std::string &Rel : Binaries) {
     std::string Name = joinPath(Path, Rel);
-    Expected<objlib::BinaryInfo> Info = objlib::readBinary(joinPath(S->Root, Rel), Read);
+    std::string Abs = joinPath(S->Root, Rel);
+    Expected<objlib::BinaryInfo> Info = objlib::readBinary(Abs, Read);
     if (!Info) {
       ShipmentFailure F = failureOf(Name, Info.takeError());
       // objlib names the absolute path; the tree's name is what was given.
-      size_t At = F.Message.find(joinPath(S->Root, Rel));
+      size_t At = F.Message.find(Abs);
       if (At != std::string::npos)
-        F.Message.replace(At, joinPath(S->Root, Rel).size(), Name);
+        F.Message.replace(At, Abs.size(), Name);
       S->Failures.push_back(std::move(F));
       continue;
     }
     Info->Path = Name; // the tree's name, as given
     S->ByRel[Rel] = S->Images.size();
-    S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel)});
+    S->Images.push_back({Rel, std::move(*Info), std::move(Abs)});
   }
   S->Walked = S->Images.size();
   return std::move(S);

@@ -13,6 +13,9 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <string>
+#include <vector>
+
 namespace linkguard {
 
 inline void putJsonName(llvm::json::Object &O, llvm::StringRef Key, llvm::StringRef Raw) {
@@ -22,6 +25,25 @@ inline void putJsonName(llvm::json::Object &O, llvm::StringRef Key, llvm::String
   }
   O[Key] = llvm::json::fixUTF8(Raw);
   O[(Key + "Escaped").str()] = printable(Raw);
+}
+
+/// A list of names at Key by the same rule: when any is not UTF-8, the
+/// whole list again at Key + "Escaped", each escaped by printable().
+inline void putJsonNames(llvm::json::Object &O, llvm::StringRef Key,
+                         const std::vector<std::string> &Raw) {
+  llvm::json::Array A;
+  bool AllUTF8 = true;
+  for (const std::string &S : Raw) {
+    AllUTF8 &= llvm::json::isUTF8(S);
+    A.push_back(llvm::json::fixUTF8(S));
+  }
+  O[Key] = std::move(A);
+  if (AllUTF8)
+    return;
+  llvm::json::Array Escaped;
+  for (const std::string &S : Raw)
+    Escaped.push_back(printable(S));
+  O[(Key + "Escaped").str()] = std::move(Escaped);
 }
 
 } // namespace linkguard

@@ -1,15 +1,15 @@
-// shipment/: the loaders' rules as data (token expansion, which names are
+// contract/LoaderRules, used by shipment/: the loaders' rules as data (token expansion, which names are
 // the system's) and the OpenMP family's members; the closure itself is
 // tested on real trees in tests/e2e/shipment.bash.
 #include "libnames/LibraryNames.h"
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 
 #include "tests/unit/support/Catch.h"
 
 #include <cstring>
 
 using namespace linkguard;
-using namespace linkguard::shipment;
+using namespace linkguard::contract;
 
 TEST_CASE("dyld expands @loader_path against the image holding the path", "[shipment]") {
   const LoaderRules &R = rulesFor(objlib::Format::MachO);

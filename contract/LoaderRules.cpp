@@ -29,12 +29,12 @@
 //   and $PLATFORM depend on the machine. man ld.so(8) says the same.
 //
 //===----------------------------------------------------------------------===//
-#include "shipment/LoaderRules.h"
+#include "contract/LoaderRules.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 
-namespace linkguard::shipment {
+namespace linkguard::contract {
 
 namespace {
 
@@ -215,4 +215,4 @@ Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageD
   return E;
 }
 
-} // namespace linkguard::shipment
+} // namespace linkguard::contract

@@ -5,7 +5,8 @@
 // for, the order in which a name that is not a path is searched for, which
 // search paths an image lends to the images it loads, and which names are
 // the system's. shipment/Closure.cpp walks these tables; it holds no rule
-// of its own.
+// of its own. contract/Portability.cpp asks them which names are the
+// system's.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -17,7 +18,7 @@
 
 #include <string>
 
-namespace linkguard::shipment {
+namespace linkguard::contract {
 
 /// What a token expands to.
 enum class TokenMeaning {
@@ -106,4 +107,4 @@ Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageD
 std::string normalizePath(llvm::StringRef P);
 std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest);
 
-} // namespace linkguard::shipment
+} // namespace linkguard::contract
