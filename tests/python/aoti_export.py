@@ -92,7 +92,7 @@ print(f"inductor started {len(via_dropin)} compiler commands through {switch.dro
 phases = sorted(p["phase"] for p in plans)
 print("phases: " + ", ".join(f"{ph} x{phases.count(ph)}" for ph in sorted(set(phases))))
 assert "link" in phases and "compile" in phases, phases
-bad = [p for p in plans if p["appended"] or p["inserted_before_libraries"] or p["action"] != "exec"
+bad = [p for p in plans if p["appended"] or p["insertedBeforeLibraries"] or p["action"] != "exec"
        or p["compiler"] != switch.real_compiler or p["argv"][0] != switch.real_compiler]
 assert not bad, f"steps linkguard changed or ran elsewhere: {bad}"
 ran = sorted(tuple(p["argv"][1:]) for p in plans)
@@ -106,7 +106,7 @@ if os.path.basename(switch.real_compiler).startswith("g++"):
     assert any("-fno-tree-loop-vectorize" in a for a in asked), "inductor no longer saw g++"
 for p in plans:
     if p["phase"] in ("compile", "link"):
-        print(f"  {p['phase']}: {p['compiler']} ... -o {p.get('output')}: {p['action_text']}")
+        print(f"  {p['phase']}: {p['compiler']} ... -o {p.get('output')}: {p["actionText"]}")
 # And linkguard reads what was made: the model library inside the package.
 r = linkguard.inspect(pkg)
 print(f"{pkg}: {len(r.files)} binary member(s): " + ", ".join(f["path"].split("!", 1)[1] for f in r.files))
