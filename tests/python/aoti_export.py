@@ -106,7 +106,7 @@ if os.path.basename(switch.real_compiler).startswith("g++"):
     assert any("-fno-tree-loop-vectorize" in a for a in asked), "inductor no longer saw g++"
 for p in plans:
     if p["phase"] in ("compile", "link"):
-        print(f"  {p['phase']}: {p['compiler']} ... -o {p.get('output')}: {p["actionText"]}")
+        print(f"  {p['phase']}: {p['compiler']} ... -o {p.get('output')}: {p['actionText']}")
 # And linkguard reads what was made: the model library inside the package.
 r = linkguard.inspect(pkg)
 print(f"{pkg}: {len(r.files)} binary member(s): " + ", ".join(f["path"].split("!", 1)[1] for f in r.files))
