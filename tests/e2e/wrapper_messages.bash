@@ -125,6 +125,34 @@ PY
   LINKGUARD_CXX=$TRUE_BIN "$WRAP" -c k.cpp -o k.o
   expect_equal "$(wc -l <build.jsonl | tr -d ' ')" 123 "lines after a step without LINKGUARD_REPORT"
 
+  TEST "LINKGUARD_REPORT and LINKGUARD_LOG_FILE at a FIFO someone reads: never opened (its reader not woken), the step passes"
+  # Opening a FIFO for writing wakes a reader blocked in open and hands it
+  # an end of file when closed; a device's open can act too (a serial
+  # port's DTR, a watchdog). Neither is a file linkguard may write: it must
+  # decide from lstat before any open, as the log does.
+  local var reader
+  for var in LINKGUARD_REPORT LINKGUARD_LOG_FILE; do
+    rm -f rec.fifo woken && mkfifo rec.fifo
+    timeout 30 bash -c 'exec 4<rec.fifo; echo woken >woken' &
+    reader=$!
+    sleep 0.5 # the reader is in open(2), waiting for a writer
+    env "$var=$PWD/rec.fifo" LINKGUARD_LOG=debug LINKGUARD_CXX=$CLANGXX "$WRAP" -c model.cpp -o fifo.o 2>err.txt ||
+      test_failed "$var at a FIFO: the step failed: $(cat err.txt)"
+    sleep 0.3
+    [ ! -e woken ] || test_failed "$var at a FIFO: linkguard opened it (its reader was woken)"
+    expect_contains "$(cat err.txt)" "$var $PWD/rec.fifo: not a regular file (a pipe or FIFO)"
+    timeout 5 bash -c ': >rec.fifo' # release the reader
+    wait "$reader"
+  done
+
+  TEST "the warning for an unusable LINKGUARD_LOG_FILE or LINKGUARD_REPORT prints its name escaped"
+  for var in LINKGUARD_REPORT LINKGUARD_LOG_FILE; do
+    env "$var=$PWD/no/such/dir/$evil" LINKGUARD_LOG=debug LINKGUARD_CXX=$CLANGXX "$WRAP" -c model.cpp -o esc.o 2>err.txt ||
+      test_failed "$var unusable: the step failed"
+    no_raw_controls err.txt
+    expect_contains "$(cat err.txt)" "$var $PWD/no/such/dir/evil\\nlinkguard: contract holds\\x1b[2K.so: No such file or directory"
+  done
+
   TEST "enforce on Mach-O: the first line says OpenMP is present and unused, before cpp_builder's hint"
   macho_lib
   LINKGUARD_MODE=enforce LINKGUARD_CXX=$CLANGXX "$WRAP" "${MACHO[@]}" -shared -DUSE_MPS m.o \
