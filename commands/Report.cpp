@@ -13,9 +13,12 @@
 #include "commands/CommandLine.h"
 #include "commands/Printer.h"
 #include "driver/DriverError.h"
+#include "flags/BoundedRead.h"
 
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
+
+#include <fcntl.h>
+#include <limits>
 
 using namespace llvm;
 
@@ -102,14 +105,23 @@ int runReport(const std::vector<std::string> &Args) {
     return usageError(Spec, "expected one record file, got " +
                                 std::to_string(CL.Positionals.size()));
   const std::string &File = CL.Positionals.front();
-  auto Buffer = MemoryBuffer::getFile(File, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!Buffer)
+  // As check and inspect read their inputs (flags/BoundedRead.h): a
+  // regular file only, decided before any open, so a FIFO without a writer
+  // cannot hang report and /dev/zero cannot fill memory; bounded by what
+  // the file holds, read with pread (a record truncated meanwhile is a
+  // short read, not a SIGBUS).
+  flags::BoundedFile Record =
+      flags::readBounded(AT_FDCWD, File.c_str(), std::numeric_limits<size_t>::max() / 2);
+  if (Record.Outcome != flags::ReadOutcome::Ok)
     return driver::reportError(driver::makeDriverError(
         driver::ExitCode::UnreadableInput,
-        "cannot read " + File + ": " + Buffer.getError().message()));
+        "cannot read " + File + ": " +
+            (Record.Outcome == flags::ReadOutcome::NotRegular
+                 ? "not a regular file (" + Record.Reason + ")"
+                 : Record.Reason)));
 
   Summary S;
-  StringRef Rest = (*Buffer)->getBuffer();
+  StringRef Rest = Record.Text;
   while (!Rest.empty()) {
     auto [Line, Next] = Rest.split('\n');
     Rest = Next;

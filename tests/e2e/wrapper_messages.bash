@@ -121,6 +121,14 @@ PY
   # A relative record would be scattered over the build's directories.
   expect_status 78 env LINKGUARD_REPORT=rel.jsonl LINKGUARD_CXX=$TRUE_BIN "$WRAP" -c k.cpp 2>/dev/null
   expect_status 66 "$LINKGUARD_BIN" report missing.jsonl 2>/dev/null
+  # A FIFO without a writer is not waited on, /dev/zero does not fill
+  # memory: a regular file only, as check and inspect read theirs.
+  mkfifo rec.fifo
+  st=$(lg_status timeout 20 "$LINKGUARD_BIN" report rec.fifo 2>err.txt)
+  expect_equal "$st" "exit 66" "report of a FIFO: $(cat err.txt)"
+  expect_contains "$(cat err.txt)" "linkguard: error: cannot read rec.fifo: not a regular file (a pipe or FIFO)"
+  st=$( (ulimit -v 4000000; lg_status timeout 20 "$LINKGUARD_BIN" report --json /dev/zero 2>err.txt))
+  expect_equal "$st" "exit 66" "report of /dev/zero: $(cat err.txt)"
   # Unset, nothing is written anywhere.
   LINKGUARD_CXX=$TRUE_BIN "$WRAP" -c k.cpp -o k.o
   expect_equal "$(wc -l <build.jsonl | tr -d ' ')" 123 "lines after a step without LINKGUARD_REPORT"
