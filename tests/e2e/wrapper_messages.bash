@@ -144,7 +144,7 @@ PY
     timeout 30 bash -c 'exec 4<rec.fifo; echo woken >woken' &
     reader=$!
     sleep 0.5 # the reader is in open(2), waiting for a writer
-    env "$var=$PWD/rec.fifo" LINKGUARD_LOG=debug LINKGUARD_CXX=$CLANGXX "$WRAP" -c model.cpp -o fifo.o 2>err.txt ||
+    env "$var=$PWD/rec.fifo" LINKGUARD_LOG=debug LINKGUARD_CXX="$CLANGXX" "$WRAP" -c model.cpp -o fifo.o 2>err.txt ||
       test_failed "$var at a FIFO: the step failed: $(cat err.txt)"
     sleep 0.3
     [ ! -e woken ] || test_failed "$var at a FIFO: linkguard opened it (its reader was woken)"
@@ -155,7 +155,7 @@ PY
 
   TEST "the warning for an unusable LINKGUARD_LOG_FILE or LINKGUARD_REPORT prints its name escaped"
   for var in LINKGUARD_REPORT LINKGUARD_LOG_FILE; do
-    env "$var=$PWD/no/such/dir/$evil" LINKGUARD_LOG=debug LINKGUARD_CXX=$CLANGXX "$WRAP" -c model.cpp -o esc.o 2>err.txt ||
+    env "$var=$PWD/no/such/dir/$evil" LINKGUARD_LOG=debug LINKGUARD_CXX="$CLANGXX" "$WRAP" -c model.cpp -o esc.o 2>err.txt ||
       test_failed "$var unusable: the step failed"
     no_raw_controls err.txt
     expect_contains "$(cat err.txt)" "$var $PWD/no/such/dir/evil\\nlinkguard: contract holds\\x1b[2K.so: No such file or directory"
