@@ -17,8 +17,10 @@
 
 #include "llvm/Support/Format.h"
 
+#include <cstdint>
 #include <fcntl.h>
 #include <limits>
+#include <optional>
 
 using namespace llvm;
 
@@ -45,7 +47,27 @@ struct Summary {
   json::Array BrokenOutputs;
 };
 
-void add(Summary &S, const json::Object &R) {
+/// A CPU figure as linkguard writes it: absent or null (0), or a whole
+/// number of microseconds from 0 to 2^53 (JSON's exact integers, 285
+/// years); anything else is not a record's.
+bool cpuFigure(const json::Object &R, StringRef Key, int64_t &Out) {
+  const json::Value *V = R.get(Key);
+  Out = 0;
+  if (!V || V->kind() == json::Value::Null)
+    return true;
+  std::optional<int64_t> N = V->getAsInteger();
+  if (!N || *N < 0 || *N > (int64_t{1} << 53))
+    return false;
+  Out = *N;
+  return true;
+}
+
+/// Adds a record to the summary; false (nothing added) when its CPU figures
+/// are not ones linkguard writes, so a crafted line cannot overflow a sum.
+bool add(Summary &S, const json::Object &R) {
+  int64_t Cpu = 0, VerifyCpu = 0;
+  if (!cpuFigure(R, "cpuMicros", Cpu) || !cpuFigure(R, "verifyCpuMicros", VerifyCpu))
+    return false;
   ++S.Steps;
   if (R.getString("phase").value_or("") == "link")
     ++S.Links;
@@ -62,8 +84,11 @@ void add(Summary &S, const json::Object &R) {
     ++S.NotVerified;
   else if (Verdict == "unreadable")
     ++S.Unreadable;
-  S.CpuMicros += R.getInteger("cpuMicros").value_or(0);
-  S.VerifyCpuMicros += R.getInteger("verifyCpuMicros").value_or(0);
+  // Saturating: 2^10 lines of 2^53 would pass 2^63.
+  S.CpuMicros = S.CpuMicros > INT64_MAX - Cpu ? INT64_MAX : S.CpuMicros + Cpu;
+  S.VerifyCpuMicros =
+      S.VerifyCpuMicros > INT64_MAX - VerifyCpu ? INT64_MAX : S.VerifyCpuMicros + VerifyCpu;
+  return true;
 }
 
 std::string ms(int64_t Micros) {
@@ -131,11 +156,8 @@ int runReport(const std::vector<std::string> &Args) {
     const json::Object *R = V ? V->getAsObject() : nullptr;
     if (!V)
       consumeError(V.takeError());
-    if (!R || R->getString("schema").value_or("") != "linkguard-report/1") {
+    if (!R || R->getString("schema").value_or("") != "linkguard-report/1" || !add(S, *R))
       ++S.NotUnderstood;
-      continue;
-    }
-    add(S, *R);
   }
 
   json::Object D;

@@ -121,6 +121,22 @@ PY
   # A relative record would be scattered over the build's directories.
   expect_status 78 env LINKGUARD_REPORT=rel.jsonl LINKGUARD_CXX=$TRUE_BIN "$WRAP" -c k.cpp 2>/dev/null
   expect_status 66 "$LINKGUARD_BIN" report missing.jsonl 2>/dev/null
+  # A crafted record cannot overflow the sums (signed overflow, undefined):
+  # CPU figures that linkguard never writes make the line not understood.
+  {
+    head -n 2 build.jsonl
+    for v in 9223372036854775807 9223372036854775807 -5 1.5 '"7"'; do
+      printf '{"schema":"linkguard-report/1","phase":"compile","cpuMicros":%s}\n' "$v"
+    done
+  } >crafted.jsonl
+  "$LINKGUARD_BIN" report --json crafted.jsonl >crafted.json || test_failed "report of crafted lines"
+  python3 - build.jsonl crafted.json <<'PY' || test_failed "crafted CPU figures: $(cat crafted.json)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])][:2]
+s = json.load(open(sys.argv[2]))
+assert (s["steps"], s["linesNotUnderstood"]) == (2, 5), s
+assert s["cpuMicros"] == sum(r["cpuMicros"] for r in recs), s
+PY
   # A FIFO without a writer is not waited on, /dev/zero does not fill
   # memory: a regular file only, as check and inspect read theirs.
   mkfifo rec.fifo
