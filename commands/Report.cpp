@@ -17,10 +17,13 @@
 
 #include "llvm/Support/Format.h"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <fcntl.h>
-#include <limits>
 #include <optional>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -91,6 +94,60 @@ bool add(Summary &S, const json::Object &R) {
   return true;
 }
 
+void addLine(Summary &S, StringRef Line) {
+  if (Line.trim().empty())
+    return;
+  Expected<json::Value> V = json::parse(Line);
+  const json::Object *R = V ? V->getAsObject() : nullptr;
+  if (!V)
+    consumeError(V.takeError());
+  if (!R || R->getString("schema").value_or("") != "linkguard-report/1" || !add(S, *R))
+    ++S.NotUnderstood;
+}
+
+/// Sums the record a chunk at a time: memory is one chunk and the longest
+/// line (one past MaxLine is no record of linkguard's: counted, skipped),
+/// time what the file holds (a sparse file of 1 TiB costs reading it, not
+/// 1 TiB of memory). "" or why the read failed.
+std::string sumRecord(int Fd, Summary &S) {
+  constexpr size_t Chunk = size_t{1} << 20, MaxLine = size_t{16} << 20;
+  std::string Buf(Chunk, '\0'), Line;
+  bool Overlong = false;
+  for (;;) {
+    ssize_t N = ::read(Fd, Buf.data(), Chunk);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      return std::strerror(errno);
+    if (N == 0)
+      break;
+    StringRef Data(Buf.data(), static_cast<size_t>(N));
+    while (!Data.empty()) {
+      size_t End = Data.find('\n');
+      StringRef Part = Data.take_front(End);
+      Overlong = Overlong || Line.size() + Part.size() > MaxLine;
+      if (Overlong)
+        Line.clear();
+      else
+        Line.append(Part.begin(), Part.end());
+      if (End == StringRef::npos)
+        break;
+      if (Overlong)
+        ++S.NotUnderstood;
+      else
+        addLine(S, Line);
+      Line.clear();
+      Overlong = false;
+      Data = Data.drop_front(End + 1);
+    }
+  }
+  if (Overlong)
+    ++S.NotUnderstood;
+  else
+    addLine(S, Line);
+  return "";
+}
+
 std::string ms(int64_t Micros) {
   std::string Out;
   raw_string_ostream(Out) << format("%.1f ms", static_cast<double>(Micros) / 1000.0);
@@ -132,33 +189,26 @@ int runReport(const std::vector<std::string> &Args) {
   const std::string &File = CL.Positionals.front();
   // As check and inspect read their inputs (flags/BoundedRead.h): a
   // regular file only, decided before any open, so a FIFO without a writer
-  // cannot hang report and /dev/zero cannot fill memory; bounded by what
-  // the file holds, read with pread (a record truncated meanwhile is a
-  // short read, not a SIGBUS).
-  flags::BoundedFile Record =
-      flags::readBounded(AT_FDCWD, File.c_str(), std::numeric_limits<size_t>::max() / 2);
-  if (Record.Outcome != flags::ReadOutcome::Ok)
-    return driver::reportError(driver::makeDriverError(
-        driver::ExitCode::UnreadableInput,
-        "cannot read " + File + ": " +
-            (Record.Outcome == flags::ReadOutcome::NotRegular
-                 ? "not a regular file (" + Record.Reason + ")"
-                 : Record.Reason)));
-
+  // cannot hang report and /dev/zero cannot fill memory.
+  std::string Why;
+  struct stat St {};
+  int Fd = -1;
+  if (::stat(File.c_str(), &St) != 0)
+    Why = std::strerror(errno);
+  else if (!S_ISREG(St.st_mode))
+    Why = std::string("not a regular file (") + flags::fileKindName(St.st_mode) + ")";
+  else if ((Fd = ::open(File.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0)
+    Why = std::strerror(errno);
+  else if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode))
+    Why = std::string("not a regular file (") + flags::fileKindName(St.st_mode) + ")";
   Summary S;
-  StringRef Rest = Record.Text;
-  while (!Rest.empty()) {
-    auto [Line, Next] = Rest.split('\n');
-    Rest = Next;
-    if (Line.trim().empty())
-      continue;
-    Expected<json::Value> V = json::parse(Line);
-    const json::Object *R = V ? V->getAsObject() : nullptr;
-    if (!V)
-      consumeError(V.takeError());
-    if (!R || R->getString("schema").value_or("") != "linkguard-report/1" || !add(S, *R))
-      ++S.NotUnderstood;
-  }
+  if (Why.empty())
+    Why = sumRecord(Fd, S);
+  if (Fd >= 0)
+    ::close(Fd);
+  if (!Why.empty())
+    return driver::reportError(driver::makeDriverError(driver::ExitCode::UnreadableInput,
+                                                       "cannot read " + File + ": " + Why));
 
   json::Object D;
   putName(D, "file", File);

@@ -145,6 +145,14 @@ PY
   expect_contains "$(cat err.txt)" "linkguard: error: cannot read rec.fifo: not a regular file (a pipe or FIFO)"
   st=$( (ulimit -v 4000000; lg_status timeout 20 "$LINKGUARD_BIN" report --json /dev/zero 2>err.txt))
   expect_equal "$st" "exit 66" "report of /dev/zero: $(cat err.txt)"
+  # A sparse record of 2 GiB (one line of zeros) is read, not held: 1 GiB
+  # of address space is enough, the line is counted as not understood.
+  head -n 3 build.jsonl >sparse.jsonl && truncate -s 2G sparse.jsonl
+  (ulimit -v 1000000; timeout 120 "$LINKGUARD_BIN" report --json sparse.jsonl >sparse.json 2>err.txt)
+  expect_equal "$?" 0 "report of a sparse 2 GiB record: $(cat err.txt)"
+  expect_equal "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["steps"], d["linesNotUnderstood"])' sparse.json)" \
+    "3 1" "a sparse record's sums"
+  rm -f sparse.jsonl
   # Unset, nothing is written anywhere.
   LINKGUARD_CXX=$TRUE_BIN "$WRAP" -c k.cpp -o k.o
   expect_equal "$(wc -l <build.jsonl | tr -d ' ')" 123 "lines after a step without LINKGUARD_REPORT"
