@@ -148,6 +148,32 @@ std::string sumRecord(int Fd, Summary &S) {
   return "";
 }
 
+/// The record opened for reading, or -1 and Why: a regular file only,
+/// from stat before any open and fstat after it.
+int openRecord(const std::string &File, std::string &Why) {
+  struct stat St {};
+  if (::stat(File.c_str(), &St) != 0) {
+    Why = std::strerror(errno);
+    return -1;
+  }
+  if (S_ISREG(St.st_mode)) {
+    int Fd = ::open(File.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (Fd < 0) {
+      Why = std::strerror(errno);
+      return -1;
+    }
+    if (::fstat(Fd, &St) != 0)
+      Why = std::strerror(errno);
+    else if (S_ISREG(St.st_mode))
+      return Fd;
+    ::close(Fd);
+    if (!Why.empty())
+      return -1;
+  }
+  Why = std::string("not a regular file (") + flags::fileKindName(St.st_mode) + ")";
+  return -1;
+}
+
 std::string ms(int64_t Micros) {
   std::string Out;
   raw_string_ostream(Out) << format("%.1f ms", static_cast<double>(Micros) / 1000.0);
@@ -191,16 +217,7 @@ int runReport(const std::vector<std::string> &Args) {
   // regular file only, decided before any open, so a FIFO without a writer
   // cannot hang report and /dev/zero cannot fill memory.
   std::string Why;
-  struct stat St {};
-  int Fd = -1;
-  if (::stat(File.c_str(), &St) != 0)
-    Why = std::strerror(errno);
-  else if (!S_ISREG(St.st_mode))
-    Why = std::string("not a regular file (") + flags::fileKindName(St.st_mode) + ")";
-  else if ((Fd = ::open(File.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0)
-    Why = std::strerror(errno);
-  else if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode))
-    Why = std::string("not a regular file (") + flags::fileKindName(St.st_mode) + ")";
+  int Fd = openRecord(File, Why);
   Summary S;
   if (Why.empty())
     Why = sumRecord(Fd, S);
