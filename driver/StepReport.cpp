@@ -1,6 +1,7 @@
 //===- StepReport.cpp - one JSON line per step ------------------------------===//
 #include "driver/StepReport.h"
 
+#include "driver/FrontCache.h"
 #include "driver/Logging.h"
 #include "driver/PlanJson.h"
 #include "support/JsonName.h"
@@ -108,9 +109,20 @@ void appendStepRecord(const config::Config &Cfg, const Job &J, const Plan &P,
   }
   if (Fd >= 0)
     ::close(Fd);
-  if (!Why.empty())
-    printDiagnostic("warning", "cannot append to LINKGUARD_REPORT " + printable(Path) + ": " +
-                                   printable(Why));
+  if (Why.empty())
+    return;
+  const std::string Text =
+      "cannot append to LINKGUARD_REPORT " + printable(Path) + ": " + printable(Why);
+  // Said on ccache's UNCACHED_ERR_FD when ccache runs the step: on stderr,
+  // ccache would store it with the object and replay it on every hit, long
+  // after the record was fixed (driver/FrontCache.h).
+  if (int Fd = uncachedErrFd(Cfg); Fd >= 0) {
+    const std::string Line = "linkguard: warning: " + Text + "\n";
+    (void)!::write(Fd, Line.data(), Line.size());
+    mirrorToLogFile("warning", Text);
+    return;
+  }
+  printDiagnostic("warning", Text);
 }
 
 } // namespace linkguard::driver

@@ -177,6 +177,20 @@ PY
     wait "$reader"
   done
 
+  TEST "ccache in front: an unusable LINKGUARD_REPORT's warning is not stored with the object and replayed on hits"
+  if command -v ccache >/dev/null; then
+    export CCACHE_DIR=$PWD/ccache-dir
+    LINKGUARD_REPORT=/nonexistent/rec.jsonl LINKGUARD_CXX="$CLANGXX" ccache "$WRAP" -c model.cpp -o cc.o 2>err.txt ||
+      test_failed "first ccache step"
+    expect_contains "$(cat err.txt)" "cannot append to LINKGUARD_REPORT /nonexistent/rec.jsonl"
+    LINKGUARD_REPORT=$PWD/rec.jsonl LINKGUARD_CXX="$CLANGXX" ccache "$WRAP" -c model.cpp -o cc.o 2>err.txt ||
+      test_failed "second ccache step"
+    expect_not_contains "$(cat err.txt)" "/nonexistent/rec.jsonl" "a stale warning replayed by ccache"
+    unset CCACHE_DIR
+  else
+    echo "  (ccache not installed: part skipped)"
+  fi
+
   TEST "the warning for an unusable LINKGUARD_LOG_FILE or LINKGUARD_REPORT prints its name escaped"
   for var in LINKGUARD_REPORT LINKGUARD_LOG_FILE; do
     env "$var=$PWD/no/such/dir/$evil" LINKGUARD_LOG=debug LINKGUARD_CXX="$CLANGXX" "$WRAP" -c model.cpp -o esc.o 2>err.txt ||
