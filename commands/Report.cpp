@@ -13,9 +13,17 @@
 #include "commands/CommandLine.h"
 #include "commands/Printer.h"
 #include "driver/DriverError.h"
+#include "flags/BoundedRead.h"
 
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -42,7 +50,27 @@ struct Summary {
   json::Array BrokenOutputs;
 };
 
-void add(Summary &S, const json::Object &R) {
+/// A CPU figure as linkguard writes it: absent or null (0), or a whole
+/// number of microseconds from 0 to 2^53 (JSON's exact integers, 285
+/// years); anything else is not a record's.
+bool cpuFigure(const json::Object &R, StringRef Key, int64_t &Out) {
+  const json::Value *V = R.get(Key);
+  Out = 0;
+  if (!V || V->kind() == json::Value::Null)
+    return true;
+  std::optional<int64_t> N = V->getAsInteger();
+  if (!N || *N < 0 || *N > (int64_t{1} << 53))
+    return false;
+  Out = *N;
+  return true;
+}
+
+/// Adds a record to the summary; false (nothing added) when its CPU figures
+/// are not ones linkguard writes, so a crafted line cannot overflow a sum.
+bool add(Summary &S, const json::Object &R) {
+  int64_t Cpu = 0, VerifyCpu = 0;
+  if (!cpuFigure(R, "cpuMicros", Cpu) || !cpuFigure(R, "verifyCpuMicros", VerifyCpu))
+    return false;
   ++S.Steps;
   if (R.getString("phase").value_or("") == "link")
     ++S.Links;
@@ -59,8 +87,91 @@ void add(Summary &S, const json::Object &R) {
     ++S.NotVerified;
   else if (Verdict == "unreadable")
     ++S.Unreadable;
-  S.CpuMicros += R.getInteger("cpuMicros").value_or(0);
-  S.VerifyCpuMicros += R.getInteger("verifyCpuMicros").value_or(0);
+  // Saturating: 2^10 lines of 2^53 would pass 2^63.
+  S.CpuMicros = S.CpuMicros > INT64_MAX - Cpu ? INT64_MAX : S.CpuMicros + Cpu;
+  S.VerifyCpuMicros =
+      S.VerifyCpuMicros > INT64_MAX - VerifyCpu ? INT64_MAX : S.VerifyCpuMicros + VerifyCpu;
+  return true;
+}
+
+void addLine(Summary &S, StringRef Line) {
+  if (Line.trim().empty())
+    return;
+  Expected<json::Value> V = json::parse(Line);
+  const json::Object *R = V ? V->getAsObject() : nullptr;
+  if (!V)
+    consumeError(V.takeError());
+  if (!R || R->getString("schema").value_or("") != "linkguard-report/1" || !add(S, *R))
+    ++S.NotUnderstood;
+}
+
+/// Sums the record a chunk at a time: memory is one chunk and the longest
+/// line (one past MaxLine is no record of linkguard's: counted, skipped),
+/// time what the file holds (a sparse file of 1 TiB costs reading it, not
+/// 1 TiB of memory). "" or why the read failed.
+std::string sumRecord(int Fd, Summary &S) {
+  constexpr size_t Chunk = size_t{1} << 20, MaxLine = size_t{16} << 20;
+  std::string Buf(Chunk, '\0'), Line;
+  bool Overlong = false;
+  for (;;) {
+    ssize_t N = ::read(Fd, Buf.data(), Chunk);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      return std::strerror(errno);
+    if (N == 0)
+      break;
+    StringRef Data(Buf.data(), static_cast<size_t>(N));
+    while (!Data.empty()) {
+      size_t End = Data.find('\n');
+      StringRef Part = Data.take_front(End);
+      Overlong = Overlong || Line.size() + Part.size() > MaxLine;
+      if (Overlong)
+        Line.clear();
+      else
+        Line.append(Part.begin(), Part.end());
+      if (End == StringRef::npos)
+        break;
+      if (Overlong)
+        ++S.NotUnderstood;
+      else
+        addLine(S, Line);
+      Line.clear();
+      Overlong = false;
+      Data = Data.drop_front(End + 1);
+    }
+  }
+  if (Overlong)
+    ++S.NotUnderstood;
+  else
+    addLine(S, Line);
+  return "";
+}
+
+/// The record opened for reading, or -1 and Why: a regular file only,
+/// from stat before any open and fstat after it.
+int openRecord(const std::string &File, std::string &Why) {
+  struct stat St {};
+  if (::stat(File.c_str(), &St) != 0) {
+    Why = std::strerror(errno);
+    return -1;
+  }
+  if (S_ISREG(St.st_mode)) {
+    int Fd = ::open(File.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (Fd < 0) {
+      Why = std::strerror(errno);
+      return -1;
+    }
+    if (::fstat(Fd, &St) != 0)
+      Why = std::strerror(errno);
+    else if (S_ISREG(St.st_mode))
+      return Fd;
+    ::close(Fd);
+    if (!Why.empty())
+      return -1;
+  }
+  Why = std::string("not a regular file (") + flags::fileKindName(St.st_mode) + ")";
+  return -1;
 }
 
 std::string ms(int64_t Micros) {
@@ -102,29 +213,19 @@ int runReport(const std::vector<std::string> &Args) {
     return usageError(Spec, "expected one record file, got " +
                                 std::to_string(CL.Positionals.size()));
   const std::string &File = CL.Positionals.front();
-  auto Buffer = MemoryBuffer::getFile(File, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!Buffer)
-    return driver::reportError(driver::makeDriverError(
-        driver::ExitCode::UnreadableInput,
-        "cannot read " + File + ": " + Buffer.getError().message()));
-
+  // As check and inspect read their inputs (flags/BoundedRead.h): a
+  // regular file only, decided before any open, so a FIFO without a writer
+  // cannot hang report and /dev/zero cannot fill memory.
+  std::string Why;
+  int Fd = openRecord(File, Why);
   Summary S;
-  StringRef Rest = (*Buffer)->getBuffer();
-  while (!Rest.empty()) {
-    auto [Line, Next] = Rest.split('\n');
-    Rest = Next;
-    if (Line.trim().empty())
-      continue;
-    Expected<json::Value> V = json::parse(Line);
-    const json::Object *R = V ? V->getAsObject() : nullptr;
-    if (!V)
-      consumeError(V.takeError());
-    if (!R || R->getString("schema").value_or("") != "linkguard-report/1") {
-      ++S.NotUnderstood;
-      continue;
-    }
-    add(S, *R);
-  }
+  if (Why.empty())
+    Why = sumRecord(Fd, S);
+  if (Fd >= 0)
+    ::close(Fd);
+  if (!Why.empty())
+    return driver::reportError(driver::makeDriverError(driver::ExitCode::UnreadableInput,
+                                                       "cannot read " + File + ": " + Why));
 
   json::Object D;
   putName(D, "file", File);

@@ -139,7 +139,7 @@ std::string frontCacheWarning(FrontCacheKind Cache, const config::Config &Cfg,
 /// ccache's UNCACHED_ERR_FD, when it names an open descriptor: "intended
 /// mainly for automatic use by ccache, which sets it to avoid caching
 /// transient errors" (distcc(1)). -1 otherwise.
-static int uncachedErrFd(const config::Config &Cfg) {
+int uncachedErrFd(const config::Config &Cfg) {
   int Fd = -1;
   if (llvm::StringRef(Cfg.env("UNCACHED_ERR_FD").value_or(""))
           .getAsInteger(10, Fd) ||

@@ -79,4 +79,9 @@ FrontDecision decideFrontCache(FrontCacheKind Cache, const config::Config &Cfg,
 void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &Cfg,
                         const std::string &SelfPath, bool IsLink);
 
+/// ccache's UNCACHED_ERR_FD, when it names an open descriptor: what a
+/// compile step writes there is shown once and never stored with the
+/// object, so it is not replayed on later hits. -1 otherwise.
+int uncachedErrFd(const config::Config &Cfg);
+
 } // namespace linkguard::driver

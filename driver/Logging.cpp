@@ -21,6 +21,7 @@
 #include "driver/Logging.h"
 
 #include "flags/BoundedRead.h"
+#include "support/Printable.h"
 
 #include <spdlog/details/null_mutex.h>
 #include <spdlog/logger.h>
@@ -50,8 +51,9 @@ void writeAll(int Fd, const char *Data, size_t Size) {
   }
 }
 
-/// Why Path cannot be the log (and Fd stays -1), or the opened descriptor.
-int openLogFile(const std::string &Path, std::string &Why) {
+} // namespace
+
+int openAppendRegular(const std::string &Path, std::string &Why) {
   struct stat St {};
   if (::lstat(Path.c_str(), &St) == 0 && !S_ISREG(St.st_mode)) {
     Why = std::string("not a regular file (") +
@@ -74,6 +76,8 @@ int openLogFile(const std::string &Path, std::string &Why) {
   }
   return Fd;
 }
+
+namespace {
 
 class LazyFileSink final
     : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
@@ -106,14 +110,14 @@ protected:
 private:
   void open() {
     std::string Why;
-    Fd = openLogFile(Path, Why);
+    Fd = openAppendRegular(Path, Why);
     if (Fd >= 0)
       return;
     Fd = STDERR_FILENO;
     // On stderr, stderr's one prefix ("linkguard: debug: ..."), not the file's.
     set_pattern_("linkguard: %l: %v");
-    std::string Line = "linkguard: warning: cannot open LINKGUARD_LOG_FILE " + Path +
-                       ": " + Why + "; logging to stderr\n";
+    std::string Line = "linkguard: warning: cannot open LINKGUARD_LOG_FILE " + printable(Path) +
+                       ": " + printable(Why) + "; logging to stderr\n";
     writeAll(Fd, Line.data(), Line.size());
   }
 

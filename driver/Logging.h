@@ -45,4 +45,13 @@ void mirrorToLogFile(const char *Severity, const std::string &Text);
 /// to the log at Level otherwise. Severity is "warning", "error" or "info".
 void logAlways(const char *Severity, const std::string &Text);
 
+/// Opens Path to append to it (LINKGUARD_LOG_FILE, LINKGUARD_REPORT), only
+/// when it is a regular file or none: decided from lstat before any open,
+/// since opening a FIFO wakes its reader and opening a device can act on
+/// it; then O_NONBLOCK (a FIFO swapped in meanwhile cannot hang the step),
+/// O_NOFOLLOW (a link planted there is not followed), O_CLOEXEC (the
+/// compiler does not inherit it) and an fstat of the descriptor. -1 and
+/// Why (unescaped) when it cannot be used.
+int openAppendRegular(const std::string &Path, std::string &Why);
+
 } // namespace linkguard::driver

@@ -5,9 +5,12 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <vector>
 
@@ -47,6 +50,42 @@ static std::string resolvedTarget(const std::string &Path) {
   return Buf;
 }
 
+/// The file a write through Path's dangling chain of symbolic links
+/// creates: each link read in turn (a relative one from its own directory,
+/// as the kernel does), up to the kernel's 40 hops, to the first name that
+/// does not exist; that name in the real path of its directory. "" when the
+/// chain loops or the directory does not resolve (a write would fail).
+static std::string danglingEnd(const std::string &Path) {
+  std::string Cur = Path;
+  for (int Hop = 0;; ++Hop) {
+    if (Hop > 40)
+      return {};
+    char Buf[PATH_MAX];
+    ssize_t N = ::readlink(Cur.c_str(), Buf, sizeof(Buf) - 1);
+    if (N < 0) {
+      if (errno != ENOENT)
+        return {}; // exists and is no link: the chain did not dangle
+      break;
+    }
+    std::string Next(Buf, static_cast<size_t>(N));
+    if (Next.empty())
+      return {};
+    if (Next.front() != '/') {
+      llvm::StringRef Dir = llvm::sys::path::parent_path(Cur);
+      Next = (Dir.empty() ? std::string(".") : Dir.str()) + "/" + Next;
+    }
+    Cur = std::move(Next);
+  }
+  llvm::StringRef Name = llvm::sys::path::filename(Cur);
+  if (Name.empty() || Name == "." || Name == ".." || llvm::StringRef(Cur).ends_with("/"))
+    return {};
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Cur);
+  std::string RealDir = resolvedTarget(Dir.empty() ? std::string(".") : Dir.str());
+  if (RealDir.empty())
+    return {};
+  return RealDir + (RealDir == "/" ? "" : "/") + Name.str();
+}
+
 OutputState recordOutputState(const std::string &Path) {
   OutputState S;
   S.Entry = identify(Path);
@@ -54,6 +93,8 @@ OutputState recordOutputState(const std::string &Path) {
     S.TargetPath = resolvedTarget(Path);
     if (!S.TargetPath.empty())
       S.Target = identify(S.TargetPath);
+    else
+      S.DanglingEnd = danglingEnd(Path);
   }
   return S;
 }
@@ -92,8 +133,15 @@ WrittenFile writtenByLink(const std::string &Path, const OutputState &Before) {
   std::string Target = resolvedTarget(Path);
   if (Target.empty())
     return notWritten(Path + " is a symbolic link to nothing: the link wrote no file there");
-  if (!Before.TargetPath.empty() && Target != Before.TargetPath)
-    return notWritten(Path + " now leads to " + Target + ", not to " + Before.TargetPath +
+  // Where the chain led, or where a write through it would go: a chain
+  // that leads elsewhere now was pointed there, not written through.
+  const std::string &Expected =
+      Before.TargetPath.empty() ? Before.DanglingEnd : Before.TargetPath;
+  if (Expected.empty())
+    return notWritten(Path + " now leads to " + Target +
+                      ", where no write through it could have gone before the link");
+  if (Target != Expected)
+    return notWritten(Path + " now leads to " + Target + ", not to " + Expected +
                       " as before the link");
   FileIdentity T = identify(Target);
   if (!T.Regular)

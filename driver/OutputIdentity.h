@@ -11,7 +11,9 @@
 //    unlink + create); it is judged and, under enforce, removed;
 //  - -o still the same symbolic link: GNU ld (bfd, gold) writes through a
 //    link whose target does not exist yet. The target (the link's chain
-//    resolved) is judged when its identity changed across the link, and it
+//    resolved) is judged when the chain leads where it did before (or, when
+//    it dangled, to the file a write through it creates) and its identity
+//    changed across the link, and it
 //    is the file removed under enforce: the link wrote it; the symbolic
 //    link, which the link did not write, stays;
 //  - anything else (no file, unchanged, a directory, a device, a FIFO, a
@@ -45,11 +47,17 @@ inline bool operator!=(const FileIdentity &A, const FileIdentity &B) { return !(
 
 /// What was at an output path before the link: the entry itself and, when
 /// it is a symbolic link, where its chain led then (TargetPath: "" when it
-/// led nowhere, a dangling link) and what was there.
+/// led nowhere, a dangling link) and what was there. For a dangling chain,
+/// DanglingEnd is the file a write through it creates (its last name, in
+/// the real path of its directory; "" when there is none: a loop, a
+/// missing directory): after the link the chain must lead there, or the
+/// file it leads to is not this link's (a link in the chain pointed
+/// elsewhere meanwhile).
 struct OutputState {
   FileIdentity Entry;
   std::string TargetPath;
   FileIdentity Target;
+  std::string DanglingEnd;
 };
 
 OutputState recordOutputState(const std::string &Path);

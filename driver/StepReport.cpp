@@ -1,9 +1,9 @@
 //===- StepReport.cpp - one JSON line per step ------------------------------===//
 #include "driver/StepReport.h"
 
+#include "driver/FrontCache.h"
 #include "driver/Logging.h"
 #include "driver/PlanJson.h"
-#include "flags/BoundedRead.h"
 #include "support/JsonName.h"
 #include "support/Printable.h"
 
@@ -14,8 +14,6 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace linkguard::driver {
@@ -92,18 +90,11 @@ void appendStepRecord(const config::Config &Cfg, const Job &J, const Plan &P,
     return;
   std::string Line = stepRecordLine(J, P, R) + "\n";
   const std::string &Path = Cfg.ReportFile;
-  // As LINKGUARD_LOG_FILE (driver/Logging.cpp): a regular file only, never
-  // a link planted in its place, never a FIFO that would hang the step,
-  // never inherited by the compiler.
-  int Fd = ::open(Path.c_str(),
-                  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY,
-                  0666);
+  // As LINKGUARD_LOG_FILE: a regular file only, decided before any open
+  // (a FIFO's reader is not woken), never a link planted in its place,
+  // never inherited by the compiler (driver/Logging.h).
   std::string Why;
-  struct stat St {};
-  if (Fd < 0)
-    Why = std::strerror(errno);
-  else if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode))
-    Why = std::string("not a regular file (") + flags::fileKindName(St.st_mode) + ")";
+  int Fd = openAppendRegular(Path, Why);
   if (Why.empty()) {
     // One write: O_APPEND places the whole line at the end, so lines of
     // parallel steps never interleave.
@@ -118,9 +109,20 @@ void appendStepRecord(const config::Config &Cfg, const Job &J, const Plan &P,
   }
   if (Fd >= 0)
     ::close(Fd);
-  if (!Why.empty())
-    printDiagnostic("warning", "cannot append to LINKGUARD_REPORT " + printable(Path) + ": " +
-                                   printable(Why));
+  if (Why.empty())
+    return;
+  const std::string Text =
+      "cannot append to LINKGUARD_REPORT " + printable(Path) + ": " + printable(Why);
+  // Said on ccache's UNCACHED_ERR_FD when ccache runs the step: on stderr,
+  // ccache would store it with the object and replay it on every hit, long
+  // after the record was fixed (driver/FrontCache.h).
+  if (int Fd = uncachedErrFd(Cfg); Fd >= 0) {
+    const std::string Line = "linkguard: warning: " + Text + "\n";
+    (void)!::write(Fd, Line.data(), Line.size());
+    mirrorToLogFile("warning", Text);
+    return;
+  }
+  printDiagnostic("warning", Text);
 }
 
 } // namespace linkguard::driver

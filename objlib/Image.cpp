@@ -30,7 +30,17 @@ std::string errnoMessage(int Errno) {
 } // namespace
 
 Expected<std::unique_ptr<Image>> Image::open(const std::string &Path) {
-  // O_NONBLOCK: opening a FIFO with no writer would otherwise block here
+  // A file that is not regular is never opened (flags/BoundedRead.h):
+  // opening a FIFO wakes a writer blocked in its open, which then dies of
+  // SIGPIPE when it is closed unread; opening a device can act on it.
+  struct stat St;
+  if (::stat(Path.c_str(), &St) == 0) {
+    if (S_ISDIR(St.st_mode))
+      return unreadable(Path, "is a directory");
+    if (!S_ISREG(St.st_mode))
+      return unreadable(Path, "not a regular file");
+  }
+  // O_NONBLOCK: a FIFO swapped in since the stat would otherwise block here
   // before fstat could say it is not a regular file. It changes nothing for
   // regular files.
   int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -39,7 +49,6 @@ Expected<std::unique_ptr<Image>> Image::open(const std::string &Path) {
   std::unique_ptr<Image> I(new Image());
   I->FD = FD;
   I->Name = Path;
-  struct stat St;
   if (::fstat(FD, &St) != 0)
     return unreadable(Path, errnoMessage(errno));
   if (S_ISDIR(St.st_mode))

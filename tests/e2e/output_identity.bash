@@ -81,6 +81,33 @@ SUITE_output_identity() {
   expect_equal "$(kind out.so)" symlink
   expect_contains "$(cat err.txt)" "not verified: the link did not write $PWD/keep.so, the target of out.so"
 
+  TEST "a dangling chain retargeted after the link: the file it now leads to is not judged nor removed"
+  # out.so -> mid -> t.so (missing): GNU ld writes t.so through the chain.
+  # If mid is pointed elsewhere before linkguard reads the result (here by
+  # the step itself, after its link; in life by whoever controls mid, a
+  # race), the chain leads to a file the link never wrote: victim.so, a
+  # library that loads libgomp unused. It must be neither judged nor removed.
+  "$CLANGXX" -shared model.o -o victim.so -lgomp || test_failed "victim.so"
+  cp victim.so victim.orig
+  cat >swapping-cc <<SH
+#!/bin/sh
+"$CLANGXX" "\$@" || exit
+ln -sfn victim.so mid
+SH
+  chmod +x swapping-cc
+  ln -s mid out.so && ln -s t.so mid
+  st=$(LINKGUARD_MODE=enforce LINKGUARD_CXX=$PWD/swapping-cc lg_status "$WRAP" -fuse-ld=bfd -shared model.o -o out.so -lgomp 2>err.txt)
+  expect_exists victim.so
+  expect_same_file victim.so victim.orig
+  expect_equal "$st" "exit 0" "status (not verified): $(cat err.txt)"
+  expect_not_contains "$(cat err.txt)" "removed" "a removal"
+  expect_contains "$(cat err.txt)" "not verified: out.so now leads to $PWD/victim.so, not to $PWD/t.so as before the link"
+  # The control: the chain left alone, t.so is judged and removed.
+  rm -f out.so mid t.so && ln -s mid out.so && ln -s t.so mid
+  expect_equal "$(link enforce bfd out.so -lgomp)" 86 "enforce status through the chain"
+  expect_missing t.so
+  expect_exists victim.so
+
   TEST "explain says the symbolic link is decided after the link, and that it verifies"
   ln -s t.so out.so
   out=$(LINKGUARD_MODE=enforce "$LINKGUARD_BIN" explain -- "$CLANGXX" -shared model.o -o out.so -lgomp)

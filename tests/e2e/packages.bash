@@ -242,6 +242,22 @@ PY
   expect_equal "$status" 66 "inspect --scan pipe.pte"
   expect_contains "$(cat err.txt)" "pipe.pte: not a regular file"
   timeout 10 "$LINKGUARD_BIN" try-load pipe.pte >/dev/null 2>&1; expect_equal "$?" 66 "try-load pipe.pte"
+  # Not even opened: opening it would wake a writer waiting in open(2),
+  # which dies of SIGPIPE when the FIFO is closed unread.
+  local cmd writer
+  for cmd in "inspect" "inspect --scan" "check --forbid openmp" "check --scan --forbid openmp" "try-load"; do
+    rm -f woken
+    timeout 30 bash -c 'exec 4>pipe.pte; echo woken >woken' &
+    writer=$!
+    sleep 0.5 # the writer is in open(2), waiting for a reader
+    # shellcheck disable=SC2086 # cmd is words
+    timeout 10 "$LINKGUARD_BIN" $cmd pipe.pte >/dev/null 2>&1; status=$?
+    expect_equal "$status" 66 "$cmd pipe.pte"
+    sleep 0.3
+    [ ! -e woken ] || test_failed "$cmd opened the FIFO (its writer was woken)"
+    timeout 5 cat pipe.pte >/dev/null # release the writer
+    wait "$writer"
+  done
 
   TEST "random data with --scan: no phantom image"
   head -c 20000000 /dev/urandom >random.bin

@@ -121,9 +121,83 @@ PY
   # A relative record would be scattered over the build's directories.
   expect_status 78 env LINKGUARD_REPORT=rel.jsonl LINKGUARD_CXX=$TRUE_BIN "$WRAP" -c k.cpp 2>/dev/null
   expect_status 66 "$LINKGUARD_BIN" report missing.jsonl 2>/dev/null
+  # A crafted record cannot overflow the sums (signed overflow, undefined):
+  # CPU figures that linkguard never writes make the line not understood.
+  {
+    head -n 2 build.jsonl
+    for v in 9223372036854775807 9223372036854775807 -5 1.5 '"7"'; do
+      printf '{"schema":"linkguard-report/1","phase":"compile","cpuMicros":%s}\n' "$v"
+    done
+  } >crafted.jsonl
+  "$LINKGUARD_BIN" report --json crafted.jsonl >crafted.json || test_failed "report of crafted lines"
+  python3 - build.jsonl crafted.json <<'PY' || test_failed "crafted CPU figures: $(cat crafted.json)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])][:2]
+s = json.load(open(sys.argv[2]))
+assert (s["steps"], s["linesNotUnderstood"]) == (2, 5), s
+assert s["cpuMicros"] == sum(r["cpuMicros"] for r in recs), s
+PY
+  # A FIFO without a writer is not waited on, /dev/zero does not fill
+  # memory: a regular file only, as check and inspect read theirs.
+  mkfifo rec.fifo
+  st=$(lg_status timeout 20 "$LINKGUARD_BIN" report rec.fifo 2>err.txt)
+  expect_equal "$st" "exit 66" "report of a FIFO: $(cat err.txt)"
+  expect_contains "$(cat err.txt)" "linkguard: error: cannot read rec.fifo: not a regular file (a pipe or FIFO)"
+  st=$( (ulimit -v 4000000; lg_status timeout 20 "$LINKGUARD_BIN" report --json /dev/zero 2>err.txt))
+  expect_equal "$st" "exit 66" "report of /dev/zero: $(cat err.txt)"
+  # A sparse record of 2 GiB (one line of zeros) is read, not held: 1 GiB
+  # of address space is enough, the line is counted as not understood.
+  head -n 3 build.jsonl >sparse.jsonl && truncate -s 2G sparse.jsonl
+  (ulimit -v 1000000; timeout 120 "$LINKGUARD_BIN" report --json sparse.jsonl >sparse.json 2>err.txt)
+  expect_equal "$?" 0 "report of a sparse 2 GiB record: $(cat err.txt)"
+  expect_equal "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["steps"], d["linesNotUnderstood"])' sparse.json)" \
+    "3 1" "a sparse record's sums"
+  rm -f sparse.jsonl
   # Unset, nothing is written anywhere.
   LINKGUARD_CXX=$TRUE_BIN "$WRAP" -c k.cpp -o k.o
   expect_equal "$(wc -l <build.jsonl | tr -d ' ')" 123 "lines after a step without LINKGUARD_REPORT"
+
+  TEST "LINKGUARD_REPORT and LINKGUARD_LOG_FILE at a FIFO someone reads: never opened (its reader not woken), the step passes"
+  # Opening a FIFO for writing wakes a reader blocked in open and hands it
+  # an end of file when closed; a device's open can act too (a serial
+  # port's DTR, a watchdog). Neither is a file linkguard may write: it must
+  # decide from lstat before any open, as the log does.
+  local var reader
+  for var in LINKGUARD_REPORT LINKGUARD_LOG_FILE; do
+    rm -f rec.fifo woken && mkfifo rec.fifo
+    timeout 30 bash -c 'exec 4<rec.fifo; echo woken >woken' &
+    reader=$!
+    sleep 0.5 # the reader is in open(2), waiting for a writer
+    env "$var=$PWD/rec.fifo" LINKGUARD_LOG=debug LINKGUARD_CXX="$CLANGXX" "$WRAP" -c model.cpp -o fifo.o 2>err.txt ||
+      test_failed "$var at a FIFO: the step failed: $(cat err.txt)"
+    sleep 0.3
+    [ ! -e woken ] || test_failed "$var at a FIFO: linkguard opened it (its reader was woken)"
+    expect_contains "$(cat err.txt)" "$var $PWD/rec.fifo: not a regular file (a pipe or FIFO)"
+    timeout 5 bash -c ': >rec.fifo' # release the reader
+    wait "$reader"
+  done
+
+  TEST "ccache in front: an unusable LINKGUARD_REPORT's warning is not stored with the object and replayed on hits"
+  if command -v ccache >/dev/null; then
+    export CCACHE_DIR=$PWD/ccache-dir
+    LINKGUARD_REPORT=/nonexistent/rec.jsonl LINKGUARD_CXX="$CLANGXX" ccache "$WRAP" -c model.cpp -o cc.o 2>err.txt ||
+      test_failed "first ccache step"
+    expect_contains "$(cat err.txt)" "cannot append to LINKGUARD_REPORT /nonexistent/rec.jsonl"
+    LINKGUARD_REPORT=$PWD/rec.jsonl LINKGUARD_CXX="$CLANGXX" ccache "$WRAP" -c model.cpp -o cc.o 2>err.txt ||
+      test_failed "second ccache step"
+    expect_not_contains "$(cat err.txt)" "/nonexistent/rec.jsonl" "a stale warning replayed by ccache"
+    unset CCACHE_DIR
+  else
+    echo "  (ccache not installed: part skipped)"
+  fi
+
+  TEST "the warning for an unusable LINKGUARD_LOG_FILE or LINKGUARD_REPORT prints its name escaped"
+  for var in LINKGUARD_REPORT LINKGUARD_LOG_FILE; do
+    env "$var=$PWD/no/such/dir/$evil" LINKGUARD_LOG=debug LINKGUARD_CXX="$CLANGXX" "$WRAP" -c model.cpp -o esc.o 2>err.txt ||
+      test_failed "$var unusable: the step failed"
+    no_raw_controls err.txt
+    expect_contains "$(cat err.txt)" "$var $PWD/no/such/dir/evil\\nlinkguard: contract holds\\x1b[2K.so: No such file or directory"
+  done
 
   TEST "enforce on Mach-O: the first line says OpenMP is present and unused, before cpp_builder's hint"
   macho_lib

@@ -11,6 +11,7 @@
 #include "llvm/Support/Path.h"
 
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace linkguard::driver;
@@ -69,6 +70,40 @@ TEST_CASE("the target GNU ld writes through a dangling symbolic link is the link
   // Removing what was judged removes the target, not the link.
   CHECK(removeIfStill(W.Path, W.Id));
   CHECK(identify(D / "out.so").Symlink);
+}
+
+TEST_CASE("a dangling chain pointed elsewhere after the link leads to a file that is not the link's",
+          "[driver][output]") {
+  TempDir D;
+  write(D / "victim.so", "someone else's library");
+  REQUIRE(::symlink("mid", (D / "out.so").c_str()) == 0);
+  REQUIRE(::symlink("sub/../t.so", (D / "mid").c_str()) == 0);
+  REQUIRE(::mkdir((D / "sub").c_str(), 0755) == 0);
+  OutputState Before = recordOutputState(D / "out.so");
+  CHECK(Before.TargetPath.empty());
+  CHECK(Before.DanglingEnd == D / "t.so"); // where a write through it goes
+  SECTION("left alone: the file written through it is the link's") {
+    write(D / "out.so", "library");
+    WrittenFile W = writtenByLink(D / "out.so", Before);
+    CHECK(W.Why.empty());
+    CHECK(W.Path == D / "t.so");
+  }
+  SECTION("mid pointed at another file: neither judged nor removed") {
+    write(D / "out.so", "library");
+    REQUIRE(::unlink((D / "mid").c_str()) == 0);
+    REQUIRE(::symlink("victim.so", (D / "mid").c_str()) == 0);
+    WrittenFile W = writtenByLink(D / "out.so", Before);
+    CHECK(W.Why == D / "out.so" + " now leads to " + D / "victim.so" + ", not to " +
+                       D / "t.so" + " as before the link");
+    CHECK(W.Path.empty());
+  }
+  SECTION("a chain that loops or whose directory is missing creates nothing") {
+    REQUIRE(::symlink("loop2", (D / "loop1").c_str()) == 0);
+    REQUIRE(::symlink("loop1", (D / "loop2").c_str()) == 0);
+    CHECK(recordOutputState(D / "loop1").DanglingEnd.empty());
+    REQUIRE(::symlink("nodir/t.so", (D / "nodir.so").c_str()) == 0);
+    CHECK(recordOutputState(D / "nodir.so").DanglingEnd.empty());
+  }
 }
 
 TEST_CASE("a symbolic link at -o whose target the link did not write is not the link's",
