@@ -56,7 +56,7 @@ const CommandSpec Spec = {
     "\n"
     "EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a damaged or\n"
     "lying zip, a container with no image), 66 missing or unreadable file (a file\n"
-    "error wins over 1), 92 undecided (a tree's closure cannot be decided here).\n",
+    "error wins over 1), 92 undecided (an unknown finding, a tree's closure that cannot be decided here).\n",
     "no input file"};
 
 struct Totals {
@@ -185,6 +185,9 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
     T.Violations += F.Kind == contract::FindingKind::Violation;
     T.Kept += F.Kind == contract::FindingKind::Kept;
     T.Unknown += F.Kind == contract::FindingKind::Unknown;
+    // A rule that could not be decided for this file did not hold for it
+    // either: the check is undecided (92), never "holds" (fail closed).
+    T.Undecided += F.Kind == contract::FindingKind::Unknown;
   }
   if (Spec_.Portable)
     for (const contract::DependencyPlacement &P :

@@ -102,7 +102,7 @@ constexpr ExitStatus ExitStatuses[] = {
     {driver::ExitCode::NotLoadableHere, "NotLoadableHere",
      "try-load: a file this platform cannot load (a Mach-O on Linux)"},
     {driver::ExitCode::Undecided, "Undecided",
-     "check of a tree: a closure verdict that cannot be decided here"},
+     "check: no violation, but a verdict that cannot be decided here"},
 };
 
 std::string exitCodesText() {

@@ -191,6 +191,22 @@ CPP
   expect_status 0 LG check --mps-aot guarded.dylib uses_omp.dylib >/dev/null
   expect_status 1 LG check --mps-aot plain.dylib >/dev/null
 
+  TEST "a file whose verdict cannot be decided is undecided (92), never holds (fail closed)"
+  # ELF: a dependency found only through a RUNPATH holding \$PLATFORM depends
+  # on the machine that loads it: unknown. Before, one file's unknown exited 0.
+  mkdir -p undecided && echo 'int dep(void) { return 0; }' >undecided/dep.c
+  echo 'int dep(void); int use(void) { return dep(); }' >undecided/use.c
+  "$CLANG" -shared -fPIC undecided/dep.c -o undecided/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+  "$CLANG" -shared -fPIC undecided/use.c -o undecided/libuse.so undecided/libdep.so \
+    -Wl,-rpath,'/opt/$PLATFORM/lib' || test_failed libuse
+  out=$(LG check --portable undecided/libuse.so); status=$?
+  expect_equal "$status" 92 "\$PLATFORM runpath: $out"
+  expect_contains "$out" "unknown"
+  expect_contains "$out" "linkguard check: 1 file, 0 violations, 0 kept, 1 unknown, 0 errors: undecided"
+  # A violation still wins over it.
+  out=$(LG check --portable --forbid libdep undecided/libuse.so); status=$?
+  expect_equal "$status" 1 "a violation beside the unknown: $out"
+
   TEST "ELF: -fopenmp's RUNPATH is non-portable, a \$ORIGIN-shipped library is portable"
   if ! command -v clang++-14 >/dev/null; then
     echo "  (clang++-14 not found: ELF part not run)"
