@@ -65,6 +65,14 @@ expect_not_contains() { # haystack needle [what]
 expect_exists() { [ -e "$1" ] || test_failed "$1 should exist"; }
 expect_missing() { [ ! -e "$1" ] || test_failed "$1 should not exist"; }
 expect_same_file() { cmp -s "$1" "$2" || test_failed "$1 and $2 differ"; }
+# run_try_load STATUS TITLE ARGS...: linkguard try-load ARGS, its output in
+# out.txt/err.txt, its status checked (124: it hung past 60 s).
+run_try_load() {
+  local want=$1 title=$2
+  shift 2
+  timeout 60 "$LINKGUARD_BIN" try-load "$@" >out.txt 2>err.txt
+  expect_equal "$?" "$want" "$title: $(tail -n 3 out.txt err.txt)"
+}
 # expect_status CODE CMD ARGS...: runs CMD, checks its exit status.
 expect_status() {
   local want=$1; shift

@@ -120,14 +120,6 @@ C
     -Wl,-rpath,'$ORIGIN/evil' || test_failed "renamed.so"
 }
 
-# run_try_load STATUS TITLE ARGS...: output in out.txt/err.txt; 124 = hung.
-run_try_load() {
-  local want=$1 title=$2
-  shift 2
-  timeout 60 "$LINKGUARD_BIN" try-load "$@" >out.txt 2>err.txt
-  expect_equal "$?" "$want" "$title: $(tail -n 3 out.txt err.txt)"
-}
-
 SUITE_try_load_hostile() {
   TEST "a private directory swapped for a link: nothing outside it is removed"
   python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/containers.py" pt2 swap.pt2 data/fight.so=fight.so ||

@@ -115,14 +115,6 @@ C
   "$CLANG" -shared -fPIC -pthread race.c -o race.so || test_failed "race.so"
 }
 
-# run_try_load STATUS TITLE ARGS...: output in out.txt/err.txt.
-run_try_load() {
-  local want=$1 title=$2
-  shift 2
-  timeout 60 "$LINKGUARD_BIN" try-load "$@" >out.txt 2>err.txt
-  expect_equal "$?" "$want" "$title: $(tail -n 3 out.txt err.txt)"
-}
-
 SUITE_try_load_traced() {
   TEST "a library that maps libgomp and unmaps it before the next stop: seen as it was mapped"
   HOSTILE=transient run_try_load 1 "dlopen+dlclose" --forbid openmp --call ok traced.so
