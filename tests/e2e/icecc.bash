@@ -43,22 +43,43 @@ SUITE_icecc_PROBE() {
 # start_icecream: the scheduler and the daemon, as root (both drop to the
 # icecc user, hence a folder that user can write, outside the private
 # suite folder; a short path for the unix socket).
+# The scheduler binds three ports from -p P: TCP P, TCP P+1 (its text
+# interface) and UDP P (scheduler/scheduler.cpp main), and exits at once
+# if any is taken. free_port only knows TCP P is free now, and the other
+# suites running beside this one take ports too: so wait for "scheduler
+# ready" and, if the scheduler exited instead, take another port.
 start_icecream() {
   ICE=$(mktemp -d "${TMPDIR:-/tmp}/lg-icecc.XXXXXX")
   chmod 1777 "$ICE"
-  local port net=linkguard-e2e-$$ i
-  port=$(free_port)
-  ICECC_TESTS=1 icecc-scheduler -p "$port" -i lo -n "$net" -l "$ICE/scheduler.log" -vvv &
-  echo $! >"$ICE/scheduler.pid"
+  local port net=linkguard-e2e-$$ try spid
+  for try in 1 2 3 4 5; do
+    port=$(free_port)
+    ICECC_TESTS=1 icecc-scheduler -p "$port" -i lo -n "$net" -l "$ICE/scheduler.log" -vvv &
+    spid=$!
+    echo "$spid" >"$ICE/scheduler.pid"
+    for _ in $(seq 100); do
+      grep -q 'scheduler ready' "$ICE/scheduler.log" 2>/dev/null && break
+      kill -0 "$spid" 2>/dev/null || break
+      sleep 0.1
+    done
+    grep -q 'scheduler ready' "$ICE/scheduler.log" 2>/dev/null && kill -0 "$spid" 2>/dev/null && break
+    echo "icecc-scheduler on port $port did not start (try $try): $(tail -n 2 "$ICE/scheduler.log" 2>/dev/null)" >&2
+    stop_daemon "$ICE/scheduler.pid"
+    mv "$ICE/scheduler.log" "$ICE/scheduler.$try.log" 2>/dev/null
+  done
+  grep -q 'scheduler ready' "$ICE/scheduler.log" 2>/dev/null ||
+    test_failed "icecc-scheduler did not start on 5 ports: $(tail -n 5 "$ICE"/scheduler*.log 2>&1)"
   ICECC_TESTS=1 ICECC_TEST_SOCKET=$ICE/socket iceccd --no-remote -m 4 -s "127.0.0.1:$port" \
     -n "$net" -N lgice -b "$ICE/envs" -l "$ICE/daemon.log" -vvv &
   echo $! >"$ICE/daemon.pid"
-  for _ in $(seq 100); do
+  # ICECC_TESTS=1: the daemon retries the scheduler every 3 s
+  # (daemon/main.cpp fast_reconnect); a loaded machine gets 60 s.
+  for _ in $(seq 300); do
     grep -q 'Connected to scheduler' "$ICE/daemon.log" 2>/dev/null && break
     sleep 0.2
   done
   grep -q 'Connected to scheduler' "$ICE/daemon.log" ||
-    test_failed "iceccd did not reach the scheduler: $(tail -5 "$ICE/daemon.log" "$ICE/scheduler.log")"
+    test_failed "iceccd did not reach the scheduler: $(tail -n 5 "$ICE/daemon.log" "$ICE/scheduler.log" 2>&1)"
   # The placeholder environment (icecc wants a file of at least 500 bytes).
   mkdir -p "$ICE/env" && head -c 2048 /dev/urandom >"$ICE/env/placeholder"
   tar czf "$ICE/env.tar.gz" -C "$ICE/env" .
