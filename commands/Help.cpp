@@ -64,45 +64,18 @@ std::string environmentText() {
   return Out;
 }
 
-/// linkguard's own exit statuses (driver/ExitCode.h), for `help exit-codes`
-/// and the man page's EXIT STATUS; docs/exit-codes.md says more of each.
-/// tests/e2e/ux.bash fails when ExitCode.h has a code this table lacks.
+/// linkguard's own exit statuses, for `help exit-codes` and the man page's
+/// EXIT STATUS: the rows of driver/ExitCodes.def, the table the ExitCode enum
+/// is made of too. docs/exit-codes.md says more of each; tests/e2e/ux.bash
+/// fails when it lists other codes than this table prints.
 struct ExitStatus {
   driver::ExitCode Code;
   const char *Name;
   const char *When;
 };
 constexpr ExitStatus ExitStatuses[] = {
-    {driver::ExitCode::Success, "Success", "done; a check or try-load contract holds"},
-    {driver::ExitCode::Violation, "Violation", "check/try-load: a file breaks its contract"},
-    {driver::ExitCode::Usage, "Usage", "bad command line for linkguard itself"},
-    {driver::ExitCode::MalformedBinary, "MalformedBinary",
-     "not an object file, damaged, a lying zip, no image in a container"},
-    {driver::ExitCode::UnreadableInput, "UnreadableInput",
-     "a missing or unreadable file, a directory"},
-    {driver::ExitCode::BadResponseFile, "BadResponseFile", "an @file clang would fail on"},
-    {driver::ExitCode::Recursion, "Recursion", "linkguard would run itself"},
-    {driver::ExitCode::NoCompiler, "NoCompiler", "no real compiler found, or not executable"},
-    {driver::ExitCode::LoaderMissing, "LoaderMissing",
-     "try-load: linkguard-loader is not installed beside linkguard"},
-    {driver::ExitCode::Internal, "Internal", "a bug in linkguard"},
-    {driver::ExitCode::SpawnFailed, "SpawnFailed", "the compiler could not be started"},
-    {driver::ExitCode::CantCreate, "CantCreate",
-     "try-load: the private directory or file cannot be created"},
-    {driver::ExitCode::OutputFailed, "OutputFailed", "a subcommand's output could not be written"},
-    {driver::ExitCode::BadConfig, "BadConfig",
-     "a bad LINKGUARD_* value, or an unusable rules file on a link step"},
-    {driver::ExitCode::ContractViolated, "ContractViolated",
-     "enforce: the link output broke its contract and was removed"},
-    {driver::ExitCode::LoadFailed, "LoadFailed", "try-load: the library did not load"},
-    {driver::ExitCode::HideUnavailable, "HideUnavailable", "try-load --hide cannot be done here"},
-    {driver::ExitCode::CallFailed, "CallFailed", "try-load --call: missing, non-zero or crashed"},
-    {driver::ExitCode::ReportIncomplete, "ReportIncomplete",
-     "try-load: what the process mapped cannot be known"},
-    {driver::ExitCode::NotLoadableHere, "NotLoadableHere",
-     "try-load: a file this platform cannot load (a Mach-O on Linux)"},
-    {driver::ExitCode::Undecided, "Undecided",
-     "check: no violation, but a verdict that cannot be decided here"},
+#define LINKGUARD_EXIT_CODE(Name, Value, Meaning) {driver::ExitCode::Name, #Name, Meaning},
+#include "driver/ExitCodes.def"
 };
 
 std::string exitCodesText() {

@@ -313,22 +313,30 @@ zsh
   page=$(cat prefix/share/man/man1/linkguard.1)
   expect_contains "$page" ".SH EXIT STATUS"
   expect_contains "$page" ".SH ENVIRONMENT"
-  # Every exit code of driver/ExitCode.h, with its name, in the page and in
-  # docs/exit-codes.md.
-  python3 - "$LINKGUARD_SOURCE_DIR/driver/ExitCode.h" prefix/share/man/man1/linkguard.1 \
-    "$LINKGUARD_SOURCE_DIR/docs/exit-codes.md" <<'PY' || test_failed "exit codes missing (above)"
+  # One truth: the exit codes are the rows of driver/ExitCodes.def, as the
+  # binary prints them (help exit-codes). The man page's EXIT STATUS and
+  # docs/exit-codes.md list the same codes, with their names, in the same
+  # order; and driver/ExitCode.h spells none by hand.
+  LG help exit-codes >exit-codes.txt || test_failed "help exit-codes"
+  python3 - exit-codes.txt prefix/share/man/man1/linkguard.1 "$LINKGUARD_SOURCE_DIR/docs/exit-codes.md" \
+    "$LINKGUARD_SOURCE_DIR/driver/ExitCode.h" <<'PY' || test_failed "exit codes disagree (above)"
 import re, sys
-src = re.sub(r"//[^\n]*", "", open(sys.argv[1]).read())
-codes = re.findall(r"(\w+)\s*=\s*(\d+)\s*,", src)
-assert len(codes) >= 15, codes
-page, doc = open(sys.argv[2]).read(), open(sys.argv[3]).read()
-status = page.split(".SH EXIT STATUS")[1].split(".SH ")[0]
+row = r"^ +(\d+)  (\w+) +\S"
+table = re.findall(row, open(sys.argv[1]).read(), re.M)
+assert len(table) >= 15, table
+page = open(sys.argv[2]).read().split(".SH EXIT STATUS")[1].split(".SH ")[0]
+doc = re.findall(r"^\| (\d+) \| (\w+) \|", open(sys.argv[3]).read(), re.M)
 bad = 0
-for name, value in codes:
-    if not re.search(r"^\s*%s\s+%s\s" % (value, name), status, re.M):
-        print("man page EXIT STATUS lacks %s %s" % (value, name), file=sys.stderr); bad = 1
-    if not re.search(r"^\| %s \| %s \|" % (value, name), doc, re.M):
-        print("docs/exit-codes.md lacks %s %s" % (value, name), file=sys.stderr); bad = 1
+for where, rows in (("the man page's EXIT STATUS", re.findall(row, page, re.M)), ("docs/exit-codes.md", doc)):
+    for code, name in sorted(set(table) - set(rows)):
+        print("%s lacks %s %s" % (where, code, name), file=sys.stderr); bad = 1
+    for code, name in sorted(set(rows) - set(table)):
+        print("%s has %s %s, which help exit-codes lacks" % (where, code, name), file=sys.stderr); bad = 1
+    if not bad and rows != table:
+        print("%s lists the codes in another order than help exit-codes" % where, file=sys.stderr); bad = 1
+header = re.sub(r"//[^\n]*", "", open(sys.argv[4]).read())
+if re.search(r"\w+\s*=\s*\(?\s*\d+\s*\)?\s*,", header):
+    print("driver/ExitCode.h spells an exit code by hand; add it to driver/ExitCodes.def", file=sys.stderr); bad = 1
 sys.exit(bad)
 PY
   # Every LINKGUARD_* variable the sources read is in ENVIRONMENT.

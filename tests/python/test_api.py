@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 
 import pytest
 
@@ -76,6 +77,21 @@ def test_usage_error_raises_with_linkguards_message(mps, cli):
         linkguard.check(mps / "plain.dylib", forbid=["[unclosed"])
     with pytest.raises(TypeError):
         linkguard.check(forbid=["openmp"])
+
+
+def test_exit_constants_are_the_binarys(cli):
+    """Each EXIT_* of the package is a row of the binary's own table
+    (`linkguard help exit-codes`, made of driver/ExitCodes.def): EXIT_USAGE
+    is `64  Usage`, so a renumbered or renamed code fails here."""
+    c = run(cli, "help", "exit-codes")
+    assert c.returncode == 0, c.stderr
+    rows = re.findall(r"^ +(\d+)  (\w+) +\S", c.stdout, re.M)
+    assert len(rows) >= 15, c.stdout
+    table = {re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).upper(): int(code) for code, name in rows}
+    consts = {n[len("EXIT_"):]: v for n, v in vars(linkguard).items() if n.startswith("EXIT_")}
+    assert consts, "the package has no EXIT_* constant"
+    for name, value in consts.items():
+        assert table.get(name) == value, f"linkguard.EXIT_{name} = {value}; help exit-codes: {table.get(name)}"
 
 
 def test_inspect_equals_the_cli(mps, cli):
