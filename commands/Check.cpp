@@ -208,45 +208,23 @@ std::string plural(int64_t N, StringRef One, StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
 }
 
-/// One text line per finding: the findings of one dependency with one kind
-/// are one line (its first message; the other rules it breaks after
-/// "also:"), across the slices of a universal file; a file with none is
-/// named as holding. The JSON keeps every finding.
+/// One text line per finding, as the JSON holds them and the summary counts
+/// them: a universal file's line names its slice, `FILE (arm64): ...` (each
+/// architecture apart, as `otool -L` prints a fat file), and a dependency
+/// that breaks several rules has a line, with its own message, for each. A
+/// file with none is named as holding.
 void printRecord(raw_ostream &OS, const json::Object &R) {
-  struct Line {
-    std::string Dependency, Kind, Message;
-    std::vector<std::string> Slices, AlsoRules;
-    std::string FirstRule;
-  };
-  std::vector<Line> Lines;
-  for (const json::Value &V : *R.getArray("findings")) {
-    const json::Object &F = *V.getAsObject();
-    std::string Dep = printableName(F, "dependency"), Kind = str(F, "kind");
-    std::string Slice = str(F, "slice"), Rule = str(F, "rule");
-    auto Same = [&](const Line &L) {
-      return !Dep.empty() && L.Dependency == Dep && L.Kind == Kind;
-    };
-    auto It = std::find_if(Lines.begin(), Lines.end(), Same);
-    if (It == Lines.end()) {
-      Lines.push_back({Dep, Kind, printableName(F, "message"), {}, {}, Rule});
-      It = std::prev(Lines.end());
-    } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
-      It->AlsoRules.push_back(Rule);
-    }
-    if (!Slice.empty() && !llvm::is_contained(It->Slices, Slice))
-      It->Slices.push_back(Slice);
-  }
-  std::string Name = printableName(R, "path");
-  if (Lines.empty())
+  const std::string Name = printableName(R, "path");
+  const json::Array &Findings = *R.getArray("findings");
+  if (Findings.empty())
     OS << Name << ": holds\n";
-  for (const Line &L : Lines) {
+  for (const json::Value &V : Findings) {
+    const json::Object &F = *V.getAsObject();
+    const std::string Slice = str(F, "slice");
     OS << Name;
-    if (!L.Slices.empty())
-      OS << " (" << llvm::join(L.Slices, ", ") << ")";
-    OS << ": " << coloured(L.Kind) << ": " << L.Message;
-    if (!L.AlsoRules.empty())
-      OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
-    OS << "\n";
+    if (!Slice.empty())
+      OS << " (" << printable(Slice) << ")";
+    OS << ": " << coloured(str(F, "kind")) << ": " << printableName(F, "message") << "\n";
   }
 }
 

@@ -3,7 +3,10 @@
 
 #include "commands/Printer.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Option/Option.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -78,8 +81,22 @@ json::Object findingRecord(const contract::Finding &F, StringRef NameKey) {
 } // namespace
 
 json::Array findingsRecord(const contract::Verdict &V) {
-  json::Array A;
+  // A universal file's findings slice by slice (in the order the slices
+  // first appear), each slice's in the verdict's order: the text prints
+  // them in this order, each architecture's lines together as otool -L does.
+  llvm::StringMap<size_t> Rank;
+  std::vector<const contract::Finding *> Ordered;
   for (const contract::Finding &F : V.Findings) {
+    Rank.try_emplace(F.Slice, Rank.size());
+    Ordered.push_back(&F);
+  }
+  std::stable_sort(Ordered.begin(), Ordered.end(),
+                   [&](const contract::Finding *A, const contract::Finding *B) {
+                     return Rank.lookup(A->Slice) < Rank.lookup(B->Slice);
+                   });
+  json::Array A;
+  for (const contract::Finding *P : Ordered) {
+    const contract::Finding &F = *P;
     json::Object R = findingRecord(F, "dependency");
     R["slice"] = orNull(F.Slice);
     R["symbols"] = strings(F.Symbols);

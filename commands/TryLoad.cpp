@@ -189,8 +189,8 @@ json::Array strings(const std::vector<std::string> &Ss) {
 /// What one run came to, as --json prints it (docs/try-load.md).
 json::Object tryLoadRecord(const Options &O, const std::string &Name, const std::string &Library,
                            const std::string &Loader, const std::vector<std::string> &Removed,
-                           const tryload::LoaderRun &Run, const tryload::TryLoadVerdict &V,
-                           int Exit) {
+                           const package::Image *Source, const tryload::LoaderRun &Run,
+                           const tryload::TryLoadVerdict &V, int Exit) {
   using tryload::Outcome;
   json::Array Images, Forbid, Require;
   for (const tryload::MappedImage &M : V.Images) {
@@ -230,6 +230,7 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
       {"violations", static_cast<int64_t>(V.Contract.violations())},
       {"exitCode", Exit}};
   putName(R, "name", Name);
+  R["container"] = containerToJSON(Source);
   putName(R, "library", Library);
   putNames(R, "hidden", Run.Report.Hidden);
   return R;
@@ -390,8 +391,9 @@ int runTryLoad(const std::vector<std::string> &Args) {
   int Exit = exitCodeOf(Verdict.What);
   auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/1", DocumentShape::Single,
                          {printRecord, nullptr});
-  Out->result(tryLoadRecord(O, Target->Name, Req.Library, Req.LoaderPath, Removed, *Run, Verdict,
-                            Exit));
+  const std::optional<package::Image> &Source = Target->Source;
+  Out->result(tryLoadRecord(O, Target->Name, Req.Library, Req.LoaderPath, Removed,
+                            Source ? &*Source : nullptr, *Run, Verdict, Exit));
   Out->finish({});
   if (!Verdict.Problem.empty())
     errs() << "linkguard: error: "

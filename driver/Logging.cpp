@@ -15,11 +15,14 @@
 //    say, is not followed to the user's files), O_CLOEXEC (the compiler does
 //    not inherit it), and an fstat of the descriptor to confirm;
 //  - O_APPEND, so parallel steps writing one log interleave whole lines.
-// When it cannot be used, the log goes to stderr after one warning.
+// When it cannot be used, the log goes to stderr after one warning (on
+// ccache's UNCACHED_ERR_FD when ccache runs the step: not stored with the
+// object, so a cache hit does not replay it).
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Logging.h"
 
+#include "driver/FrontCache.h"
 #include "flags/BoundedRead.h"
 #include "support/Printable.h"
 
@@ -82,7 +85,7 @@ namespace {
 class LazyFileSink final
     : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
 public:
-  explicit LazyFileSink(std::string Path) : Path(std::move(Path)) {}
+  LazyFileSink(std::string Path, int WarnFd) : Path(std::move(Path)), WarnFd(WarnFd) {}
   LazyFileSink(const LazyFileSink &) = delete;
   LazyFileSink &operator=(const LazyFileSink &) = delete;
   ~LazyFileSink() override {
@@ -118,10 +121,11 @@ private:
     set_pattern_("linkguard: %l: %v");
     std::string Line = "linkguard: warning: cannot open LINKGUARD_LOG_FILE " + printable(Path) +
                        ": " + printable(Why) + "; logging to stderr\n";
-    writeAll(Fd, Line.data(), Line.size());
+    writeAll(WarnFd, Line.data(), Line.size());
   }
 
   std::string Path;
+  int WarnFd; // where the fallback's warning goes: stderr or UNCACHED_ERR_FD
   int Fd = -1;
 };
 
@@ -137,6 +141,11 @@ struct LogSettings {
   bool Enabled = false; // setUpLogging ran (unit tests do not log)
   spdlog::level::level_enum Level = spdlog::level::off;
   std::string File;
+  // The fallback's warning: on ccache's UNCACHED_ERR_FD when ccache runs
+  // the step (on stderr ccache would store it with the object and replay it
+  // on every hit, driver/FrontCache.h), else stderr. Looked up only when
+  // File is set.
+  int WarnFd = STDERR_FILENO;
   std::shared_ptr<spdlog::logger> Logger;
   LazyFileSink *File_ = nullptr; // the logger's sink when File is set
 };
@@ -156,7 +165,7 @@ spdlog::logger &logger() {
   if (!S.Logger) {
     spdlog::sink_ptr Sink;
     if (!S.File.empty()) {
-      auto FileSink = std::make_shared<LazyFileSink>(S.File);
+      auto FileSink = std::make_shared<LazyFileSink>(S.File, S.WarnFd);
       S.File_ = FileSink.get();
       Sink = std::move(FileSink);
     } else
@@ -187,6 +196,10 @@ void setUpLogging(const config::Config &Cfg) {
   S.Enabled = true;
   S.Level = spdlog::level::from_str(Cfg.LogLevel);
   S.File = Cfg.LogFile;
+  S.WarnFd = STDERR_FILENO;
+  if (!S.File.empty())
+    if (int Fd = uncachedErrFd(Cfg); Fd >= 0)
+      S.WarnFd = Fd;
   S.Logger.reset();
   S.File_ = nullptr;
 }

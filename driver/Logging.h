@@ -18,7 +18,9 @@ namespace linkguard::driver {
 /// built by the first message that passes the level, so a step that logs
 /// nothing pays nothing for it; the file is opened then too (a regular file
 /// only, never inherited by the compiler); when it cannot be, the log goes
-/// to stderr after one warning.
+/// to stderr after one warning, which ccache's UNCACHED_ERR_FD gets instead
+/// when ccache runs the step (uncachedErrFd, looked up only when
+/// LINKGUARD_LOG_FILE is set): a cache hit must not replay it.
 void setUpLogging(const config::Config &Cfg);
 
 void logDebug(const std::string &Message);

@@ -180,7 +180,7 @@ resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
     SmallString<256> Abs(Arg);
     if (sys::fs::make_absolute(Abs)) // no working directory: as given
       Abs = Arg;
-    return Target{Arg, std::string(Abs)};
+    return Target{Arg, std::string(Abs), std::nullopt};
   }
 
   package::ContainerOptions Opts = Given;
@@ -201,7 +201,9 @@ resolveTarget(const std::string &Arg, const package::ContainerOptions &Given,
           Failed = Dir.takeError();
           return;
         }
-        T = {I.Name, (*Dir)->pathFor(I.Name)};
+        T = {I.Name, (*Dir)->pathFor(I.Name), I};
+        T.Source->Data = MemoryBufferRef();
+        T.Source->Archive = nullptr;
         BeforeWrite(T.Library);
         Failed = (*Dir)->write(T.Library, I.Data.getBuffer());
       },

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,10 @@ private:
 struct Target {
   std::string Name;    // as printed: "model.so", "pkg.pt2!a/b.so"
   std::string Library; // the absolute path to dlopen
+  /// Where a member or embedded image came from (Data left empty: the
+  /// bytes are in Library); none for a library file. Name is formed from
+  /// it, so a '!' in a directory's name never has to be split again.
+  std::optional<package::Image> Source;
 };
 
 /// Resolves Arg (Given: --scan, --max-inflated). A library inside a

@@ -271,8 +271,12 @@ def try_load(path: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
     args += ["--", os.fspath(path)]
     doc, code, _ = _run_json(args)
     name = doc.get("name") or os.fspath(path)
-    file, _, member = name.partition("!")
-    findings = [Finding(file=file, member=member or None, kind=g.get("kind", ""),
+    # The binary says where the library came from (a '!' in a directory's
+    # name is no separator): null for a library file.
+    container = doc.get("container") or {}
+    file = container.get("path") or name
+    member = container.get("member")
+    findings = [Finding(file=file, member=member, kind=g.get("kind", ""),
                         dependency=g.get("image"), message=g.get("message", ""),
                         rule=g.get("rule", ""), path=name)
                 for g in doc.get("findings") or []]

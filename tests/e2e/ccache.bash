@@ -168,6 +168,26 @@ SUITE_ccache_wrong_compiler() {
   expect_same_file f.o want19.o
   expect_not_contains "$(cat two.log)" "linkguard: warning" "compile output"
 
+  TEST "ccache in front: an unusable LINKGUARD_LOG_FILE is said when linkguard runs, not replayed on hits"
+  # The fallback's warning goes to ccache's UNCACHED_ERR_FD, as the cache
+  # warnings do: on stderr ccache stored it with the object and replayed it
+  # on every hit, long after the log file was fixed.
+  export XDG_STATE_HOME=$PWD/state
+  echo 'int g(int x) { return x + 1; }' >g.cpp
+  mkdir -p logdir
+  ccache -z >/dev/null
+  local i
+  for i in 1 2; do
+    LINKGUARD_CXX=$CLANGXX LINKGUARD_LOG=debug LINKGUARD_LOG_FILE=$PWD/logdir \
+      ccache "$LGXX" -c g.cpp -o g.o 2>log$i.txt || test_failed "compile $i: $(cat log$i.txt)"
+  done
+  expect_equal "$(stat direct_cache_hit)" 1 "the second compile hit"
+  # Said by each process of the miss (ccache runs the preprocessor, then the
+  # compiler): at least once.
+  [ "$(grep -c 'cannot open LINKGUARD_LOG_FILE' log1.txt)" -ge 1 ] ||
+    test_failed "no warning on the first compile: $(cat log1.txt)"
+  expect_not_contains "$(cat log2.txt)" "cannot open LINKGUARD_LOG_FILE" "the hit's stderr"
+
   TEST "linkguard's and ccache's masquerade directories both on PATH: no loop"
   # ccache's own lookup skips only ccache: it found linkguard's clang++
   # again and the two called each other until exit 68. linkguard now runs

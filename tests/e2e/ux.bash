@@ -145,7 +145,7 @@ SUITE_ux() {
   expect_equal "$status" 1 "check --mps-aot k.dylib"
   expect_contains "$out" "link with -Wl,-dead_strip_dylibs"
 
-  TEST "one line per file judged and per finding; --quiet prints the verdict alone"
+  TEST "one line per file judged and per finding (per slice, per rule); --quiet prints the verdict alone"
   elf_lib plain.so
   omp_dylib k_arm64.dylib arm64
   omp_dylib k_x86_64.dylib x86_64
@@ -155,19 +155,30 @@ SUITE_ux() {
   expect_equal "$status" 0 "check plain.so"
   expect_equal "$out" "plain.so: holds
 linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors: holds"
-  # A universal file: one line for the dependency both slices keep, each arch once.
+  # A universal file whose two slices break the same rule: a line for each
+  # slice, naming it (otool -L prints each architecture apart); the summary
+  # counts those lines, and the JSON holds the same findings.
   out=$(LG check --portable fat.dylib); status=$?
   expect_equal "$status" 1 "check --portable fat.dylib"
-  expect_equal "$(printf '%s\n' "$out" | grep -c violation:)" 1 "violation lines: $out"
-  expect_contains "$out" "fat.dylib (x86_64, arm64): violation: LC_LOAD_DYLIB /opt/llvm-openmp/lib/libomp.dylib is an absolute path"
-  line=$(printf '%s\n' "$out" | grep violation:)
-  expect_equal "$(printf '%s' "$line" | grep -o x86_64 | wc -l | tr -d ' ')" 1 "x86_64 once in [$line]"
-  # One libomp, four rules: one line.
+  expect_equal "$(printf '%s\n' "$out" | grep -c violation:)" 2 "violation lines: $out"
+  expect_contains "$out" "fat.dylib (x86_64): violation: LC_LOAD_DYLIB /opt/llvm-openmp/lib/libomp.dylib is an absolute path"
+  expect_contains "$out" "fat.dylib (arm64): violation: LC_LOAD_DYLIB /opt/llvm-openmp/lib/libomp.dylib is an absolute path"
+  expect_contains "$out" "linkguard check: 1 file, 2 violations, 0 kept, 0 unknown, 0 errors: broken"
+  n=$(LG check --json --portable fat.dylib |
+      python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["files"][0]["findings"]), d["summary"]["violations"])')
+  expect_equal "$n" "2 2" "findings in the JSON, and its summary"
+  # Two rules: each architecture's lines together, in the file's order.
+  out=$(LG check --portable --mps-aot fat.dylib); status=$?
+  expect_equal "$status" 1 "check --portable --mps-aot fat.dylib"
+  got=$(printf '%s\n' "$out" | sed -n 's/^fat.dylib (\([a-z0-9_]*\)): violation: .*/\1/p' | tr '\n' ' ')
+  expect_equal "$got" "x86_64 x86_64 arm64 arm64 " "slices of the lines: $out"
+  # One libomp, four rules: a line for each, with the rule's own message
+  # (the advice to link with -Wl,-dead_strip_dylibs among them).
   out=$(LG check --portable --mps-aot --forbid openmp --unused k_arm64.dylib); status=$?
   expect_equal "$status" 1 "four rules"
-  expect_equal "$(printf '%s\n' "$out" | grep -c 'libomp.dylib')" 1 "lines naming libomp: $out"
-  expect_contains "$out" "(also: forbid-unreferenced openmp, unused, portable)"
-  # The JSON still holds each finding.
+  expect_equal "$(printf '%s\n' "$out" | grep -c 'violation: .*libomp.dylib')" 4 "lines naming libomp: $out"
+  expect_contains "$out" "link with -Wl,-dead_strip_dylibs"
+  expect_contains "$out" "linkguard check: 1 file, 4 violations, 0 kept, 0 unknown, 0 errors: broken"
   n=$(LG check --json --portable --mps-aot --forbid openmp --unused k_arm64.dylib |
       python3 -c 'import json,sys; print(len(json.load(sys.stdin)["files"][0]["findings"]))')
   expect_equal "$n" 4 "findings in the JSON"

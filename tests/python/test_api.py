@@ -129,3 +129,30 @@ def test_typed(venv):
     import linkguard as lg
     assert os.path.isfile(os.path.join(os.path.dirname(lg.__file__), "py.typed"))
     assert lg.__file__.startswith(venv)
+
+
+def test_try_load_under_a_directory_with_a_bang(tmp_path):
+    """A '!' in a directory's name is part of the file's name: try_load's
+    findings name the file given (and, for an archive's member, the archive
+    and the member) as linkguard formed them, not split at the first '!'."""
+    import subprocess
+    import zipfile
+    from conftest import LLVM_BIN
+    d = tmp_path / "a!b"
+    d.mkdir()
+    (d / "m.c").write_text("#include <math.h>\ndouble f(double x) { return cos(x); }\n")
+    lib = d / "libneedsm.so"
+    subprocess.run([os.path.join(LLVM_BIN, "clang"), "-shared", "-fPIC", str(d / "m.c"),
+                    "-o", str(lib), "-lm"], check=True)
+    r = linkguard.try_load(lib, forbid=["libm.so*"])
+    assert r.exit_code == 1 and r.findings, r.raw
+    assert all((f.file, f.member, f.path) == (str(lib), None, str(lib)) for f in r.findings)
+    pkg = d / "pkg.zip"
+    with zipfile.ZipFile(pkg, "w") as z:
+        z.write(lib, "x!y/libneedsm.so")
+    for given in (pkg, f"{pkg}!x!y/libneedsm.so"):
+        r = linkguard.try_load(given, forbid=["libm.so*"])
+        assert r.exit_code == 1 and r.findings, r.raw
+        assert all((f.file, f.member, f.path) == (str(pkg), "x!y/libneedsm.so",
+                                                  f"{pkg}!x!y/libneedsm.so")
+                   for f in r.findings), [(f.file, f.member, f.path) for f in r.findings]
