@@ -158,6 +158,44 @@ std::string dropFlagFor(objlib::Format Fmt) {
   return Elf;
 }
 
+/// The text's lines, and what the summary counts: the findings of one slice
+/// on one dependency with one kind are one line, with the first rule's
+/// message and the other rules it breaks named after "also:" (one libomp
+/// that breaks --forbid, --mps-aot, --unused and --portable is one problem,
+/// not four). A finding about no dependency (an install name, a duplicate
+/// LC_RPATH) is a line of its own. The JSON keeps every rule's finding.
+struct FindingLine {
+  std::string Slice, Dependency, Kind, Message;
+  std::vector<std::string> AlsoRules;
+  std::string FirstRule;
+};
+
+std::vector<FindingLine> findingLines(const json::Array &Findings) {
+  std::vector<FindingLine> Lines;
+  for (const json::Value &V : Findings) {
+    const json::Object &F = *V.getAsObject();
+    std::string Slice = str(F, "slice"), Dep = printableName(F, "dependency");
+    std::string Kind = str(F, "kind"), Rule = str(F, "rule");
+    auto It = std::find_if(Lines.begin(), Lines.end(), [&](const FindingLine &L) {
+      return !Dep.empty() && L.Slice == Slice && L.Dependency == Dep && L.Kind == Kind;
+    });
+    if (It == Lines.end())
+      Lines.push_back({Slice, Dep, Kind, printableName(F, "message"), {}, Rule});
+    else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule))
+      It->AlsoRules.push_back(Rule);
+  }
+  return Lines;
+}
+
+/// The summary counts the lines the text prints (findingLines).
+void tally(const json::Array &Findings, Totals &T) {
+  for (const FindingLine &L : findingLines(Findings)) {
+    T.Violations += L.Kind == "violation";
+    T.Kept += L.Kind == "kept";
+    T.Unknown += L.Kind == "unknown";
+  }
+}
+
 json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
                          const contract::FileProbe &Exists, Totals &T,
@@ -181,14 +219,12 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   json::Array Arches, Placements;
   for (const objlib::Slice &S : Info.Slices)
     Arches.push_back(S.Arch);
-  for (const contract::Finding &F : V.Findings) {
-    T.Violations += F.Kind == contract::FindingKind::Violation;
-    T.Kept += F.Kind == contract::FindingKind::Kept;
-    T.Unknown += F.Kind == contract::FindingKind::Unknown;
-    // A rule that could not be decided for this file did not hold for it
-    // either: the check is undecided (92), never "holds" (fail closed).
-    T.Undecided += F.Kind == contract::FindingKind::Unknown;
-  }
+  json::Array Findings = findingsRecord(V);
+  const int64_t UnknownBefore = T.Unknown;
+  tally(Findings, T);
+  // A rule that could not be decided for this file did not hold for it
+  // either: the check is undecided (92), never "holds" (fail closed).
+  T.Undecided += T.Unknown - UnknownBefore;
   if (Spec_.Portable)
     for (const contract::DependencyPlacement &P :
          contract::placeDependencies(Info, *Spec_.Portable, Probe))
@@ -197,7 +233,7 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                       {"slices", std::move(Arches)},
                       {"holds", V.ok()},
                       {"container", containerToJSON(Source)},
-                      {"findings", findingsRecord(V)},
+                      {"findings", std::move(Findings)},
                       {"placements", Spec_.Portable ? json::Value(std::move(Placements))
                                                     : json::Value(nullptr)}};
   putName(R, "path", Path);
@@ -208,23 +244,22 @@ std::string plural(int64_t N, StringRef One, StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
 }
 
-/// One text line per finding, as the JSON holds them and the summary counts
-/// them: a universal file's line names its slice, `FILE (arm64): ...` (each
-/// architecture apart, as `otool -L` prints a fat file), and a dependency
-/// that breaks several rules has a line, with its own message, for each. A
-/// file with none is named as holding.
+/// One text line per finding line (findingLines): a universal file's line
+/// names its slice, `FILE (arm64): ...` (each architecture apart, as
+/// `otool -L` prints a fat file); a file with none is named as holding.
 void printRecord(raw_ostream &OS, const json::Object &R) {
   const std::string Name = printableName(R, "path");
-  const json::Array &Findings = *R.getArray("findings");
-  if (Findings.empty())
+  const std::vector<FindingLine> Lines = findingLines(*R.getArray("findings"));
+  if (Lines.empty())
     OS << Name << ": holds\n";
-  for (const json::Value &V : Findings) {
-    const json::Object &F = *V.getAsObject();
-    const std::string Slice = str(F, "slice");
+  for (const FindingLine &L : Lines) {
     OS << Name;
-    if (!Slice.empty())
-      OS << " (" << printable(Slice) << ")";
-    OS << ": " << coloured(str(F, "kind")) << ": " << printableName(F, "message") << "\n";
+    if (!L.Slice.empty())
+      OS << " (" << printable(L.Slice) << ")";
+    OS << ": " << coloured(L.Kind) << ": " << L.Message;
+    if (!L.AlsoRules.empty())
+      OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
+    OS << "\n";
   }
 }
 
@@ -446,16 +481,13 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     json::Array Arches;
     for (const objlib::Slice &Sl : Info.Slices)
       Arches.push_back(Sl.Arch);
-    for (const contract::Finding &F : V.Findings) {
-      T.Violations += F.Kind == contract::FindingKind::Violation;
-      T.Kept += F.Kind == contract::FindingKind::Kept;
-      T.Unknown += F.Kind == contract::FindingKind::Unknown;
-    }
+    json::Array Findings = findingsRecord(V);
+    tally(Findings, T);
     json::Object R{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
                    {"slices", std::move(Arches)},
                    {"holds", V.ok()},
                    {"container", shipmentContainer(*S, I)},
-                   {"findings", findingsRecord(V)},
+                   {"findings", std::move(Findings)},
                    {"placements", Contract.Portable ? json::Value(std::move(Placements[I]))
                                                     : json::Value(nullptr)}};
     putName(R, "path", S->printName(I));
