@@ -28,6 +28,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -556,6 +557,10 @@ int runCheck(const std::vector<std::string> &Args) {
     if (!Contract.Portable && CO.Unique.empty())
       return usageError(Spec, "--executable needs --portable or --unique");
     CO.Executable = Exe->getValue();
+    // A file's @executable_path is the one its tree's closure would use.
+    if (Contract.Portable)
+      Contract.Portable->ExecutableDir =
+          sys::path::parent_path(absolutePath(CO.Executable), sys::path::Style::posix).str();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
   MemberConflicts Members;

@@ -75,8 +75,9 @@ defm bundle_root : Eq<"bundle-root", "<dir>", "What ships (default: each binary'
 defm search : Eq<"search", "<dir>", "An application library directory where @rpath names "
                                     "are also looked up, relative to the bundle root "
                                     "(repeatable)", [CheckVis, InspectVis]>;
-defm executable : Eq<"executable", "<file>", "The program that loads the tree's images no "
-                      "executable of the tree loads: its directory is @executable_path",
+defm executable : Eq<"executable", "<file>", "The program that loads a checked library, or the "
+                      "tree's images no executable of the tree loads: its directory is "
+                      "@executable_path",
                       [CheckVis, InspectVis]>;
 defm unique : Eq<"unique", "<group>", "At most one library of the family in one load closure "
                  "(openmp: on under --portable); repeatable", [CheckVis]>;

@@ -14,6 +14,13 @@
 //   Loader::getLoader: an "@rpath/" name that an already loaded image has
 //   as its install name is that image ("already-loaded-by-rpath"); a weak
 //   dylib (options.canBeMissing) that is not found clears the error. man dyld(1): DYLD_LIBRARY_PATH and friends.
+//   Loader::expandAtLoaderPath / expandAtExecutablePath: the token must be
+//   followed by '/' or end the path ("@loader_pathX" is no token). A load
+//   path that starts with an '@' dyld does not expand is never tried
+//   (forEachResolvedAtPathVar: "only call with origin path if it did not
+//   start with @"); an LC_RPATH that is neither expanded nor absolute
+//   ("@foo/lib", "lib") is tried relative to the process's current
+//   directory, and only when @ paths are allowed: it ships nothing.
 // ld.so: glibc 2.36, elf/dl-load.c _dl_map_object: a name that an object
 //   already loaded has as its name or DT_SONAME is that object; else a
 //   name without '/' is
@@ -27,12 +34,22 @@
 //   ignored. elf/dl-load.c _dl_dst_substitute / is_dst: $ORIGIN and
 //   ${ORIGIN} are the directory of the object whose path holds them, $LIB
 //   and $PLATFORM depend on the machine. man ld.so(8) says the same.
+//   is_dst: "$NAME" is a token only when no letter, digit or '_' follows
+//   ("$ORIGINX" is not), "${NAME}" only with its '}'; _dl_dst_substitute
+//   copies any other '$' as it stands ("No DST we recognize"), so
+//   "$ORIGIN/$FOO" is the directory "$FOO" beside the object, a literal
+//   name. A token is expanded anywhere in the path, not only at its start.
+//   elf/dl-deps.c _dl_map_object_deps: a DT_NEEDED name has its tokens
+//   expanded (expand_dst) before _dl_map_object looks for a '/'.
 //
 //===----------------------------------------------------------------------===//
 #include "contract/LoaderRules.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
+
+#include <cstring>
+#include <optional>
 
 namespace linkguard::contract {
 
@@ -59,12 +76,12 @@ constexpr SearchRow DyldSearch[] = {
 constexpr const char *DyldSystemPrefixes[] = {"/usr/lib/", "/System/Library/"};
 
 constexpr Token LdSoTokens[] = {
-    {"${ORIGIN}", TokenMeaning::ImageDir, false, "glibc elf/dl-load.c is_dst"},
-    {"$ORIGIN", TokenMeaning::ImageDir, true, "glibc elf/dl-load.c is_dst"},
-    {"${LIB}", TokenMeaning::MachineDependent, false, "glibc elf/dl-load.c is_dst"},
-    {"$LIB", TokenMeaning::MachineDependent, true, "glibc elf/dl-load.c is_dst"},
-    {"${PLATFORM}", TokenMeaning::MachineDependent, false, "glibc elf/dl-load.c is_dst"},
-    {"$PLATFORM", TokenMeaning::MachineDependent, true, "glibc elf/dl-load.c is_dst"},
+    {"${ORIGIN}", TokenMeaning::ImageDir, false, "glibc elf/dl-load.c is_dst, _dl_dst_substitute"},
+    {"$ORIGIN", TokenMeaning::ImageDir, true, "glibc elf/dl-load.c is_dst, _dl_dst_substitute"},
+    {"${LIB}", TokenMeaning::MachineDependent, false, "glibc elf/dl-load.c is_dst, _dl_dst_substitute"},
+    {"$LIB", TokenMeaning::MachineDependent, true, "glibc elf/dl-load.c is_dst, _dl_dst_substitute"},
+    {"${PLATFORM}", TokenMeaning::MachineDependent, false, "glibc elf/dl-load.c is_dst, _dl_dst_substitute"},
+    {"$PLATFORM", TokenMeaning::MachineDependent, true, "glibc elf/dl-load.c is_dst, _dl_dst_substitute"},
 };
 
 constexpr SearchRow LdSoSearch[] = {
@@ -108,6 +125,29 @@ bool nameChar(char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_
 
 const LoaderRules &rulesFor(objlib::Format F) {
   return F == objlib::Format::MachO ? Dyld : LdSo;
+}
+
+NameLookup lookupName(const LoaderRules &R, llvm::StringRef Name, llvm::StringRef ImageDir,
+                      llvm::StringRef ExeDir) {
+  NameLookup L;
+  if (R.SearchPrefix[0] == '@') {
+    if (Name.starts_with(R.SearchPrefix)) {
+      L.Searched = true;
+      L.Leaf = Name.drop_front(strlen(R.SearchPrefix)).str();
+    } else {
+      L.Path = expand(R, Name, ImageDir, ExeDir);
+    }
+    return L;
+  }
+  L.Path = expand(R, Name, ImageDir, ExeDir);
+  // Only a name whose expansion holds no '/' is searched: a token that
+  // expanded is a directory, so the result is a path; text that was no
+  // token ("$FOO") stays as it was.
+  if (L.Path.Undecidable.empty() && !L.Path.FromToken && !Name.contains('/')) {
+    L.Searched = true;
+    L.Leaf = Name.str();
+  }
+  return L;
 }
 
 std::string normalizePath(llvm::StringRef P) {

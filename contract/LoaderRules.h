@@ -103,6 +103,20 @@ struct Expansion {
 Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageDir,
                  llvm::StringRef ExeDir);
 
+/// A dependency name as the loader takes it: searched for, or a path.
+/// dyld: a name is searched when it starts with "@rpath/" (dyld/Loader.cpp
+/// Loader::forEachResolvedAtPathVar). ld.so: the tokens of a DT_NEEDED name
+/// are expanded first (glibc elf/dl-deps.c _dl_map_object_deps, expand_dst)
+/// and then a name without '/' is searched (elf/dl-load.c _dl_map_object),
+/// so "lib$FOO.so" is searched as it stands and "$ORIGIN/x.so" is a path.
+struct NameLookup {
+  bool Searched = false;
+  std::string Leaf; // Searched: the name looked for in each directory
+  Expansion Path;   // not Searched: the name expanded (maybe undecidable)
+};
+NameLookup lookupName(const LoaderRules &R, llvm::StringRef Name, llvm::StringRef ImageDir,
+                      llvm::StringRef ExeDir);
+
 /// "." and ".." removed, '/' separated.
 std::string normalizePath(llvm::StringRef P);
 std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest);

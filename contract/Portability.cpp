@@ -1,17 +1,21 @@
 //===- Portability.cpp - place each dependency: system, shipped, provided -===//
 //
 // How the loaders look a name up, which is what "resolves" means here:
-//  - dyld (man dyld, "DYNAMIC LIBRARY LOADING"): "@rpath/X" is tried as
-//    R/X for every LC_RPATH R of the loading image and then of the images
-//    that loaded it (the application: --search); "@loader_path" is the
+// contract/LoaderRules.cpp, one table a loader with its source, and its
+// expand() and lookupName(), the ones the tree's closure (shipment/) uses,
+// so a file and a tree holding it get one verdict. In short:
+//  - dyld: "@rpath/X" is tried as R/X for every LC_RPATH R of the loading
+//    image (then the application's: --search); "@loader_path" is the
 //    directory of the image holding the load command, "@executable_path"
-//    that of the main executable (not knowable from a dylib; taken as the
-//    binary's directory too); an absolute name is opened as it stands.
-//  - ld.so (man ld.so, "Rpath token expansion"): a DT_NEEDED name without a
-//    slash is searched in DT_RPATH (only when there is no DT_RUNPATH),
+//    that of the main executable: the binary's own when it is one, else
+//    --executable's, else unknown (undecided, never "holds"); a name with
+//    another '@' prefix is never tried; an LC_RPATH with one is skipped.
+//  - ld.so: a DT_NEEDED name without a slash (after its tokens are
+//    expanded) is searched in DT_RPATH (only when there is no DT_RUNPATH),
 //    LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache and the default directories;
-//    "$ORIGIN" / "${ORIGIN}" is the directory of the object. $LIB and
-//    $PLATFORM depend on the machine, so a path holding them is Unknown.
+//    "$ORIGIN" / "${ORIGIN}" is the directory of the object, $LIB and
+//    $PLATFORM depend on the machine (Unknown), and any other "$NAME" is
+//    no token: the loader takes it as it stands.
 // Only binary-relative search paths can ship a library: an absolute
 // LC_RPATH / DT_RUNPATH that finds the file names this machine's layout.
 //
@@ -95,50 +99,6 @@ bool listed(const std::vector<Pattern> &Patterns, const std::string &Name) {
   return false;
 }
 
-/// The result of expanding the binary-relative tokens of a search path or
-/// name: the path, whether it was relative to the binary, and whether a
-/// token could not be expanded.
-struct Expanded {
-  std::string Path;
-  bool BinaryRelative = false;
-  bool UnknownToken = false;
-};
-
-Expanded expandMachO(StringRef P, StringRef LoaderDir) {
-  for (StringRef Token : {"@loader_path", "@executable_path"})
-    if (P == Token ||
-        (P.starts_with(Token) && P.drop_front(Token.size()).starts_with("/")))
-      return {joinPath(LoaderDir, P.drop_front(Token.size()).ltrim('/')), true,
-              false};
-  if (P.starts_with("@"))
-    return {P.str(), false, true};
-  return {P.str(), false, false};
-}
-
-Expanded expandELF(StringRef P, StringRef Origin) {
-  Expanded E;
-  std::string Out;
-  while (!P.empty()) {
-    size_t Dollar = P.find('$');
-    Out += P.take_front(Dollar).str();
-    if (Dollar == StringRef::npos)
-      break;
-    P = P.drop_front(Dollar);
-    if (P.starts_with("${ORIGIN}")) {
-      Out += Origin.str(), P = P.drop_front(9), E.BinaryRelative = true;
-    } else if (P.starts_with("$ORIGIN") &&
-               (P.size() == 7 || !(isalnum(P[7]) || P[7] == '_'))) {
-      Out += Origin.str(), P = P.drop_front(7), E.BinaryRelative = true;
-    } else {
-      E.UnknownToken = true; // $LIB, $PLATFORM: machine-dependent
-      Out += P.str();
-      break;
-    }
-  }
-  E.Path = E.UnknownToken ? Out : normalizePath(Out);
-  return E;
-}
-
 struct Placer {
   const BinaryInfo &Binary;
   const Slice &S;
@@ -146,10 +106,15 @@ struct Placer {
   const FileProbe &Exists;
   std::string LoaderDir; // the binary's directory
   std::string Root;      // the bundle root
+  /// The main executable's directory (@executable_path): the binary's own
+  /// when it is a main program, else --executable's; empty when unknown.
+  std::string ExeDir;
+  const LoaderRules &Rules = rulesFor(Binary.Fmt);
 
-  Expanded expand(StringRef P) const {
-    return Binary.Fmt == Format::MachO ? expandMachO(P, LoaderDir)
-                                       : expandELF(P, LoaderDir);
+  /// The tokens of P expanded by the loader's table, as the tree's closure
+  /// expands them (contract/LoaderRules.cpp: one implementation).
+  Expansion expand(StringRef P) const {
+    return contract::expand(Rules, P, LoaderDir, ExeDir);
   }
 
   std::string existsHere(const std::string &P) const {
@@ -181,20 +146,20 @@ struct Placer {
       return set(Placement::Provided,
                  "is declared application-provided (--provided)");
 
-    if (MachO && N.starts_with("@rpath/"))
-      return search(P, N.drop_front(strlen("@rpath/")), "an @rpath name");
-    if (!MachO && !N.contains('/') && !N.contains('$'))
-      return search(P, N, "a DT_NEEDED name");
-
-    Expanded E = expand(N);
-    if (E.UnknownToken)
-      return set(MachO ? Placement::NonPortable : Placement::Unknown,
-                 MachO ? "starts with an @ prefix dyld does not expand"
-                       : "holds a token ($LIB, $PLATFORM) that depends on "
-                         "the machine");
-    if (E.BinaryRelative) {
+    NameLookup L = lookupName(Rules, N, LoaderDir, ExeDir);
+    if (L.Searched)
+      return search(P, L.Leaf, MachO ? "an @rpath name" : "a DT_NEEDED name");
+    const Expansion &E = L.Path;
+    if (!E.Undecidable.empty())
+      return set(Placement::Unknown, E.Undecidable);
+    if (E.UnknownPrefix)
+      return set(Placement::NonPortable,
+                 "starts with an @ prefix dyld does not expand");
+    if (E.FromToken) {
       P.ResolvedPath = E.Path;
-      P.Via = "the binary's directory " + LoaderDir;
+      P.Via = N.starts_with("@executable_path")
+                  ? "the executable's directory " + ExeDir
+                  : "the binary's directory " + LoaderDir;
       if (!isUnder(E.Path, Root))
         return set(Placement::NonPortable, "resolves to " + E.Path +
                                                ", outside the bundle root " +
@@ -255,14 +220,18 @@ struct Placer {
     std::vector<std::string> Tried, Notes;
     bool Unknown = false;
     for (const auto &[Entry, Label] : Entries) {
-      Expanded E = expand(Entry);
-      if (E.UnknownToken) {
+      Expansion E = expand(Entry);
+      if (!E.Undecidable.empty()) {
         Unknown = true;
-        Notes.push_back(Label + " holds a token that depends on the machine");
+        Notes.push_back(Label + ": " + E.Undecidable);
+        continue;
+      }
+      if (E.UnknownPrefix) { // dyld tries it against the current directory
+        Notes.push_back(Label + " starts with an @ prefix dyld does not expand");
         continue;
       }
       std::string Cand = joinPath(E.Path, Rest);
-      if (!E.BinaryRelative) {
+      if (!E.FromToken) {
         if (Binary.Fmt == Format::MachO && isMachOSystemPath(Cand)) {
           P.ResolvedPath = Cand, P.Via = Label;
           P.Where = Placement::System;
@@ -348,7 +317,8 @@ placeDependencies(const BinaryInfo &Binary, const PortabilityOptions &Options,
 
   std::vector<DependencyPlacement> Out;
   for (const Slice &S : Binary.Slices) {
-    Placer Pl{Binary, S, Options, Exists, LoaderDir, Root};
+    Placer Pl{Binary, S, Options, Exists, LoaderDir, Root,
+              S.MainProgram ? LoaderDir : Options.ExecutableDir};
     for (const Dependency &D : S.Dependencies)
       Out.push_back(Pl.place(D));
   }

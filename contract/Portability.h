@@ -43,8 +43,9 @@ FileProbe realFileProbe();
 
 struct PortabilityOptions {
   /// The root of what ships. Empty: the binary's own directory.
-  /// @loader_path / @executable_path / $ORIGIN expand to the binary's
-  /// directory, and a shipped dependency must resolve to a file under here.
+  /// @loader_path / $ORIGIN expand to the binary's directory (and
+  /// @executable_path too when the binary is a main program), and a shipped
+  /// dependency must resolve to a file under here.
   std::string BundleRoot;
   /// The application's library directories (--search): where the process
   /// that loads the binary looks for @rpath names (its own LC_RPATHs). A
@@ -55,6 +56,10 @@ struct PortabilityOptions {
   std::vector<Pattern> Provided;
   /// Extra system libraries (--system-list), same matching rule.
   std::vector<Pattern> SystemList;
+  /// The main executable's directory (--executable), for @executable_path
+  /// in a binary that is not a main program; empty: unknown, and a path
+  /// that needs it is undecided, as in a tree (shipment/Closure.h).
+  std::string ExecutableDir;
 };
 
 enum class Placement {

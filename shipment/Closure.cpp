@@ -189,7 +189,8 @@ struct Walker {
         return false;
       }
       if (!Ex.FromToken && !StringRef(Ex.Path).starts_with("/")) {
-        Notes.push_back(Label + (MachO ? " is relative: dyld skips it"
+        Notes.push_back(Label + (MachO ? " is relative: dyld tries it against the current directory of "
+                                         "the process (Loader::forEachResolvedAtPathVar)"
                                        : " is relative: ld.so resolves it against the "
                                          "current directory of the process"));
         return false;
@@ -273,25 +274,27 @@ struct Walker {
                                       : "is part of the C/C++ runtime every Linux system provides");
     } else if (listed(O.SystemList, N)) {
       place(E, Outcome::System, "is listed in the --system-list file");
-    } else if (MachO ? N.starts_with(LR.SearchPrefix) : !N.contains('/')) {
+    } else if (contract::NameLookup L =
+                   contract::lookupName(LR, N, originOf(F, F.Image), ExeDir);
+               L.Searched) {
       bool Found = false;
       if (LR.ReuseLoaded && *LR.ReuseLoaded) // a name already loaded is reused
-        for (size_t L : *F.Loaded) {
-          const Slice *LS = sliceOf(L, F.Sl->Arch);
-          if (LS && LS->InstallName && *LS->InstallName == N && L != F.Image) {
-            E.Target = L;
-            E.ResolvedPath = S.absPath(L);
+        for (size_t Ld : *F.Loaded) {
+          const Slice *LS = sliceOf(Ld, F.Sl->Arch);
+          if (LS && LS->InstallName && *LS->InstallName == N && Ld != F.Image) {
+            E.Target = Ld;
+            E.ResolvedPath = S.absPath(Ld);
             E.Via = std::string("already loaded: the ") + (MachO ? "LC_ID_DYLIB" : "DT_SONAME") +
-                    " of " + S.printName(L);
-            place(E, Outcome::Shipped, "is " + S.printName(L) + ", already loaded");
+                    " of " + S.printName(Ld);
+            place(E, Outcome::Shipped, "is " + S.printName(Ld) + ", already loaded");
             Found = true;
             break;
           }
         }
       if (!Found)
-        search(E, F, LR, MachO ? N.drop_front(strlen(LR.SearchPrefix)) : N, ExeDir);
+        search(E, F, LR, L.Leaf, ExeDir);
     } else {
-      Expansion Ex = expand(LR, N, originOf(F, F.Image), ExeDir);
+      const Expansion &Ex = L.Path;
       if (!Ex.Undecidable.empty()) {
         place(E, Outcome::Unknown, Ex.Undecidable);
       } else if (Ex.UnknownPrefix) {

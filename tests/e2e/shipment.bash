@@ -55,6 +55,18 @@ elf_tree() {
     test_failed app
 }
 
+# same_verdict WANT DIR FILE [ARGS...]: check --portable FILE (a file at the
+# top of DIR, so its bundle root is DIR) and check --portable DIR agree, and
+# both exit WANT: one expansion of load paths (contract/LoaderRules.cpp).
+same_verdict() {
+  local want=$1 dir=$2 file=$3 fs ts out_file out_tree
+  shift 3
+  out_file=$(LG check --portable "$@" "$dir/$file" 2>&1); fs=$?
+  out_tree=$(LG check --portable "$@" "$dir" 2>&1); ts=$?
+  expect_equal "$fs/$ts" "$want/$want" "check --portable $dir/$file ($fs) and $dir ($ts): $out_file
+--- $out_tree"
+}
+
 SUITE_shipment() {
   TEST "the issue's repro: bin/app -> lib/libA.dylib -> @rpath/libB.dylib holds as a tree"
   app_tree app
@@ -398,6 +410,53 @@ assert "unique openmp" in rules and "portable" in rules, rules
   expect_equal "$status" 1 "libgomp + libomp: $out"
   expect_contains "$out" "holds two openmp runtimes: g/lib/libgomp.so.1 (loaded by g/bin/app) and g/lib/libomp.so (loaded by g/bin/app); each keeps its own thread pool"
   expect_not_contains "$out" "OMP: Error #15"
+
+  TEST "check --portable FILE and DIR agree on each load path form, as ld.so and dyld take it"
+  # shellcheck disable=SC2016 # '$ORIGIN', '$FOO', '$PLATFORM' are ld.so's
+  {
+    echo 'int dep(void) { return 7; }' >dep.c
+    echo 'int dep(void); int main(void) { return dep() == 7 ? 0 : 1; }' >main.c
+    # An unknown $FOO in a runpath is text ld.so keeps (glibc
+    # _dl_dst_substitute): the directory named "$FOO" beside the program.
+    mkdir -p foo/'$FOO'
+    "$CLANG" -shared -fPIC dep.c -o foo/'$FOO'/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    "$CLANG" main.c -o foo/app foo/'$FOO'/libdep.so -Wl,--enable-new-dtags \
+      -Wl,-rpath,'$ORIGIN/$FOO' || test_failed app
+    expect_contains "$("$LLVM_BIN/llvm-readelf" -d foo/app)" 'Library runpath: [$ORIGIN/$FOO]'
+    expect_status 0 foo/app # ld.so really loads foo/$FOO/libdep.so
+    same_verdict 0 foo app
+    # A DT_NEEDED name's tokens are expanded before ld.so searches it
+    # (elf/dl-deps.c expand_dst): a file named libdep-$PLATFORM.so is not
+    # what it loads, and what $PLATFORM is depends on the machine.
+    mkdir -p plat
+    "$CLANG" -shared -fPIC dep.c -o plat/'libdep-$PLATFORM.so' -Wl,-soname,'libdep-$PLATFORM.so' ||
+      test_failed libdep-platform
+    "$CLANG" main.c -o plat/app plat/'libdep-$PLATFORM.so' -Wl,-rpath,'$ORIGIN' || test_failed app
+    expect_contains "$("$LLVM_BIN/llvm-readelf" -d plat/app)" 'Shared library: [libdep-$PLATFORM.so]'
+    plat/app 2>err.txt && test_failed "plat/app loaded libdep-\$PLATFORM.so by its literal name"
+    expect_not_contains "$(cat err.txt)" '$PLATFORM' "ld.so expanded the name"
+    same_verdict 92 plat app
+  }
+  # Mach-O: @executable_path in a dylib is the main executable's directory
+  # (dyld Loader::expandAtExecutablePath), not the dylib's: undecided
+  # without --executable, decided with it.
+  mkdir -p ex
+  echo 'extern "C" int f() { return 1; }' >f.cpp
+  echo 'extern "C" int f(); extern "C" int plug() { return f(); }' >plug.cpp
+  mac -shared f.cpp -o ex/libF.dylib -Wl,-install_name,@rpath/libF.dylib
+  mac -shared plug.cpp -o ex/plug.dylib ex/libF.dylib -Wl,-rpath,@executable_path
+  same_verdict 92 ex plug.dylib
+  same_verdict 0 ex plug.dylib --executable ex/Host
+  same_verdict 1 ex plug.dylib --executable elsewhere/Host
+  # An LC_RPATH with an @ prefix dyld does not expand is tried only against
+  # the current directory (Loader::forEachResolvedAtPathVar): it ships
+  # nothing, decidably.
+  mkdir -p at
+  cp ex/libF.dylib at/
+  # (lld reads an argument "@FILE" as a response file when FILE exists.)
+  mac -shared plug.cpp -o at/plug.dylib at/libF.dylib -Wl,-rpath,@plugin_dir/lib
+  expect_contains "$("$LLVM_BIN/llvm-otool" -l at/plug.dylib)" "path @plugin_dir/lib"
+  same_verdict 1 at plug.dylib
 
   TEST "inspect DIR lists every binary; inspect --tree --json nests the closure; try-load DIR is a usage error"
   app_tree a2

@@ -116,9 +116,11 @@ TEST_CASE("@rpath resolves through @loader_path under the bundle root",
     CHECK(Q.Where == Placement::NonPortable);
     CHECK_THAT(Q.Reason, Catch::Contains("outside the bundle root"));
   }
-  SECTION("@executable_path is taken relative to the binary too") {
+  SECTION("@executable_path is the executable's: unknown in a dylib until named") {
     BinaryInfo E = machO("/b/models/m.dylib", {"@rpath/libfoo.dylib"},
                          {"@executable_path/../lib/"});
+    CHECK(placeOne(E, O, FS).Where == Placement::Unknown);
+    O.ExecutableDir = "/b/bin";
     CHECK(placeOne(E, O, FS).Where == Placement::Shipped);
   }
 }
