@@ -36,6 +36,11 @@ SUITE_sccache_SETUP() {
   [ -n "${SCCACHE_SERVER_PORT:-}" ] && sccache --stop-server >/dev/null 2>&1
   export SCCACHE_DIR=$PWD/sccache-dir SCCACHE_IDLE_TIMEOUT=300
   export SCCACHE_ERROR_LOG=$PWD/sccache-error.log SCCACHE_LOG=info
+  # A config of the test's own (not the user's ~/.config/sccache/config):
+  # --start-server waits 10 s for the server by default, which a loaded CI
+  # machine overran ("Timed out waiting for server startup"; CI robustness).
+  export SCCACHE_CONF=$PWD/sccache.conf
+  echo 'server_startup_timeout_ms = 60000' >"$SCCACHE_CONF"
   unset SCCACHE_RECACHE SCCACHE_C_CUSTOM_CACHE_BUSTER
   start_sccache
   export LINKGUARD_LOG=info LINKGUARD_LOG_FILE=$PWD/linkguard.log
@@ -47,16 +52,17 @@ SUITE_sccache_SETUP() {
 # start_sccache: a server on a free loopback port (SCCACHE_SERVER_PORT).
 # (CI robustness) free_port only knows the port is free now; the suites
 # running beside this one take ports too, and then --start-server fails
-# at once ("Address in use"); under load it can also give up waiting for
-# the server (10 s), which may come up later: stop it. Either way take
-# another port (5 tries), and show sccache's own words if all fail.
+# at once ("Address in use"); should it give up waiting for the server
+# (60 s, SCCACHE_CONF), the server may come up later: stop it. Either way
+# take another port (5 tries), and show sccache's own words if all fail.
 start_sccache() {
-  local try
+  local try t0
   export SCCACHE_SERVER_PORT
   for try in 1 2 3 4 5; do
     SCCACHE_SERVER_PORT=$(free_port)
+    t0=$SECONDS
     sccache --start-server >sccache-start.log 2>&1 && return 0
-    echo "sccache --start-server on port $SCCACHE_SERVER_PORT failed (try $try):" \
+    echo "sccache --start-server on port $SCCACHE_SERVER_PORT failed after $((SECONDS - t0)) s (try $try):" \
       "$(cat sccache-start.log)" >&2
     # Not when the port is someone else's: that is no sccache to stop.
     grep -q 'Address in use' sccache-start.log ||
