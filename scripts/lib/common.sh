@@ -100,8 +100,9 @@ ensure_apt_packages() {
   fi
   say "installing with apt-get: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Acquire::Retries: a dropped connection to the mirror is tried again (CI robustness).
+  apt-get -o Acquire::Retries=3 update -qq
+  apt-get -o Acquire::Retries=3 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 ensure_brew_formulae() {

@@ -23,23 +23,40 @@ SUITE_distcc_PROBE() {
 # start_distccd: two daemons on free loopback ports. Run as root, distccd
 # drops to the distcc user, so its logs live in a folder of their own that
 # user can reach (the suite's folder is private).
+# (CI robustness) free_port only knows the port is free now: the suites
+# running beside this one take ports too (every outgoing connection takes
+# one from the same ephemeral range), and distccd exits (102, "bind ...
+# failed") if its port was taken meanwhile. So a daemon is ready when it
+# logged "preforking daemon started" (after its bind) and still runs - a
+# connect alone may reach whoever took the port - and one that exited is
+# started again on another port. A loaded machine gets 60 s.
 start_distccd() {
   DAEMONS=$(mktemp -d "${TMPDIR:-/tmp}/linkguard-distccd.XXXXXX")
   chmod 1777 "$DAEMONS"
   PORTS=""
-  local p i
+  local p i try pid log
   for i in 1 2; do
-    p=$(free_port)
-    distccd --daemon --no-detach --listen 127.0.0.1 --port "$p" --allow 127.0.0.1 \
-      --jobs 4 --log-file "$DAEMONS/distccd-$p.log" --verbose &
-    echo $! >"$DAEMONS/distccd-$p.pid"
-    PORTS="$PORTS $p"
-  done
-  for p in $PORTS; do
-    for _ in $(seq 50); do
-      python3 -c "import socket; socket.create_connection(('127.0.0.1', $p), 1)" 2>/dev/null && break
-      sleep 0.1
+    for try in 1 2 3 4 5; do
+      p=$(free_port)
+      log=$DAEMONS/distccd-$p.log
+      distccd --daemon --no-detach --listen 127.0.0.1 --port "$p" --allow 127.0.0.1 \
+        --jobs 4 --log-file "$log" --verbose &
+      pid=$!
+      echo "$pid" >"$DAEMONS/distccd-$p.pid"
+      for _ in $(seq 600); do
+        grep -q 'preforking daemon started' "$log" 2>/dev/null && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+      done
+      grep -q 'preforking daemon started' "$log" 2>/dev/null && kill -0 "$pid" 2>/dev/null && break
+      echo "distccd on port $p did not start (try $try): $(tail -n 2 "$log" 2>&1)" >&2
+      stop_daemon "$DAEMONS/distccd-$p.pid"
+      rm -f "$DAEMONS/distccd-$p.pid"
+      mv "$log" "$DAEMONS/failed-$p.log" 2>/dev/null
+      p=
     done
+    [ -n "$p" ] || test_failed "distccd did not start on 5 ports: $(tail -n 3 "$DAEMONS"/*.log 2>&1)"
+    PORTS="$PORTS $p"
   done
 }
 

@@ -181,7 +181,7 @@ SUITE_faults() {
       LINKGUARD_CXX=$FAKE_COMPILERS/sleeping-compiler \
       "$LGXX" -shared x.o -o out.so 2>err &
     lg=$!
-    for _ in $(seq 100); do [ -s pid ] && break; sleep 0.1; done
+    for _ in $(seq 600); do [ -s pid ] && break; sleep 0.1; done # 60 s: a loaded CI machine
     expect_exists pid
     kill -s $sig $lg
     wait $lg
@@ -289,5 +289,6 @@ SUITE_faults() {
   expect_exists g.so
   expect_exists g2.so
   expect_equal "$(ls -A tmp)" "$before" "TMPDIR contents"
-  expect_equal "$(ls -A | tr '\n' ' ')" "g.cpp g.o g.so g2.so tmp x.cpp " "work dir contents"
+  # LC_ALL=C: ls sorts by the locale's collation (en_US puts g2.so first).
+  expect_equal "$(LC_ALL=C ls -A | tr '\n' ' ')" "g.cpp g.o g.so g2.so tmp x.cpp " "work dir contents"
 }

@@ -106,7 +106,16 @@ SUITE_icecc_SETUP() {
 # ended with status 0; icecc ran the 5 links here, outside the scheduler.
 expect_scheduled_compiles() {
   local log
-  log=$(tail -n +"$((MARK + 1))" "$ICE/scheduler.log")
+  # (CI robustness) icecc tells its job's end to the local daemon and
+  # exits; the daemon passes it on to the scheduler later (client/remote.cpp
+  # maybe_build_local: JobDoneMsg FROM_SUBMITTER): make can return before
+  # the scheduler logged the last END, which would then count in the next
+  # test. Wait until every BEGIN has its END (60 s for a loaded machine).
+  for _ in $(seq 300); do
+    log=$(tail -n +"$((MARK + 1))" "$ICE/scheduler.log")
+    [ "$(grep -c 'END [0-9]* status=' <<<"$log")" -ge "$(grep -c 'BEGIN: ' <<<"$log")" ] && break
+    sleep 0.2
+  done
   expect_equal "$(grep -c 'BEGIN: .* server=lgice' <<<"$log")" 25 "jobs the scheduler placed"
   expect_equal "$(grep -c 'END .* status=0 ' <<<"$log")" 25 "jobs that ended with status 0"
   expect_equal "$(grep -c 'neither -c nor -S argument, building locally' "$ICECC_LOGFILE")" 5 \

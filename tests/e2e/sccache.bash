@@ -34,17 +34,41 @@ SUITE_sccache_PROBE() {
 # next one hit.
 SUITE_sccache_SETUP() {
   [ -n "${SCCACHE_SERVER_PORT:-}" ] && sccache --stop-server >/dev/null 2>&1
-  export SCCACHE_SERVER_PORT
-  SCCACHE_SERVER_PORT=$(free_port)
   export SCCACHE_DIR=$PWD/sccache-dir SCCACHE_IDLE_TIMEOUT=300
   export SCCACHE_ERROR_LOG=$PWD/sccache-error.log SCCACHE_LOG=info
+  # A config of the test's own (not the user's ~/.config/sccache/config):
+  # --start-server waits 10 s for the server by default, which a loaded CI
+  # machine overran ("Timed out waiting for server startup"; CI robustness).
+  export SCCACHE_CONF=$PWD/sccache.conf
+  echo 'server_startup_timeout_ms = 60000' >"$SCCACHE_CONF"
   unset SCCACHE_RECACHE SCCACHE_C_CUSTOM_CACHE_BUSTER
-  sccache --start-server >sccache-start.log 2>&1 ||
-    test_failed "sccache --start-server failed: $(cat sccache-start.log "$SCCACHE_ERROR_LOG")"
+  start_sccache
   export LINKGUARD_LOG=info LINKGUARD_LOG_FILE=$PWD/linkguard.log
   # linkguard's record of the compiler behind a cache, per test too.
   export XDG_STATE_HOME=$PWD/state
   write_farm_project "$PWD/proj"
+}
+
+# start_sccache: a server on a free loopback port (SCCACHE_SERVER_PORT).
+# (CI robustness) free_port only knows the port is free now; the suites
+# running beside this one take ports too, and then --start-server fails
+# at once ("Address in use"); should it give up waiting for the server
+# (60 s, SCCACHE_CONF), the server may come up later: stop it. Either way
+# take another port (5 tries), and show sccache's own words if all fail.
+start_sccache() {
+  local try t0
+  export SCCACHE_SERVER_PORT
+  for try in 1 2 3 4 5; do
+    SCCACHE_SERVER_PORT=$(free_port)
+    t0=$SECONDS
+    sccache --start-server >sccache-start.log 2>&1 && return 0
+    echo "sccache --start-server on port $SCCACHE_SERVER_PORT failed after $((SECONDS - t0)) s (try $try):" \
+      "$(cat sccache-start.log)" >&2
+    # Not when the port is someone else's: that is no sccache to stop.
+    grep -q 'Address in use' sccache-start.log ||
+      timeout 60 sccache --stop-server >/dev/null 2>&1
+  done
+  test_failed "sccache --start-server failed on 5 ports: $(cat sccache-start.log; tail -n 5 "$SCCACHE_ERROR_LOG" 2>&1)"
 }
 
 SUITE_sccache_TEARDOWN() {
@@ -106,7 +130,8 @@ SUITE_sccache() {
   expect_not_contains "$(cat link2.log)" "linkguard: warning" "second link output (said once)"
   # What the warning says to do: restart the server; detection reruns
   # through linkguard, the key changes, clang 19 compiles.
-  sccache --stop-server >/dev/null && sccache --start-server >/dev/null 2>&1
+  # (On another port if this one was taken meanwhile: start_sccache.)
+  sccache --stop-server >/dev/null && start_sccache
   LINKGUARD_CXX=$CLANGXX19 sccache "$LGXX" -c f.cpp -o f.o
   expect_same_file f.o want19.o
 

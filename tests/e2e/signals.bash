@@ -21,10 +21,10 @@ SUITE_signals_SETUP() {
   ulimit -c 0 # SIGQUIT dumps core by default
 }
 
-# wait_for_file FILE: up to 10 s for FILE to be non-empty.
+# wait_for_file FILE: up to 60 s (a loaded CI machine, ASan) for FILE to be non-empty.
 wait_for_file() {
   local _
-  for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done
+  for _ in $(seq 1200); do [ -s "$1" ] && return 0; sleep 0.05; done
   test_failed "$1 never appeared"
 }
 
@@ -83,7 +83,7 @@ SH
     python3 -c '
 import signal, subprocess, sys, os, time
 p = subprocess.Popen(sys.argv[1:], stderr=open("err", "w"))
-for _ in range(200):
+for _ in range(1200):  # 60 s: a loaded CI machine, ASan
     if os.path.exists("pid") and os.path.getsize("pid"):
         break
     time.sleep(0.05)

@@ -10,7 +10,8 @@
 #    closed at start the compiler's output does not land in the log;
 #  - a tool's standard output that cannot be written (>/dev/full) is one
 #    line and exit 74 (docs/exit-codes.md).
-# Every run that used to hang is under `timeout 20`.
+# Every run that used to hang is under `timeout 60` (a hang guard: a run
+# takes well under a second, 60 s leaves room for a loaded CI machine).
 
 SUITE_stdio_PROBE() {
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
@@ -28,13 +29,13 @@ SUITE_stdio_SETUP() {
 
 SUITE_stdio() {
   TEST "@/dev/stdin: the compiler reads the pipe, not linkguard"
-  echo '-c x.cpp -o s.o' | LINKGUARD_CXX=$CLANGXX timeout 20 "$LGXX" @/dev/stdin 2>err
+  echo '-c x.cpp -o s.o' | LINKGUARD_CXX=$CLANGXX timeout 60 "$LGXX" @/dev/stdin 2>err
   expect_equal $? 0 "status"
   expect_exists s.o
   expect_equal "$(cat err)" "" "stderr"
 
   TEST "@<(...): the same for bash's process substitution"
-  LINKGUARD_CXX=$CLANGXX timeout 20 "$LGXX" @<(echo -c x.cpp -o p.o) 2>err
+  LINKGUARD_CXX=$CLANGXX timeout 60 "$LGXX" @<(echo -c x.cpp -o p.o) 2>err
   expect_equal $? 0 "status"
   expect_exists p.o
 
@@ -45,7 +46,7 @@ SUITE_stdio() {
 
   TEST "@/dev/zero: passed through unread"
   st=0
-  FAKE_RECORD=$PWD/rec LINKGUARD_CXX=$REC timeout 20 "$LGXX" -c x.cpp @/dev/zero 2>err || st=$?
+  FAKE_RECORD=$PWD/rec LINKGUARD_CXX=$REC timeout 60 "$LGXX" -c x.cpp @/dev/zero 2>err || st=$?
   expect_equal "$st" 0 "status"
   printf '%s\0' -c x.cpp @/dev/zero >want && printf '\n--end--\n' >>want
   expect_same_file rec want
@@ -53,7 +54,7 @@ SUITE_stdio() {
   TEST "an @file over 16 MiB passes through unread instead of failing"
   yes -- '-DLINKGUARD_PAD' | head -c 17000000 >big.rsp
   st=0
-  FAKE_RECORD=$PWD/rec LINKGUARD_CXX=$REC timeout 20 "$LGXX" -c x.cpp @big.rsp 2>err || st=$?
+  FAKE_RECORD=$PWD/rec LINKGUARD_CXX=$REC timeout 60 "$LGXX" -c x.cpp @big.rsp 2>err || st=$?
   expect_equal "$st" 0 "status"
   printf '%s\0' -c x.cpp @big.rsp >want && printf '\n--end--\n' >>want
   expect_same_file rec want
@@ -74,7 +75,7 @@ SUITE_stdio() {
   mkfifo log.fifo
   st=0
   LINKGUARD_LOG=debug LINKGUARD_LOG_FILE=$PWD/log.fifo LINKGUARD_CXX=$CLANGXX \
-    timeout 20 "$LGXX" -c x.cpp -o f.o 2>err || st=$?
+    timeout 60 "$LGXX" -c x.cpp -o f.o 2>err || st=$?
   expect_equal "$st" 0 "status (124: it hung)"
   expect_exists f.o
   expect_contains "$(cat err)" "cannot open LINKGUARD_LOG_FILE $PWD/log.fifo: not a regular file (a pipe or FIFO); logging to stderr"

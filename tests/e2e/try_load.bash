@@ -258,7 +258,7 @@ assert d["images"] == [], d["images"]
   python3 "$CONTAINERS" pt2 slow.pt2 data/aotinductor/probe/extra.so=extra.so
   TMPDIR=$PWD/tmp "$LINKGUARD_BIN" try-load --call sleeps 'slow.pt2!slow/data/aotinductor/probe/extra.so' >/dev/null 2>&1 &
   pid=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do # 60 s, for a loaded CI machine
     pgrep -f "$PWD/tmp/linkguard-try-load-.*/extra.so" >/dev/null && break
     sleep 0.1
   done
@@ -266,7 +266,12 @@ assert d["images"] == [], d["images"]
   kill -TERM "$pid"
   wait "$pid"; status=$?
   expect_equal "$status" 143 "linkguard's status after SIGTERM"
-  sleep 0.2
+  # (CI robustness) the loader dies with linkguard (PR_SET_PDEATHSIG) but
+  # is not waited for: poll up to 30 s, not a fixed 0.2 s, on a loaded machine.
+  for _ in $(seq 300); do
+    pgrep -f "$PWD/tmp/linkguard-try-load-" >/dev/null || break
+    sleep 0.1
+  done
   expect_equal "$(ls -A tmp)" "" "TMPDIR after SIGTERM"
   pgrep -f "$PWD/tmp/linkguard-try-load-" >/dev/null && test_failed "the loader outlived linkguard"
 
@@ -276,14 +281,16 @@ assert d["images"] == [], d["images"]
 /* The child keeps every descriptor the loader had, the report pipe too. */
 __attribute__((constructor)) static void start(void) {
   if (fork() == 0) {
-    sleep(20);
+    sleep(120);
     _exit(0);
   }
 }
 int ok(void) { return 0; }
 C
   "$CLANG" -shared -fPIC forks.c -o forks.so || test_failed "forks.so"
-  out=$(timeout 10 "$LINKGUARD_BIN" try-load --call ok forks.so); status=$?
+  # (CI robustness) a hang guard far above a normal run (well under 1 s)
+  # and below the child's 120 s (try-load ends it; so does the pkill below).
+  out=$(timeout 60 "$LINKGUARD_BIN" try-load --call ok forks.so); status=$?
   expect_equal "$status" 0 "try-load forks.so: $out"
   expect_contains "$out" "forks.so: call ok: returned 0"
   pkill -f "linkguard-loader.*$PWD/forks.so" 2>/dev/null
