@@ -446,7 +446,6 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Dependency = E.Dependency;
     F.Rule = "portable";
     F.Message = edgeMessage(*S, C, E);
-    T.Undecided += Unknown;
     Extra[E.Image].push_back(std::move(F));
   }
   for (const shipment::Conflict &K : C.Conflicts) {
@@ -483,7 +482,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     for (const objlib::Slice &Sl : Info.Slices)
       Arches.push_back(Sl.Arch);
     json::Array Findings = findingsRecord(V);
+    const int64_t UnknownBefore = T.Unknown;
     tally(Findings, T);
+    // As for a file (checkRecord): an unknown finding, the closure's or a
+    // per-file rule's (--unused on an ELF without symbol versions), leaves
+    // the tree undecided (92), never "holds".
+    T.Undecided += T.Unknown - UnknownBefore;
     json::Object R{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
                    {"slices", std::move(Arches)},
                    {"holds", V.ok()},
@@ -575,8 +579,7 @@ int runCheck(const std::vector<std::string> &Args) {
             Conflicts = fileConflicts(Name, Contract, CO);
           else if (Source && !CO.Unique.empty())
             Conflicts = Members.of(*Source, Name, CO, Opts);
-          for (const contract::Finding &F : Conflicts)
-            T.Undecided += F.Kind == contract::FindingKind::Unknown;
+          // checkRecord counts their unknowns with the file's.
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
         [&](const InputFailure &F) {

@@ -436,6 +436,15 @@ assert "unique openmp" in rules and "portable" in rules, rules
     plat/app 2>err.txt && test_failed "plat/app loaded libdep-\$PLATFORM.so by its literal name"
     expect_not_contains "$(cat err.txt)" '$PLATFORM' "ld.so expanded the name"
     same_verdict 92 plat app
+    # A per-file rule's unknown (--unused on an ELF without symbol versions)
+    # leaves a tree undecided as it does the file (docs/check.md, 92): the
+    # tree printed "unknown" and said "holds", exit 0.
+    mkdir -p unv
+    "$CLANG" -shared -fPIC dep.c -o unv/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    "$CLANG" main.c -o unv/app unv/libdep.so -Wl,-rpath,'$ORIGIN' || test_failed app
+    expect_status 0 unv/app
+    same_verdict 92 unv app --unused
+    expect_contains "$(LG check --portable --unused unv)" "0 errors: undecided"
   }
   # Mach-O: @executable_path in a dylib is the main executable's directory
   # (dyld Loader::expandAtExecutablePath), not the dylib's: undecided
