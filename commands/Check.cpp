@@ -209,8 +209,12 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
       Spec_.Portable->BundleRoot = CP.BundleRoot;
     Probe = std::move(CP.Exists);
   } else {
-    // Portability compares paths lexically: anchor this one at the cwd.
+    // Portability compares paths lexically: anchor this one at the cwd. A
+    // main program's origin is its file's, links followed, as the loaders
+    // take it (contract::mainProgramPath): bin/app -> ../libexec/app.
     Info.Path = absolutePath(Path);
+    if (llvm::any_of(Info.Slices, [](const objlib::Slice &S) { return S.MainProgram; }))
+      Info.Path = contract::mainProgramPath(Info.Path);
   }
   if (Spec_.DropFlag.empty())
     Spec_.DropFlag = dropFlagFor(Info.Fmt);
@@ -564,7 +568,9 @@ int runCheck(const std::vector<std::string> &Args) {
     // A file's @executable_path is the one its tree's closure would use.
     if (Contract.Portable)
       Contract.Portable->ExecutableDir =
-          sys::path::parent_path(absolutePath(CO.Executable), sys::path::Style::posix).str();
+          sys::path::parent_path(contract::mainProgramPath(absolutePath(CO.Executable)),
+                                 sys::path::Style::posix)
+              .str();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
   MemberConflicts Members;

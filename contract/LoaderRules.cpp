@@ -49,6 +49,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cstring>
+#include <unistd.h>
 #include <optional>
 
 namespace linkguard::contract {
@@ -148,6 +149,21 @@ NameLookup lookupName(const LoaderRules &R, llvm::StringRef Name, llvm::StringRe
     L.Leaf = Name.str();
   }
   return L;
+}
+
+std::string mainProgramPath(llvm::StringRef Abs) {
+  std::string P = normalizePath(Abs);
+  for (unsigned Hops = 0; Hops < 40; ++Hops) {
+    char Buf[4096];
+    ssize_t N = ::readlink(P.c_str(), Buf, sizeof(Buf));
+    if (N <= 0 || size_t(N) >= sizeof(Buf))
+      break; // not a link (or unreadable): the file itself
+    llvm::StringRef Target(Buf, size_t(N));
+    P = Target.starts_with("/")
+            ? normalizePath(Target)
+            : joinPath(llvm::sys::path::parent_path(P, llvm::sys::path::Style::posix), Target);
+  }
+  return P;
 }
 
 std::string normalizePath(llvm::StringRef P) {

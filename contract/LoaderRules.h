@@ -117,6 +117,17 @@ struct NameLookup {
 NameLookup lookupName(const LoaderRules &R, llvm::StringRef Name, llvm::StringRef ImageDir,
                       llvm::StringRef ExeDir);
 
+/// The path whose directory is the main program's $ORIGIN / @loader_path /
+/// @executable_path: Abs (absolute) with its own symbolic links followed.
+/// ld.so takes the main program's origin from /proc/self/exe, links
+/// resolved (glibc elf/dl-origin.c _dl_get_origin); dyld from the kernel's
+/// executable_file (dyld/DyldProcessConfig.cpp: mainExecutablePath, the
+/// real path; mainUnrealPath, the path as launched, only for
+/// _NSGetExecutablePath). So bin/app -> ../libexec/app loads from libexec/.
+/// Links in the directories above the file are not followed; at most 40
+/// links (the kernel's ELOOP bound), then the last path reached.
+std::string mainProgramPath(llvm::StringRef Abs);
+
 /// "." and ".." removed, '/' separated.
 std::string normalizePath(llvm::StringRef P);
 std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest);

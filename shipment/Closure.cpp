@@ -475,8 +475,10 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   std::optional<size_t> Host;
   std::string HostDir;
   if (!O.Executable.empty()) {
+    // dyld's @executable_path is the directory of the program's real path
+    // (contract::mainProgramPath), the tree's image its link names.
     std::string Abs = absolute(O.Executable);
-    HostDir = parentOf(Abs);
+    HostDir = parentOf(contract::mainProgramPath(Abs));
     bool Outside = false, NotBinary = false;
     Host = W.inTree(Abs, Outside, NotBinary);
   }

@@ -467,6 +467,39 @@ assert "unique openmp" in rules and "portable" in rules, rules
   expect_contains "$("$LLVM_BIN/llvm-otool" -l at/plug.dylib)" "path @plugin_dir/lib"
   same_verdict 1 at plug.dylib
 
+  TEST "a main program named through a link: its origin is its real file's, as ld.so and dyld take it"
+  # ld.so's $ORIGIN of the main program comes from /proc/self/exe, links
+  # resolved (glibc _dl_get_origin); dyld's @executable_path from its
+  # mainExecutablePath, the real path. bin/app -> ../opt/real/app looks in
+  # opt/lib, not lib/: check --portable through the link said "holds".
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    echo 'int dep(void) { return 7; }' >dep.c
+    echo 'int dep(void); int main(void) { return dep() == 7 ? 0 : 1; }' >main.c
+    mkdir -p t/bin t/opt/real t/lib
+    "$CLANG" -shared -fPIC dep.c -o t/lib/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    "$CLANG" main.c -o t/opt/real/app t/lib/libdep.so -Wl,--enable-new-dtags \
+      -Wl,-rpath,'$ORIGIN/../lib' || test_failed app
+    ln -s ../opt/real/app t/bin/app
+    t/bin/app 2>err.txt && test_failed "ld.so loaded t/lib/libdep.so through the link"
+    expect_contains "$(cat err.txt)" "libdep.so: cannot open shared object file"
+    out=$(LG check --portable --bundle-root=t t/bin/app); status=$?
+    expect_equal "$status" 1 "check --portable t/bin/app: $out"
+    expect_contains "$out" "tried DT_RUNPATH \$ORIGIN/../lib -> $PWD/t/opt/lib/libdep.so"
+    same_verdict 1 t bin/app --bundle-root=t
+  }
+  # Mach-O: --executable names the host through a link; @executable_path is
+  # the directory of the file it names.
+  mkdir -p ex/bin
+  echo 'extern "C" int f() { return 1; }' >f.cpp
+  echo 'extern "C" int f(); extern "C" int plug() { return f(); }' >plug.cpp
+  echo 'int main() { return 0; }' >host.cpp
+  mac -shared f.cpp -o ex/libF.dylib -Wl,-install_name,@rpath/libF.dylib
+  mac -shared plug.cpp -o ex/plug.dylib ex/libF.dylib -Wl,-rpath,@executable_path
+  mac host.cpp -o ex/Host
+  ln -s ../Host ex/bin/Host
+  same_verdict 0 ex plug.dylib --executable ex/bin/Host
+
   TEST "inspect DIR lists every binary; inspect --tree --json nests the closure; try-load DIR is a usage error"
   app_tree a2
   out=$(LG inspect a2); status=$?
