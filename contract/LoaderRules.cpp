@@ -166,6 +166,12 @@ std::string mainProgramPath(llvm::StringRef Abs) {
   return P;
 }
 
+std::string rawJoin(llvm::StringRef Dir, llvm::StringRef Rest) {
+  if (Dir.empty())
+    return Rest.str();
+  return Dir.rtrim('/').str() + "/" + Rest.ltrim('/').str();
+}
+
 std::string normalizePath(llvm::StringRef P) {
   llvm::SmallString<256> S(P);
   llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
@@ -232,11 +238,13 @@ Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageD
           return E;
         E.FromToken = true;
         E.Path = joinPath(*Dir, P.drop_front(S.size()).ltrim('/'));
+        E.Raw = *Dir + P.drop_front(S.size()).str();
         return E;
       }
     }
     E.UnknownPrefix = P.starts_with("@");
     E.Path = E.UnknownPrefix ? P.str() : normalizePath(P);
+    E.Raw = P.str();
     return E;
   }
   // ld.so: tokens anywhere.
@@ -268,6 +276,7 @@ Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageD
     P = P.drop_front(strlen(Hit->Spelling));
   }
   E.Path = normalizePath(Out);
+  E.Raw = std::move(Out);
   return E;
 }
 

@@ -117,6 +117,14 @@ struct Placer {
     return contract::expand(Rules, P, LoaderDir, ExeDir);
   }
 
+  /// Whether the loader's own concatenation Raw ("." and ".." kept) opens
+  /// a file too: the kernel walks "x/.." only when x is a directory, so
+  /// "$ORIGIN/nonexistent/../lib" finds nothing where its lexical form
+  /// Norm does (contract::Expansion::Raw).
+  bool reaches(const std::string &Raw, const std::string &Norm) const {
+    return Raw.empty() || Raw == Norm || Exists(Raw);
+  }
+
   std::string existsHere(const std::string &P) const {
     return Exists(P) ? "; the file exists on this machine, which proves "
                        "nothing about the machines the binary ships to"
@@ -164,11 +172,14 @@ struct Placer {
         return set(Placement::NonPortable, "resolves to " + E.Path +
                                                ", outside the bundle root " +
                                                Root + existsHere(E.Path));
-      if (Exists(E.Path))
+      if (Exists(E.Path) && reaches(E.Raw, E.Path))
         return set(Placement::Shipped,
                    "resolves to a file under the bundle root");
       return set(Placement::NonPortable,
-                 "resolves to " + E.Path + ", which does not exist");
+                 "resolves to " + E.Path + ", which does not exist" +
+                     (Exists(E.Path) ? " as the loader opens it (" + E.Raw +
+                                           ": a directory before '..' is missing)"
+                                     : ""));
     }
     if (N.starts_with("/"))
       return set(Placement::NonPortable,
@@ -187,9 +198,13 @@ struct Placer {
   /// Cand joins the paths Tried.
   bool shipped(DependencyPlacement &P, const std::string &Cand,
                const std::string &Label, const char *Reason,
-               std::vector<std::string> &Tried) const {
+               std::vector<std::string> &Tried, const std::string &Raw = "") const {
     if (!Exists(Cand)) {
       Tried.push_back(Label + " -> " + Cand);
+      return false;
+    }
+    if (!reaches(Raw, Cand)) {
+      Tried.push_back(Label + " -> " + Raw + " (a directory before '..' is missing)");
       return false;
     }
     P.ResolvedPath = Cand, P.Via = Label;
@@ -253,7 +268,8 @@ struct Placer {
         continue;
       }
       if (shipped(P, Cand, Label,
-                  "resolves to a file shipped under the bundle root", Tried))
+                  "resolves to a file shipped under the bundle root", Tried,
+                  rawJoin(E.Raw, Rest)))
         return P;
     }
     for (const std::string &Dir : Options.SearchDirs) {

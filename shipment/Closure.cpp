@@ -29,6 +29,7 @@ using contract::expand;
 using contract::isSystemName;
 using contract::joinPath;
 using contract::normalizePath;
+using contract::rawJoin;
 using contract::rulesFor;
 
 const char *outcomeName(Outcome O) {
@@ -95,11 +96,17 @@ struct Walker {
 
   /// The image a path names if it is in the tree; Outside when it is not
   /// under the root.
-  std::optional<size_t> inTree(const std::string &Abs, bool &Outside, bool &NotBinary) {
+  /// Raw: the path as the loader opens it ("." and ".." kept, Expansion::Raw),
+  /// looked up as the kernel walks it; Abs is its lexical form.
+  std::optional<size_t> inTree(const std::string &Abs, bool &Outside, bool &NotBinary,
+                               const std::string &Raw = "") {
     Outside = !isUnder(Abs, S.root());
     if (Outside)
       return std::nullopt;
     StringRef R = Abs;
+    const std::string Prefix = S.root() == "/" ? "/" : S.root() + "/";
+    if (StringRef(Raw).starts_with(Prefix))
+      R = Raw;
     R.consume_front(S.root());
     R.consume_front("/");
     return S.lookup(R, &NotBinary);
@@ -137,10 +144,11 @@ struct Walker {
 
   bool tryDir(Edge &E, const Frame &F, const LoaderRules &LR, const std::string &Dir,
               StringRef Leaf, const std::string &Label, std::vector<std::string> &Tried,
-              std::vector<std::string> &Notes) {
+              std::vector<std::string> &Notes, const std::string &RawDir = "") {
     std::string Cand = joinPath(Dir, Leaf);
     bool Outside = false, NotBinary = false;
-    if (std::optional<size_t> T = inTree(Cand, Outside, NotBinary)) {
+    if (std::optional<size_t> T =
+            inTree(Cand, Outside, NotBinary, RawDir.empty() ? "" : rawJoin(RawDir, Leaf))) {
       E.Target = T;
       E.ResolvedPath = Cand;
       E.Via = Label;
@@ -195,7 +203,7 @@ struct Walker {
                                          "current directory of the process"));
         return false;
       }
-      return tryDir(E, F, LR, Ex.Path, Leaf, Label, Tried, Notes);
+      return tryDir(E, F, LR, Ex.Path, Leaf, Label, Tried, Notes, Ex.Raw);
     };
     for (const SearchRow &Row : LR.Search) {
       switch (Row.Step) {
@@ -305,7 +313,7 @@ struct Walker {
         E.Via = "the " + std::string(N.starts_with("@executable_path") ? "executable's"
                                                                        : "image's") +
                 " directory";
-        if (std::optional<size_t> T = inTree(Ex.Path, Outside, NotBinary)) {
+        if (std::optional<size_t> T = inTree(Ex.Path, Outside, NotBinary, Ex.Raw)) {
           E.Target = T;
           place(E, Outcome::Shipped, "resolves to " + S.printName(*T) + ", shipped in the tree");
         } else if (Outside) {

@@ -467,6 +467,38 @@ assert "unique openmp" in rules and "portable" in rules, rules
   expect_contains "$("$LLVM_BIN/llvm-otool" -l at/plug.dylib)" "path @plugin_dir/lib"
   same_verdict 1 at plug.dylib
 
+  TEST "a '..' after a directory that does not exist finds nothing, as the kernel walks it"
+  # ld.so and dyld open the expanded path as it stands: 'nonexistent/..'
+  # fails (ENOENT) where its lexical form names a shipped file. Both the
+  # file and the tree said "holds".
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    echo 'int dep(void) { return 7; }' >dep.c
+    echo 'int dep(void); int main(void) { return dep() == 7 ? 0 : 1; }' >main.c
+    mkdir -p dd nd
+    "$CLANG" -shared -fPIC dep.c -o dd/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    "$CLANG" main.c -o dd/app dd/libdep.so -Wl,--enable-new-dtags \
+      -Wl,-rpath,'$ORIGIN/nonexistent/..' || test_failed app
+    dd/app 2>err.txt && test_failed "ld.so loaded dd/libdep.so through nonexistent/.."
+    expect_contains "$(cat err.txt)" "libdep.so: cannot open shared object file"
+    same_verdict 1 dd app
+    expect_contains "$(LG check --portable dd/app)" "nonexistent/../libdep.so (a directory before '..' is missing)"
+    # A DT_NEEDED path: the same.
+    "$CLANG" -shared -fPIC dep.c -o nd/libdep.so -Wl,-soname,'$ORIGIN/nonexistent/../libdep.so' ||
+      test_failed libdep-path
+    "$CLANG" main.c -o nd/app nd/libdep.so || test_failed app-path
+    expect_contains "$("$LLVM_BIN/llvm-readelf" -d nd/app)" 'Shared library: [$ORIGIN/nonexistent/../libdep.so]'
+    nd/app 2>/dev/null && test_failed "ld.so loaded nd/libdep.so through nonexistent/.."
+    same_verdict 1 nd app
+    # Through a directory that exists, '..' is what it always was.
+    mkdir -p nd/sub
+    "$CLANG" -shared -fPIC dep.c -o nd/libdep.so -Wl,-soname,'$ORIGIN/sub/../libdep.so' ||
+      test_failed libdep-sub
+    "$CLANG" main.c -o nd/app nd/libdep.so || test_failed app-sub
+    expect_status 0 nd/app
+    same_verdict 0 nd app
+  }
+
   TEST "a main program named through a link: its origin is its real file's, as ld.so and dyld take it"
   # ld.so's $ORIGIN of the main program comes from /proc/self/exe, links
   # resolved (glibc _dl_get_origin); dyld's @executable_path from its
