@@ -110,6 +110,7 @@ struct Placer {
   /// when it is a main program, else --executable's; empty when unknown.
   std::string ExeDir;
   const LoaderRules &Rules = rulesFor(Binary.Fmt);
+  size_t *Left = nullptr; // search directories still to try (MaxProbes)
 
   /// The tokens of P expanded by the loader's table, as the tree's closure
   /// expands them (contract/LoaderRules.cpp: one implementation).
@@ -233,8 +234,18 @@ struct Placer {
     }
 
     std::vector<std::string> Tried, Notes;
-    bool Unknown = false;
+    bool Unknown = false, Exhausted = false;
+    auto charge = [&] {
+      if (*Left == 0) {
+        Exhausted = true;
+        return false;
+      }
+      --*Left;
+      return true;
+    };
     for (const auto &[Entry, Label] : Entries) {
+      if (!charge())
+        break;
       Expansion E = expand(Entry);
       if (!E.Undecidable.empty()) {
         Unknown = true;
@@ -273,6 +284,8 @@ struct Placer {
         return P;
     }
     for (const std::string &Dir : Options.SearchDirs) {
+      if (Exhausted || !charge())
+        break;
       std::string Abs =
           StringRef(Dir).starts_with("/") ? normalizePath(Dir) : joinPath(Root, Dir);
       std::string Cand = joinPath(Abs, Rest);
@@ -286,6 +299,13 @@ struct Placer {
         return P;
     }
 
+    if (Exhausted) {
+      P.Where = Placement::Unknown;
+      P.Reason = "is " + What.str() + " whose search is past the bound (" +
+                 std::to_string(Options.MaxProbes) +
+                 " search paths tried for the binary's dependencies): undecided";
+      return P;
+    }
     P.Where = Unknown ? Placement::Unknown : Placement::NonPortable;
     std::string R = "is " + What.str() +
                     " that resolves to no file under the bundle root " + Root;
@@ -332,9 +352,11 @@ placeDependencies(const BinaryInfo &Binary, const PortabilityOptions &Options,
     Root.pop_back();
 
   std::vector<DependencyPlacement> Out;
+  size_t Left = Options.MaxProbes;
   for (const Slice &S : Binary.Slices) {
     Placer Pl{Binary, S, Options, Exists, LoaderDir, Root,
               S.MainProgram ? LoaderDir : Options.ExecutableDir};
+    Pl.Left = &Left;
     for (const Dependency &D : S.Dependencies)
       Out.push_back(Pl.place(D));
   }

@@ -60,6 +60,11 @@ struct PortabilityOptions {
   /// in a binary that is not a main program; empty: unknown, and a path
   /// that needs it is undecided, as in a tree (shipment/Closure.h).
   std::string ExecutableDir;
+  /// Search directories tried for one binary's dependencies, in all: the
+  /// tree's closure's bound (shipment::ClosureOptions::MaxEdges). Past it a
+  /// dependency is unknown (92): search paths x names grows as the square
+  /// of the file's size, and each try is a stat(2).
+  size_t MaxProbes = size_t(1) << 22;
 };
 
 enum class Placement {

@@ -80,7 +80,8 @@ struct Walker {
   Shipment &S;
   const ClosureOptions &O;
   Closure &C;
-  size_t Budget;
+  size_t Budget; // resolutions and search paths tried, in all (ClosureOptions::MaxEdges)
+  bool Exhausted = false; // the current search ran out of Budget
 
   const Slice *sliceOf(size_t Img, StringRef Arch) const {
     const objlib::BinaryInfo &B = S.images()[Img].Info;
@@ -145,6 +146,14 @@ struct Walker {
   bool tryDir(Edge &E, const Frame &F, const LoaderRules &LR, const std::string &Dir,
               StringRef Leaf, const std::string &Label, std::vector<std::string> &Tried,
               std::vector<std::string> &Notes, const std::string &RawDir = "") {
+    // Each directory tried costs what a resolution does: search paths x
+    // names grows as the square of the file's size.
+    if (Budget == 0) {
+      C.Truncated = true;
+      Exhausted = true;
+      return false;
+    }
+    --Budget;
     std::string Cand = joinPath(Dir, Leaf);
     bool Outside = false, NotBinary = false;
     if (std::optional<size_t> T =
@@ -182,6 +191,7 @@ struct Walker {
     std::vector<std::string> Tried, Notes;
     std::string Undecided;
     bool AnyPath = false;
+    Exhausted = false;
     auto fromPath = [&](size_t Holder, const objlib::SearchPath &SP,
                         const char *Kind) -> bool {
       AnyPath = true;
@@ -240,6 +250,12 @@ struct Walker {
       }
     }
     std::string What = MachO ? "an @rpath name" : "a DT_NEEDED name";
+    if (Exhausted) {
+      place(E, Outcome::Unknown,
+            "is " + What + " whose search is past the bound (" + std::to_string(O.MaxEdges) +
+                " dependencies and search paths tried in all): undecided");
+      return;
+    }
     if (!Undecided.empty()) {
       place(E, Outcome::Unknown, "is " + What + " whose search cannot be decided: " + Undecided);
       return;

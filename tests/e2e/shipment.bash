@@ -499,6 +499,31 @@ assert "unique openmp" in rules and "portable" in rules, rules
     same_verdict 0 nd app
   }
 
+  TEST "a tree whose search paths x names pass the closure's bound is undecided, not 'holds' after minutes"
+  # Each directory tried costs what a resolution does (ClosureOptions::MaxEdges,
+  # 4 Mi): 300 names x 20,001 DT_RUNPATH entries (a 300 KB file) are 6 M
+  # tries; 30 times the file is 180 M, and the search grows as the square of
+  # the file's size. Before, only names counted: "holds", whatever it cost.
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    mkdir -p big
+    echo 'int x;' >e.c
+    "$CLANG" -c -fPIC e.c -o e.o || test_failed e.o
+    local i libs=()
+    for i in $(seq 1 300); do
+      "$LLVM_BIN/ld.lld" -shared -soname "libm$i.so" e.o -o "big/libm$i.so" || test_failed "libm$i"
+      libs+=("big/libm$i.so")
+    done
+    python3 -c "print('-rpath \'' + ':'.join('\$ORIGIN/d%d' % i for i in range(20000)) + ':\$ORIGIN\'')" >rp.rsp
+    echo 'int main(void) { return 0; }' >m.c
+    "$CLANG" m.c -o big/app -fuse-ld=lld -Wl,--no-as-needed "${libs[@]}" -Wl,--enable-new-dtags \
+      -Wl,@rp.rsp || test_failed app
+    expect_status 0 big/app # ld.so loads it
+    out=$(LG check --portable big 2>&1); status=$?
+    expect_equal "$status" 92 "check --portable big: $(echo "$out" | tail -3)"
+    expect_contains "$out" "whose search is past the bound"
+  }
+
   TEST "a main program named through a link: its origin is its real file's, as ld.so and dyld take it"
   # ld.so's $ORIGIN of the main program comes from /proc/self/exe, links
   # resolved (glibc _dl_get_origin); dyld's @executable_path from its
