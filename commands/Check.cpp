@@ -467,7 +467,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     ++T.Undecided;
     errs() << "linkguard: error: " << printable(Path)
            << ": the load closure is too large to resolve (more than " << CO.MaxEdges
-           << " dependencies): undecided\n";
+           << " dependencies and search directories tried): undecided\n";
   }
   const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
                           !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
