@@ -159,6 +159,16 @@ std::string dropFlagFor(objlib::Format Fmt) {
   return Elf;
 }
 
+/// Whether the file at P, links followed, is under Root, links followed
+/// too (the tree's rule: a link out of the tree names nothing).
+bool insideRoot(const std::string &P, const std::string &Root) {
+  SmallString<256> RealP, RealRoot;
+  if (sys::fs::real_path(P, RealP) || sys::fs::real_path(Root, RealRoot))
+    return false;
+  StringRef R = RealRoot, F = RealP;
+  return R == "/" || F == R || (F.starts_with(R) && F.drop_front(R.size()).starts_with("/"));
+}
+
 /// The text's lines, and what the summary counts: the findings of one slice
 /// on one dependency with one kind are one line, with the first rule's
 /// message and the other rules it breaks named after "also:" (one libomp
@@ -203,6 +213,8 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          std::vector<contract::Finding> Extra = {}) {
   contract::ContractSpec Spec_ = Given;
   contract::FileProbe Probe = Exists;
+  if (Spec_.Portable && !Source)
+    Spec_.Portable->InsideRoot = insideRoot;
   if (Source) {
     ContainerPlacement CP = placeInContainer(*Source, Info, Exists);
     if (Spec_.Portable)

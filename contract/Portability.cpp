@@ -126,6 +126,12 @@ struct Placer {
     return Raw.empty() || Raw == Norm || Exists(Raw);
   }
 
+  /// Whether the file at P (as the loader opens it) stays under the bundle
+  /// root once its links are followed (PortabilityOptions::InsideRoot).
+  bool inside(const std::string &P) const {
+    return !Options.InsideRoot || Options.InsideRoot(P, Root);
+  }
+
   std::string existsHere(const std::string &P) const {
     return Exists(P) ? "; the file exists on this machine, which proves "
                        "nothing about the machines the binary ships to"
@@ -173,6 +179,10 @@ struct Placer {
         return set(Placement::NonPortable, "resolves to " + E.Path +
                                                ", outside the bundle root " +
                                                Root + existsHere(E.Path));
+      if (Exists(E.Path) && reaches(E.Raw, E.Path) && !inside(E.Raw.empty() ? E.Path : E.Raw))
+        return set(Placement::NonPortable,
+                   "resolves to " + E.Path + ", a symbolic link out of the bundle root " + Root +
+                       ": what ships is a link to this machine's file");
       if (Exists(E.Path) && reaches(E.Raw, E.Path))
         return set(Placement::Shipped,
                    "resolves to a file under the bundle root");
@@ -206,6 +216,10 @@ struct Placer {
     }
     if (!reaches(Raw, Cand)) {
       Tried.push_back(Label + " -> " + Raw + " (a directory before '..' is missing)");
+      return false;
+    }
+    if (!inside(Raw.empty() ? Cand : Raw)) {
+      Tried.push_back(Label + " -> " + Cand + " (a symbolic link out of the bundle root)");
       return false;
     }
     P.ResolvedPath = Cand, P.Via = Label;

@@ -499,6 +499,28 @@ assert "unique openmp" in rules and "portable" in rules, rules
     same_verdict 0 nd app
   }
 
+  TEST "a library that is a link out of the bundle root ships nothing: the file as the tree"
+  # lib/libdep.so -> /elsewhere/libdep.so loads here only; the tree said so
+  # ("a link out of the tree names nothing"), check --portable FILE "holds".
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    echo 'int dep(void) { return 7; }' >dep.c
+    echo 'int dep(void); int main(void) { return dep() == 7 ? 0 : 1; }' >main.c
+    mkdir -p out lk in
+    "$CLANG" -shared -fPIC dep.c -o out/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    ln -s "$PWD/out/libdep.so" lk/libdep.so
+    "$CLANG" main.c -o lk/app lk/libdep.so -Wl,-rpath,'$ORIGIN' || test_failed app
+    expect_status 0 lk/app # loads here, through the link
+    same_verdict 1 lk app
+    expect_contains "$(LG check --portable lk/app)" "(a symbolic link out of the bundle root)"
+    # A link that stays inside is the file it names.
+    "$CLANG" -shared -fPIC dep.c -o in/libdep.so.1 -Wl,-soname,libdep.so || test_failed libdep.1
+    ln -s libdep.so.1 in/libdep.so
+    "$CLANG" main.c -o in/app in/libdep.so -Wl,-rpath,'$ORIGIN' || test_failed app-in
+    expect_status 0 in/app
+    same_verdict 0 in app
+  }
+
   TEST "a tree whose search paths x names pass the closure's bound is undecided, not 'holds' after minutes"
   # Each directory tried costs what a resolution does (ClosureOptions::MaxEdges,
   # 4 Mi): 300 names x 20,001 DT_RUNPATH entries (a 300 KB file) are 6 M
