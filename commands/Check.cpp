@@ -223,9 +223,11 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   } else {
     // Portability compares paths lexically: anchor this one at the cwd. A
     // main program's origin is its file's, links followed, as the loaders
-    // take it (contract::mainProgramPath): bin/app -> ../libexec/app.
+    // take it (contract::mainProgramPath): bin/app -> ../libexec/app; and
+    // any Mach-O image's (dyld keeps the real path it mapped, as in a tree).
     Info.Path = absolutePath(Path);
-    if (llvm::any_of(Info.Slices, [](const objlib::Slice &S) { return S.MainProgram; }))
+    if (Info.Fmt == objlib::Format::MachO ||
+        llvm::any_of(Info.Slices, [](const objlib::Slice &S) { return S.MainProgram; }))
       Info.Path = contract::mainProgramPath(Info.Path);
   }
   if (Spec_.DropFlag.empty())

@@ -132,6 +132,9 @@ NameLookup lookupName(const LoaderRules &R, llvm::StringRef Name, llvm::StringRe
 /// executable_file (dyld/DyldProcessConfig.cpp: mainExecutablePath, the
 /// real path; mainUnrealPath, the path as launched, only for
 /// _NSGetExecutablePath). So bin/app -> ../libexec/app loads from libexec/.
+/// dyld does the same for every image (docs/check.md: @loader_path "after
+/// links", JustInTimeLoader keeps the real path); ld.so for a library keeps
+/// the path it opened it by.
 /// Links in the directories above the file are not followed; at most 40
 /// links (the kernel's ELOOP bound), then the last path reached.
 std::string mainProgramPath(llvm::StringRef Abs);

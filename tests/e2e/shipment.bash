@@ -578,6 +578,17 @@ assert "unique openmp" in rules and "portable" in rules, rules
   mac host.cpp -o ex/Host
   ln -s ../Host ex/bin/Host
   same_verdict 0 ex plug.dylib --executable ex/bin/Host
+  # A dylib named through a link: dyld's @loader_path is the directory of
+  # the file it mapped (the tree judges that file).
+  mkdir -p ml/lib ml/opt/real
+  echo 'extern "C" int b() { return 1; }' >b.cpp
+  echo 'extern "C" int b(); extern "C" int a() { return b(); }' >a.cpp
+  mac -shared b.cpp -o ml/lib/libB.dylib -Wl,-install_name,@rpath/libB.dylib
+  mac -shared a.cpp -o ml/opt/real/libA.dylib ml/lib/libB.dylib -Wl,-rpath,@loader_path/../lib
+  ln -s ../opt/real/libA.dylib ml/lib/libA.dylib
+  out=$(LG check --portable --bundle-root=ml ml/lib/libA.dylib); status=$?
+  expect_equal "$status" 1 "check --portable ml/lib/libA.dylib: $out"
+  expect_contains "$out" "$PWD/ml/opt/lib/libB.dylib"
 
   TEST "inspect DIR lists every binary; inspect --tree --json nests the closure; try-load DIR is a usage error"
   app_tree a2
