@@ -159,6 +159,16 @@ std::string dropFlagFor(objlib::Format Fmt) {
   return Elf;
 }
 
+/// Whether the file at P, links followed, is under Root, links followed
+/// too (the tree's rule: a link out of the tree names nothing).
+bool insideRoot(const std::string &P, const std::string &Root) {
+  SmallString<256> RealP, RealRoot;
+  if (sys::fs::real_path(P, RealP) || sys::fs::real_path(Root, RealRoot))
+    return false;
+  StringRef R = RealRoot, F = RealP;
+  return R == "/" || F == R || (F.starts_with(R) && F.drop_front(R.size()).starts_with("/"));
+}
+
 /// The text's lines, and what the summary counts: the findings of one slice
 /// on one dependency with one kind are one line, with the first rule's
 /// message and the other rules it breaks named after "also:" (one libomp
@@ -203,14 +213,22 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          std::vector<contract::Finding> Extra = {}) {
   contract::ContractSpec Spec_ = Given;
   contract::FileProbe Probe = Exists;
+  if (Spec_.Portable && !Source)
+    Spec_.Portable->InsideRoot = insideRoot;
   if (Source) {
     ContainerPlacement CP = placeInContainer(*Source, Info, Exists);
     if (Spec_.Portable)
       Spec_.Portable->BundleRoot = CP.BundleRoot;
     Probe = std::move(CP.Exists);
   } else {
-    // Portability compares paths lexically: anchor this one at the cwd.
+    // Portability compares paths lexically: anchor this one at the cwd. A
+    // main program's origin is its file's, links followed, as the loaders
+    // take it (contract::mainProgramPath): bin/app -> ../libexec/app; and
+    // any Mach-O image's (dyld keeps the real path it mapped, as in a tree).
     Info.Path = absolutePath(Path);
+    if (Info.Fmt == objlib::Format::MachO ||
+        llvm::any_of(Info.Slices, [](const objlib::Slice &S) { return S.MainProgram; }))
+      Info.Path = contract::mainProgramPath(Info.Path);
   }
   if (Spec_.DropFlag.empty())
     Spec_.DropFlag = dropFlagFor(Info.Fmt);
@@ -446,7 +464,6 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Dependency = E.Dependency;
     F.Rule = "portable";
     F.Message = edgeMessage(*S, C, E);
-    T.Undecided += Unknown;
     Extra[E.Image].push_back(std::move(F));
   }
   for (const shipment::Conflict &K : C.Conflicts) {
@@ -464,7 +481,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     ++T.Undecided;
     errs() << "linkguard: error: " << printable(Path)
            << ": the load closure is too large to resolve (more than " << CO.MaxEdges
-           << " dependencies): undecided\n";
+           << " dependencies and search directories tried): undecided\n";
   }
   const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
                           !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
@@ -483,7 +500,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     for (const objlib::Slice &Sl : Info.Slices)
       Arches.push_back(Sl.Arch);
     json::Array Findings = findingsRecord(V);
+    const int64_t UnknownBefore = T.Unknown;
     tally(Findings, T);
+    // As for a file (checkRecord): an unknown finding, the closure's or a
+    // per-file rule's (--unused on an ELF without symbol versions), leaves
+    // the tree undecided (92), never "holds".
+    T.Undecided += T.Unknown - UnknownBefore;
     json::Object R{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
                    {"slices", std::move(Arches)},
                    {"holds", V.ok()},
@@ -560,7 +582,9 @@ int runCheck(const std::vector<std::string> &Args) {
     // A file's @executable_path is the one its tree's closure would use.
     if (Contract.Portable)
       Contract.Portable->ExecutableDir =
-          sys::path::parent_path(absolutePath(CO.Executable), sys::path::Style::posix).str();
+          sys::path::parent_path(contract::mainProgramPath(absolutePath(CO.Executable)),
+                                 sys::path::Style::posix)
+              .str();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
   MemberConflicts Members;
@@ -575,8 +599,7 @@ int runCheck(const std::vector<std::string> &Args) {
             Conflicts = fileConflicts(Name, Contract, CO);
           else if (Source && !CO.Unique.empty())
             Conflicts = Members.of(*Source, Name, CO, Opts);
-          for (const contract::Finding &F : Conflicts)
-            T.Undecided += F.Kind == contract::FindingKind::Unknown;
+          // checkRecord counts their unknowns with the file's.
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
         [&](const InputFailure &F) {

@@ -235,7 +235,9 @@ ContainerPlacement placeInContainer(const package::Image &Source,
     StringRef Rel = P;
     if (!Rel.consume_front(Root + "/"))
       return RealExists(P);
-    return Archive && Archive->hasMember(Rel);
+    // A member's path as the loader would open it after extraction,
+    // lexically ("x/.." of a member directory x).
+    return Archive && Archive->hasMember(contract::normalizePath(Rel));
   };
   return {Root, std::move(Exists)};
 }

@@ -49,6 +49,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cstring>
+#include <unistd.h>
 #include <optional>
 
 namespace linkguard::contract {
@@ -150,6 +151,27 @@ NameLookup lookupName(const LoaderRules &R, llvm::StringRef Name, llvm::StringRe
   return L;
 }
 
+std::string mainProgramPath(llvm::StringRef Abs) {
+  std::string P = normalizePath(Abs);
+  for (unsigned Hops = 0; Hops < 40; ++Hops) {
+    char Buf[4096];
+    ssize_t N = ::readlink(P.c_str(), Buf, sizeof(Buf));
+    if (N <= 0 || size_t(N) >= sizeof(Buf))
+      break; // not a link (or unreadable): the file itself
+    llvm::StringRef Target(Buf, size_t(N));
+    P = Target.starts_with("/")
+            ? normalizePath(Target)
+            : joinPath(llvm::sys::path::parent_path(P, llvm::sys::path::Style::posix), Target);
+  }
+  return P;
+}
+
+std::string rawJoin(llvm::StringRef Dir, llvm::StringRef Rest) {
+  if (Dir.empty())
+    return Rest.str();
+  return Dir.rtrim('/').str() + "/" + Rest.ltrim('/').str();
+}
+
 std::string normalizePath(llvm::StringRef P) {
   llvm::SmallString<256> S(P);
   llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
@@ -216,11 +238,13 @@ Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageD
           return E;
         E.FromToken = true;
         E.Path = joinPath(*Dir, P.drop_front(S.size()).ltrim('/'));
+        E.Raw = *Dir + P.drop_front(S.size()).str();
         return E;
       }
     }
     E.UnknownPrefix = P.starts_with("@");
     E.Path = E.UnknownPrefix ? P.str() : normalizePath(P);
+    E.Raw = P.str();
     return E;
   }
   // ld.so: tokens anywhere.
@@ -252,6 +276,7 @@ Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageD
     P = P.drop_front(strlen(Hit->Spelling));
   }
   E.Path = normalizePath(Out);
+  E.Raw = std::move(Out);
   return E;
 }
 

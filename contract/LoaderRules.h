@@ -91,6 +91,14 @@ bool isSystemName(const LoaderRules &R, llvm::StringRef Name);
 /// A load path or search path with its tokens expanded.
 struct Expansion {
   std::string Path;          // "." and ".." removed; empty when undecidable
+  /// As the loader opens it, "." and ".." kept: the kernel walks "x/.."
+  /// only when x is a directory (nonexistent/.. fails), which Path's
+  /// lexical form no longer says. ld.so opens the concatenation as it
+  /// stands (glibc elf/dl-load.c open_path); dyld too (dyld-1378
+  /// Loader::expandAtLoaderPath copies the rest after the directory; only
+  /// expandAndNormalizeAtExecutablePath chops leading "/.." off the real
+  /// main path), and its last resort, realpath(), fails on the same path.
+  std::string Raw;
   bool FromToken = false;    // relative to an image or the executable
   /// Why it cannot be expanded here: @executable_path of an image no
   /// executable loads, $LIB/$PLATFORM; empty when it can.
@@ -116,6 +124,23 @@ struct NameLookup {
 };
 NameLookup lookupName(const LoaderRules &R, llvm::StringRef Name, llvm::StringRef ImageDir,
                       llvm::StringRef ExeDir);
+
+/// The path whose directory is the main program's $ORIGIN / @loader_path /
+/// @executable_path: Abs (absolute) with its own symbolic links followed.
+/// ld.so takes the main program's origin from /proc/self/exe, links
+/// resolved (glibc elf/dl-origin.c _dl_get_origin); dyld from the kernel's
+/// executable_file (dyld/DyldProcessConfig.cpp: mainExecutablePath, the
+/// real path; mainUnrealPath, the path as launched, only for
+/// _NSGetExecutablePath). So bin/app -> ../libexec/app loads from libexec/.
+/// dyld does the same for every image (docs/check.md: @loader_path "after
+/// links", JustInTimeLoader keeps the real path); ld.so for a library keeps
+/// the path it opened it by.
+/// Links in the directories above the file are not followed; at most 40
+/// links (the kernel's ELOOP bound), then the last path reached.
+std::string mainProgramPath(llvm::StringRef Abs);
+
+/// Dir + "/" + Rest as the loader concatenates them, "." and ".." kept.
+std::string rawJoin(llvm::StringRef Dir, llvm::StringRef Rest);
 
 /// "." and ".." removed, '/' separated.
 std::string normalizePath(llvm::StringRef P);

@@ -110,11 +110,26 @@ struct Placer {
   /// when it is a main program, else --executable's; empty when unknown.
   std::string ExeDir;
   const LoaderRules &Rules = rulesFor(Binary.Fmt);
+  size_t *Left = nullptr; // search directories still to try (MaxProbes)
 
   /// The tokens of P expanded by the loader's table, as the tree's closure
   /// expands them (contract/LoaderRules.cpp: one implementation).
   Expansion expand(StringRef P) const {
     return contract::expand(Rules, P, LoaderDir, ExeDir);
+  }
+
+  /// Whether the loader's own concatenation Raw ("." and ".." kept) opens
+  /// a file too: the kernel walks "x/.." only when x is a directory, so
+  /// "$ORIGIN/nonexistent/../lib" finds nothing where its lexical form
+  /// Norm does (contract::Expansion::Raw).
+  bool reaches(const std::string &Raw, const std::string &Norm) const {
+    return Raw.empty() || Raw == Norm || Exists(Raw);
+  }
+
+  /// Whether the file at P (as the loader opens it) stays under the bundle
+  /// root once its links are followed (PortabilityOptions::InsideRoot).
+  bool inside(const std::string &P) const {
+    return !Options.InsideRoot || Options.InsideRoot(P, Root);
   }
 
   std::string existsHere(const std::string &P) const {
@@ -164,11 +179,18 @@ struct Placer {
         return set(Placement::NonPortable, "resolves to " + E.Path +
                                                ", outside the bundle root " +
                                                Root + existsHere(E.Path));
-      if (Exists(E.Path))
+      if (Exists(E.Path) && reaches(E.Raw, E.Path) && !inside(E.Raw.empty() ? E.Path : E.Raw))
+        return set(Placement::NonPortable,
+                   "resolves to " + E.Path + ", a symbolic link out of the bundle root " + Root +
+                       ": what ships is a link to this machine's file");
+      if (Exists(E.Path) && reaches(E.Raw, E.Path))
         return set(Placement::Shipped,
                    "resolves to a file under the bundle root");
       return set(Placement::NonPortable,
-                 "resolves to " + E.Path + ", which does not exist");
+                 "resolves to " + E.Path + ", which does not exist" +
+                     (Exists(E.Path) ? " as the loader opens it (" + E.Raw +
+                                           ": a directory before '..' is missing)"
+                                     : ""));
     }
     if (N.starts_with("/"))
       return set(Placement::NonPortable,
@@ -187,9 +209,17 @@ struct Placer {
   /// Cand joins the paths Tried.
   bool shipped(DependencyPlacement &P, const std::string &Cand,
                const std::string &Label, const char *Reason,
-               std::vector<std::string> &Tried) const {
+               std::vector<std::string> &Tried, const std::string &Raw = "") const {
     if (!Exists(Cand)) {
       Tried.push_back(Label + " -> " + Cand);
+      return false;
+    }
+    if (!reaches(Raw, Cand)) {
+      Tried.push_back(Label + " -> " + Raw + " (a directory before '..' is missing)");
+      return false;
+    }
+    if (!inside(Raw.empty() ? Cand : Raw)) {
+      Tried.push_back(Label + " -> " + Cand + " (a symbolic link out of the bundle root)");
       return false;
     }
     P.ResolvedPath = Cand, P.Via = Label;
@@ -218,8 +248,18 @@ struct Placer {
     }
 
     std::vector<std::string> Tried, Notes;
-    bool Unknown = false;
+    bool Unknown = false, Exhausted = false;
+    auto charge = [&] {
+      if (*Left == 0) {
+        Exhausted = true;
+        return false;
+      }
+      --*Left;
+      return true;
+    };
     for (const auto &[Entry, Label] : Entries) {
+      if (!charge())
+        break;
       Expansion E = expand(Entry);
       if (!E.Undecidable.empty()) {
         Unknown = true;
@@ -253,10 +293,13 @@ struct Placer {
         continue;
       }
       if (shipped(P, Cand, Label,
-                  "resolves to a file shipped under the bundle root", Tried))
+                  "resolves to a file shipped under the bundle root", Tried,
+                  rawJoin(E.Raw, Rest)))
         return P;
     }
     for (const std::string &Dir : Options.SearchDirs) {
+      if (Exhausted || !charge())
+        break;
       std::string Abs =
           StringRef(Dir).starts_with("/") ? normalizePath(Dir) : joinPath(Root, Dir);
       std::string Cand = joinPath(Abs, Rest);
@@ -270,6 +313,13 @@ struct Placer {
         return P;
     }
 
+    if (Exhausted) {
+      P.Where = Placement::Unknown;
+      P.Reason = "is " + What.str() + " whose search is past the bound (" +
+                 std::to_string(Options.MaxProbes) +
+                 " search paths tried for the binary's dependencies): undecided";
+      return P;
+    }
     P.Where = Unknown ? Placement::Unknown : Placement::NonPortable;
     std::string R = "is " + What.str() +
                     " that resolves to no file under the bundle root " + Root;
@@ -316,9 +366,11 @@ placeDependencies(const BinaryInfo &Binary, const PortabilityOptions &Options,
     Root.pop_back();
 
   std::vector<DependencyPlacement> Out;
+  size_t Left = Options.MaxProbes;
   for (const Slice &S : Binary.Slices) {
     Placer Pl{Binary, S, Options, Exists, LoaderDir, Root,
               S.MainProgram ? LoaderDir : Options.ExecutableDir};
+    Pl.Left = &Left;
     for (const Dependency &D : S.Dependencies)
       Out.push_back(Pl.place(D));
   }

@@ -60,6 +60,17 @@ struct PortabilityOptions {
   /// in a binary that is not a main program; empty: unknown, and a path
   /// that needs it is undecided, as in a tree (shipment/Closure.h).
   std::string ExecutableDir;
+  /// Search directories tried for one binary's dependencies, in all: the
+  /// tree's closure's bound (shipment::ClosureOptions::MaxEdges). Past it a
+  /// dependency is unknown (92): search paths x names grows as the square
+  /// of the file's size, and each try is a stat(2).
+  size_t MaxProbes = size_t(1) << 22;
+  /// Whether the file at a path under the bundle root Root is in it once
+  /// its symbolic links are followed (empty: always, as in a zip, which
+  /// ships no links). A plain file's check sets it: lib/x.so -> /opt/x.so
+  /// ships a link to this machine's file, which the tree's closure also
+  /// refuses ("a link out of the tree names nothing", shipment/Shipment.h).
+  std::function<bool(const std::string &Path, const std::string &Root)> InsideRoot;
 };
 
 enum class Placement {

@@ -138,14 +138,20 @@ std::string frontCacheWarning(FrontCacheKind Cache, const config::Config &Cfg,
 
 /// ccache's UNCACHED_ERR_FD, when it names an open descriptor: "intended
 /// mainly for automatic use by ccache, which sets it to avoid caching
-/// transient errors" (distcc(1)). -1 otherwise.
+/// transient errors" (distcc(1)). -1 otherwise, and when the parent is not
+/// ccache (or distcc, which writes its own errors there: ccache -> distcc ->
+/// linkguard): ccache sets it to a dup of its stderr when it caches a
+/// compilation (ccache.cpp set_up_uncached_err), and every process below
+/// inherits the variable, so elsewhere the number may name any descriptor
+/// (stdout of `-E -o -`, a make jobserver pipe) that a warning must not reach.
 int uncachedErrFd(const config::Config &Cfg) {
   int Fd = -1;
   if (llvm::StringRef(Cfg.env("UNCACHED_ERR_FD").value_or(""))
           .getAsInteger(10, Fd) ||
       Fd < 0 || ::fcntl(Fd, F_GETFD) == -1)
     return -1;
-  return Fd;
+  llvm::StringRef Parent = llvm::sys::path::filename(parentExecutable());
+  return Parent == "ccache" || Parent == "distcc" ? Fd : -1;
 }
 
 static std::string recordPath(FrontCacheKind Cache, const config::Config &Cfg,

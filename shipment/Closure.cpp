@@ -29,6 +29,7 @@ using contract::expand;
 using contract::isSystemName;
 using contract::joinPath;
 using contract::normalizePath;
+using contract::rawJoin;
 using contract::rulesFor;
 
 const char *outcomeName(Outcome O) {
@@ -79,7 +80,8 @@ struct Walker {
   Shipment &S;
   const ClosureOptions &O;
   Closure &C;
-  size_t Budget;
+  size_t Budget; // resolutions and search paths tried, in all (ClosureOptions::MaxEdges)
+  bool Exhausted = false; // the current search ran out of Budget
 
   const Slice *sliceOf(size_t Img, StringRef Arch) const {
     const objlib::BinaryInfo &B = S.images()[Img].Info;
@@ -95,11 +97,17 @@ struct Walker {
 
   /// The image a path names if it is in the tree; Outside when it is not
   /// under the root.
-  std::optional<size_t> inTree(const std::string &Abs, bool &Outside, bool &NotBinary) {
+  /// Raw: the path as the loader opens it ("." and ".." kept, Expansion::Raw),
+  /// looked up as the kernel walks it; Abs is its lexical form.
+  std::optional<size_t> inTree(const std::string &Abs, bool &Outside, bool &NotBinary,
+                               const std::string &Raw = "") {
     Outside = !isUnder(Abs, S.root());
     if (Outside)
       return std::nullopt;
     StringRef R = Abs;
+    const std::string Prefix = S.root() == "/" ? "/" : S.root() + "/";
+    if (StringRef(Raw).starts_with(Prefix))
+      R = Raw;
     R.consume_front(S.root());
     R.consume_front("/");
     return S.lookup(R, &NotBinary);
@@ -137,10 +145,19 @@ struct Walker {
 
   bool tryDir(Edge &E, const Frame &F, const LoaderRules &LR, const std::string &Dir,
               StringRef Leaf, const std::string &Label, std::vector<std::string> &Tried,
-              std::vector<std::string> &Notes) {
+              std::vector<std::string> &Notes, const std::string &RawDir = "") {
+    // Each directory tried costs what a resolution does: search paths x
+    // names grows as the square of the file's size.
+    if (Budget == 0) {
+      C.Truncated = true;
+      Exhausted = true;
+      return false;
+    }
+    --Budget;
     std::string Cand = joinPath(Dir, Leaf);
     bool Outside = false, NotBinary = false;
-    if (std::optional<size_t> T = inTree(Cand, Outside, NotBinary)) {
+    if (std::optional<size_t> T =
+            inTree(Cand, Outside, NotBinary, RawDir.empty() ? "" : rawJoin(RawDir, Leaf))) {
       E.Target = T;
       E.ResolvedPath = Cand;
       E.Via = Label;
@@ -174,6 +191,7 @@ struct Walker {
     std::vector<std::string> Tried, Notes;
     std::string Undecided;
     bool AnyPath = false;
+    Exhausted = false;
     auto fromPath = [&](size_t Holder, const objlib::SearchPath &SP,
                         const char *Kind) -> bool {
       AnyPath = true;
@@ -195,7 +213,7 @@ struct Walker {
                                          "current directory of the process"));
         return false;
       }
-      return tryDir(E, F, LR, Ex.Path, Leaf, Label, Tried, Notes);
+      return tryDir(E, F, LR, Ex.Path, Leaf, Label, Tried, Notes, Ex.Raw);
     };
     for (const SearchRow &Row : LR.Search) {
       switch (Row.Step) {
@@ -232,6 +250,12 @@ struct Walker {
       }
     }
     std::string What = MachO ? "an @rpath name" : "a DT_NEEDED name";
+    if (Exhausted) {
+      place(E, Outcome::Unknown,
+            "is " + What + " whose search is past the bound (" + std::to_string(O.MaxEdges) +
+                " dependencies and search paths tried in all): undecided");
+      return;
+    }
     if (!Undecided.empty()) {
       place(E, Outcome::Unknown, "is " + What + " whose search cannot be decided: " + Undecided);
       return;
@@ -305,7 +329,7 @@ struct Walker {
         E.Via = "the " + std::string(N.starts_with("@executable_path") ? "executable's"
                                                                        : "image's") +
                 " directory";
-        if (std::optional<size_t> T = inTree(Ex.Path, Outside, NotBinary)) {
+        if (std::optional<size_t> T = inTree(Ex.Path, Outside, NotBinary, Ex.Raw)) {
           E.Target = T;
           place(E, Outcome::Shipped, "resolves to " + S.printName(*T) + ", shipped in the tree");
         } else if (Outside) {
@@ -475,8 +499,10 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   std::optional<size_t> Host;
   std::string HostDir;
   if (!O.Executable.empty()) {
+    // dyld's @executable_path is the directory of the program's real path
+    // (contract::mainProgramPath), the tree's image its link names.
     std::string Abs = absolute(O.Executable);
-    HostDir = parentOf(Abs);
+    HostDir = parentOf(contract::mainProgramPath(Abs));
     bool Outside = false, NotBinary = false;
     Host = W.inTree(Abs, Outside, NotBinary);
   }

@@ -18,7 +18,9 @@
 //
 // Pure over a Shipment: only Shipment::lookup touches the file system.
 // Bounded: each root visits an image once; at most MaxEdges resolutions
-// in all (then Truncated: undecided, never "holds").
+// and search directories tried in all (a search path costs what it tries:
+// search paths x names grows as the square of a file's size), then
+// Truncated: undecided, never "holds".
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -52,7 +54,7 @@ struct ClosureOptions {
   /// tree, its LC_RPATHs head their chain). Absolute or relative to cwd.
   std::string Executable;
   std::vector<std::string> Unique; // families: at most one member a closure
-  size_t MaxEdges = size_t(1) << 22;
+  size_t MaxEdges = size_t(1) << 22; // resolutions + search directories tried
 };
 
 struct Edge {

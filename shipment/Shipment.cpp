@@ -406,7 +406,10 @@ std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary) {
       return It->second;
     return std::nullopt;
   }
-  std::optional<std::string> Real = resolveLinks(Norm);
+  // As the kernel walks it: "x/.." only when x is a directory of the tree
+  // (resolveLinks checks each component before a ".." takes it back), so
+  // "nonexistent/../lib.so" names nothing, as it loads nothing.
+  std::optional<std::string> Real = resolveLinks(Rel);
   if (!Real)
     return std::nullopt;
   auto It = ByRel.find(*Real);

@@ -129,7 +129,8 @@ public:
   size_t walked() const { return Walked; }
 
   /// The image the path Rel under the root names, following in-tree links
-  /// (a directory); nullopt when it names no Mach-O/ELF file of the tree.
+  /// (a directory) and walking "." and ".." as the kernel does (a zip:
+  /// lexically); nullopt when it names no Mach-O/ELF file of the tree.
   /// NotBinary is set when Rel names a file that is not one.
   std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr);
 

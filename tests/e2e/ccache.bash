@@ -188,6 +188,18 @@ SUITE_ccache_wrong_compiler() {
     test_failed "no warning on the first compile: $(cat log1.txt)"
   expect_not_contains "$(cat log2.txt)" "cannot open LINKGUARD_LOG_FILE" "the hit's stderr"
 
+  TEST "UNCACHED_ERR_FD without ccache in front: the log-file fallback warning stays on stderr"
+  # The variable is inherited by everything below a ccache run; elsewhere
+  # its number names any descriptor: here stdout, where -E writes. The
+  # warning went into the preprocessed output.
+  echo 'int g(int x) { return x + 1; }' >g.c
+  mkdir -p logdir
+  LINKGUARD_CXX=$CLANGXX "$LGXX" -E g.c -o - >want.i 2>/dev/null || test_failed "plain -E"
+  UNCACHED_ERR_FD=1 LINKGUARD_CXX=$CLANGXX LINKGUARD_LOG=debug LINKGUARD_LOG_FILE=$PWD/logdir \
+    "$LGXX" -E g.c -o - >got.i 2>err.txt || test_failed "-E: $(cat err.txt)"
+  expect_same_file got.i want.i
+  expect_contains "$(cat err.txt)" "cannot open LINKGUARD_LOG_FILE"
+
   TEST "linkguard's and ccache's masquerade directories both on PATH: no loop"
   # ccache's own lookup skips only ccache: it found linkguard's clang++
   # again and the two called each other until exit 68. linkguard now runs

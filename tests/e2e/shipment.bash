@@ -436,6 +436,15 @@ assert "unique openmp" in rules and "portable" in rules, rules
     plat/app 2>err.txt && test_failed "plat/app loaded libdep-\$PLATFORM.so by its literal name"
     expect_not_contains "$(cat err.txt)" '$PLATFORM' "ld.so expanded the name"
     same_verdict 92 plat app
+    # A per-file rule's unknown (--unused on an ELF without symbol versions)
+    # leaves a tree undecided as it does the file (docs/check.md, 92): the
+    # tree printed "unknown" and said "holds", exit 0.
+    mkdir -p unv
+    "$CLANG" -shared -fPIC dep.c -o unv/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    "$CLANG" main.c -o unv/app unv/libdep.so -Wl,-rpath,'$ORIGIN' || test_failed app
+    expect_status 0 unv/app
+    same_verdict 92 unv app --unused
+    expect_contains "$(LG check --portable --unused unv)" "0 errors: undecided"
   }
   # Mach-O: @executable_path in a dylib is the main executable's directory
   # (dyld Loader::expandAtExecutablePath), not the dylib's: undecided
@@ -457,6 +466,129 @@ assert "unique openmp" in rules and "portable" in rules, rules
   mac -shared plug.cpp -o at/plug.dylib at/libF.dylib -Wl,-rpath,@plugin_dir/lib
   expect_contains "$("$LLVM_BIN/llvm-otool" -l at/plug.dylib)" "path @plugin_dir/lib"
   same_verdict 1 at plug.dylib
+
+  TEST "a '..' after a directory that does not exist finds nothing, as the kernel walks it"
+  # ld.so and dyld open the expanded path as it stands: 'nonexistent/..'
+  # fails (ENOENT) where its lexical form names a shipped file. Both the
+  # file and the tree said "holds".
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    echo 'int dep(void) { return 7; }' >dep.c
+    echo 'int dep(void); int main(void) { return dep() == 7 ? 0 : 1; }' >main.c
+    mkdir -p dd nd
+    "$CLANG" -shared -fPIC dep.c -o dd/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    "$CLANG" main.c -o dd/app dd/libdep.so -Wl,--enable-new-dtags \
+      -Wl,-rpath,'$ORIGIN/nonexistent/..' || test_failed app
+    dd/app 2>err.txt && test_failed "ld.so loaded dd/libdep.so through nonexistent/.."
+    expect_contains "$(cat err.txt)" "libdep.so: cannot open shared object file"
+    same_verdict 1 dd app
+    expect_contains "$(LG check --portable dd/app)" "nonexistent/../libdep.so (a directory before '..' is missing)"
+    # A DT_NEEDED path: the same.
+    "$CLANG" -shared -fPIC dep.c -o nd/libdep.so -Wl,-soname,'$ORIGIN/nonexistent/../libdep.so' ||
+      test_failed libdep-path
+    "$CLANG" main.c -o nd/app nd/libdep.so || test_failed app-path
+    expect_contains "$("$LLVM_BIN/llvm-readelf" -d nd/app)" 'Shared library: [$ORIGIN/nonexistent/../libdep.so]'
+    nd/app 2>/dev/null && test_failed "ld.so loaded nd/libdep.so through nonexistent/.."
+    same_verdict 1 nd app
+    # Through a directory that exists, '..' is what it always was.
+    mkdir -p nd/sub
+    "$CLANG" -shared -fPIC dep.c -o nd/libdep.so -Wl,-soname,'$ORIGIN/sub/../libdep.so' ||
+      test_failed libdep-sub
+    "$CLANG" main.c -o nd/app nd/libdep.so || test_failed app-sub
+    expect_status 0 nd/app
+    same_verdict 0 nd app
+  }
+
+  TEST "a library that is a link out of the bundle root ships nothing: the file as the tree"
+  # lib/libdep.so -> /elsewhere/libdep.so loads here only; the tree said so
+  # ("a link out of the tree names nothing"), check --portable FILE "holds".
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    echo 'int dep(void) { return 7; }' >dep.c
+    echo 'int dep(void); int main(void) { return dep() == 7 ? 0 : 1; }' >main.c
+    mkdir -p out lk in
+    "$CLANG" -shared -fPIC dep.c -o out/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    ln -s "$PWD/out/libdep.so" lk/libdep.so
+    "$CLANG" main.c -o lk/app lk/libdep.so -Wl,-rpath,'$ORIGIN' || test_failed app
+    expect_status 0 lk/app # loads here, through the link
+    same_verdict 1 lk app
+    expect_contains "$(LG check --portable lk/app)" "(a symbolic link out of the bundle root)"
+    # A link that stays inside is the file it names.
+    "$CLANG" -shared -fPIC dep.c -o in/libdep.so.1 -Wl,-soname,libdep.so || test_failed libdep.1
+    ln -s libdep.so.1 in/libdep.so
+    "$CLANG" main.c -o in/app in/libdep.so -Wl,-rpath,'$ORIGIN' || test_failed app-in
+    expect_status 0 in/app
+    same_verdict 0 in app
+  }
+
+  TEST "a tree whose search paths x names pass the closure's bound is undecided, not 'holds' after minutes"
+  # Each directory tried costs what a resolution does (ClosureOptions::MaxEdges,
+  # 4 Mi): 300 names x 20,001 DT_RUNPATH entries (a 300 KB file) are 6 M
+  # tries; 30 times the file is 180 M, and the search grows as the square of
+  # the file's size. Before, only names counted: "holds", whatever it cost.
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    mkdir -p big
+    echo 'int x;' >e.c
+    "$CLANG" -c -fPIC e.c -o e.o || test_failed e.o
+    local i libs=()
+    for i in $(seq 1 300); do
+      "$LLVM_BIN/ld.lld" -shared -soname "libm$i.so" e.o -o "big/libm$i.so" || test_failed "libm$i"
+      libs+=("big/libm$i.so")
+    done
+    python3 -c "print('-rpath \'' + ':'.join('\$ORIGIN/d%d' % i for i in range(20000)) + ':\$ORIGIN\'')" >rp.rsp
+    echo 'int main(void) { return 0; }' >m.c
+    "$CLANG" m.c -o big/app -fuse-ld=lld -Wl,--no-as-needed "${libs[@]}" -Wl,--enable-new-dtags \
+      -Wl,@rp.rsp || test_failed app
+    expect_status 0 big/app # ld.so loads it
+    out=$(LG check --portable big 2>&1); status=$?
+    expect_equal "$status" 92 "check --portable big: $(echo "$out" | tail -3)"
+    expect_contains "$out" "whose search is past the bound"
+  }
+
+  TEST "a main program named through a link: its origin is its real file's, as ld.so and dyld take it"
+  # ld.so's $ORIGIN of the main program comes from /proc/self/exe, links
+  # resolved (glibc _dl_get_origin); dyld's @executable_path from its
+  # mainExecutablePath, the real path. bin/app -> ../opt/real/app looks in
+  # opt/lib, not lib/: check --portable through the link said "holds".
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    echo 'int dep(void) { return 7; }' >dep.c
+    echo 'int dep(void); int main(void) { return dep() == 7 ? 0 : 1; }' >main.c
+    mkdir -p t/bin t/opt/real t/lib
+    "$CLANG" -shared -fPIC dep.c -o t/lib/libdep.so -Wl,-soname,libdep.so || test_failed libdep
+    "$CLANG" main.c -o t/opt/real/app t/lib/libdep.so -Wl,--enable-new-dtags \
+      -Wl,-rpath,'$ORIGIN/../lib' || test_failed app
+    ln -s ../opt/real/app t/bin/app
+    t/bin/app 2>err.txt && test_failed "ld.so loaded t/lib/libdep.so through the link"
+    expect_contains "$(cat err.txt)" "libdep.so: cannot open shared object file"
+    out=$(LG check --portable --bundle-root=t t/bin/app); status=$?
+    expect_equal "$status" 1 "check --portable t/bin/app: $out"
+    expect_contains "$out" "tried DT_RUNPATH \$ORIGIN/../lib -> $PWD/t/opt/lib/libdep.so"
+    same_verdict 1 t bin/app --bundle-root=t
+  }
+  # Mach-O: --executable names the host through a link; @executable_path is
+  # the directory of the file it names.
+  mkdir -p ex/bin
+  echo 'extern "C" int f() { return 1; }' >f.cpp
+  echo 'extern "C" int f(); extern "C" int plug() { return f(); }' >plug.cpp
+  echo 'int main() { return 0; }' >host.cpp
+  mac -shared f.cpp -o ex/libF.dylib -Wl,-install_name,@rpath/libF.dylib
+  mac -shared plug.cpp -o ex/plug.dylib ex/libF.dylib -Wl,-rpath,@executable_path
+  mac host.cpp -o ex/Host
+  ln -s ../Host ex/bin/Host
+  same_verdict 0 ex plug.dylib --executable ex/bin/Host
+  # A dylib named through a link: dyld's @loader_path is the directory of
+  # the file it mapped (the tree judges that file).
+  mkdir -p ml/lib ml/opt/real
+  echo 'extern "C" int b() { return 1; }' >b.cpp
+  echo 'extern "C" int b(); extern "C" int a() { return b(); }' >a.cpp
+  mac -shared b.cpp -o ml/lib/libB.dylib -Wl,-install_name,@rpath/libB.dylib
+  mac -shared a.cpp -o ml/opt/real/libA.dylib ml/lib/libB.dylib -Wl,-rpath,@loader_path/../lib
+  ln -s ../opt/real/libA.dylib ml/lib/libA.dylib
+  out=$(LG check --portable --bundle-root=ml ml/lib/libA.dylib); status=$?
+  expect_equal "$status" 1 "check --portable ml/lib/libA.dylib: $out"
+  expect_contains "$out" "$PWD/ml/opt/lib/libB.dylib"
 
   TEST "inspect DIR lists every binary; inspect --tree --json nests the closure; try-load DIR is a usage error"
   app_tree a2

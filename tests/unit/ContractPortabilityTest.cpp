@@ -2,6 +2,7 @@
 // provided or non-portable, over a fake file system (the FileProbe), so the
 // "the file exists on this machine" trap can be set up on purpose.
 #include "contract/Contract.h"
+#include "contract/LoaderRules.h"
 #include "contract/Portability.h"
 
 #include "tests/unit/support/Catch.h"
@@ -13,10 +14,12 @@ using namespace linkguard::objlib;
 
 namespace {
 
-/// A fake file system: the set of files that "exist".
+/// A fake file system: the set of files that "exist", found lexically (the
+/// probe gets the loader's own path, ".." kept: a fake has no directories;
+/// e2e.shipment checks "nonexistent/.." on a real one).
 FileProbe fakeFS(std::set<std::string> Files) {
   return [Files = std::move(Files)](const std::string &P) {
-    return Files.count(P) != 0;
+    return Files.count(normalizePath(P)) != 0;
   };
 }
 
@@ -284,4 +287,28 @@ TEST_CASE("Patterns of --provided and --system-list take bare words by stem, nev
         Placement::System);
   CHECK(placeOne(elf("/b/m.so", {"libzstd.so.1"}), L, FS).Where ==
         Placement::NonPortable);
+}
+
+TEST_CASE("the search is bounded: past MaxProbes directories tried a name is unknown",
+          "[contract][portability]") {
+  // Search paths x names grows as the square of the file's size (each try a
+  // stat(2)): 20,001 DT_RUNPATH entries x 300 names took 40 s and said
+  // "holds"; past the bound (the tree's closure's) the verdict is 92.
+  std::vector<SearchPath> Paths;
+  for (int I = 0; I < 4; ++I)
+    Paths.push_back({"$ORIGIN/d" + std::to_string(I), SearchPathKind::RunPath});
+  Paths.push_back({"$ORIGIN", SearchPathKind::RunPath});
+  BinaryInfo B = elf("/b/app", {"liba.so", "libb.so", "libc2.so"}, Paths);
+  auto FS = fakeFS({"/b/liba.so", "/b/libb.so", "/b/libc2.so"});
+  PortabilityOptions O;
+  O.BundleRoot = "/b";
+  for (const DependencyPlacement &P : placeDependencies(B, O, FS))
+    CHECK(P.Where == Placement::Shipped); // 15 tries: within the default
+  O.MaxProbes = 12; // liba (5 tries), libb (5), then libc2 runs out
+  std::vector<DependencyPlacement> All = placeDependencies(B, O, FS);
+  REQUIRE(All.size() == 3);
+  CHECK(All[0].Where == Placement::Shipped);
+  CHECK(All[1].Where == Placement::Shipped);
+  CHECK(All[2].Where == Placement::Unknown);
+  CHECK_THAT(All[2].Reason, Catch::Contains("past the bound (12 search paths tried"));
 }

@@ -76,7 +76,7 @@ void checkRows(Format Fmt, const std::string &Path, const std::vector<Row> &Rows
     O.BundleRoot = "/b";
     O.ExecutableDir = ExeDir;
     std::set<std::string> Files = R.Files;
-    FileProbe FS = [Files](const std::string &P) { return Files.count(P) != 0; };
+    FileProbe FS = [Files](const std::string &P) { return Files.count(normalizePath(P)) != 0; };
     std::vector<DependencyPlacement> P = placeDependencies(binary(Fmt, Path, R, Main), O, FS);
     REQUIRE(P.size() == 1);
     INFO(P[0].Reason);
