@@ -23,40 +23,22 @@ SUITE_distcc_PROBE() {
 # start_distccd: two daemons on free loopback ports. Run as root, distccd
 # drops to the distcc user, so its logs live in a folder of their own that
 # user can reach (the suite's folder is private).
-# (CI robustness) free_port only knows the port is free now: the suites
-# running beside this one take ports too (every outgoing connection takes
-# one from the same ephemeral range), and distccd exits (102, "bind ...
-# failed") if its port was taken meanwhile. So a daemon is ready when it
-# logged "preforking daemon started" (after its bind) and still runs - a
-# connect alone may reach whoever took the port - and one that exited is
-# started again on another port. A loaded machine gets 60 s.
+# (CI robustness) distccd exits (102, "bind ... failed") if its port was
+# taken after free_port: start_on_free_port starts it again elsewhere. It
+# is ready when it logged "preforking daemon started" (after its bind) and
+# still runs: a connect alone may reach whoever took the port.
 start_distccd() {
   DAEMONS=$(mktemp -d "${TMPDIR:-/tmp}/linkguard-distccd.XXXXXX")
   chmod 1777 "$DAEMONS"
   PORTS=""
-  local p i try pid log
+  local i
   for i in 1 2; do
-    for try in 1 2 3 4 5; do
-      p=$(free_port)
-      log=$DAEMONS/distccd-$p.log
-      distccd --daemon --no-detach --listen 127.0.0.1 --port "$p" --allow 127.0.0.1 \
-        --jobs 4 --log-file "$log" --verbose &
-      pid=$!
-      echo "$pid" >"$DAEMONS/distccd-$p.pid"
-      for _ in $(seq 600); do
-        grep -q 'preforking daemon started' "$log" 2>/dev/null && break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-      done
-      grep -q 'preforking daemon started' "$log" 2>/dev/null && kill -0 "$pid" 2>/dev/null && break
-      echo "distccd on port $p did not start (try $try): $(tail -n 2 "$log" 2>&1)" >&2
-      stop_daemon "$DAEMONS/distccd-$p.pid"
-      rm -f "$DAEMONS/distccd-$p.pid"
-      mv "$log" "$DAEMONS/failed-$p.log" 2>/dev/null
-      p=
-    done
-    [ -n "$p" ] || test_failed "distccd did not start on 5 ports: $(tail -n 3 "$DAEMONS"/*.log 2>&1)"
-    PORTS="$PORTS $p"
+    start_on_free_port "$DAEMONS/distccd-{PORT}.log" 'preforking daemon started' \
+      "$DAEMONS/distccd-{PORT}.pid" \
+      distccd --daemon --no-detach --listen 127.0.0.1 --port '{PORT}' --allow 127.0.0.1 \
+      --jobs 4 --log-file "$DAEMONS/distccd-{PORT}.log" --verbose ||
+      test_failed "distccd did not start on 5 ports: $(tail -n 3 "$DAEMONS"/*.log* 2>&1)"
+    PORTS="$PORTS $PORT"
   done
 }
 

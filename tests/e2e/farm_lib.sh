@@ -30,6 +30,37 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# start_on_free_port LOG READY PIDFILE CMD...: run CMD in the background,
+# every {PORT} in LOG, PIDFILE and CMD's words replaced by a port from
+# free_port, until LOG holds READY while CMD still runs; sets PORT, LOG
+# and PIDFILE to what was used. free_port only knows a port is free now:
+# the suites running beside this one take ports too (every outgoing
+# connection takes one from the same range), and a server whose port was
+# taken meanwhile exits. So one that exited is started again on another
+# port, 5 tries; a loaded machine gets 60 s each. Returns 1 if none did.
+start_on_free_port() {
+  local log=$1 ready=$2 pidfile=$3 try pid
+  shift 3
+  for try in 1 2 3 4 5; do
+    PORT=$(free_port)
+    LOG=${log//\{PORT\}/$PORT} PIDFILE=${pidfile//\{PORT\}/$PORT}
+    "${@//\{PORT\}/$PORT}" &
+    pid=$!
+    echo "$pid" >"$PIDFILE"
+    for _ in $(seq 600); do
+      grep -q -- "$ready" "$LOG" 2>/dev/null && break
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    grep -q -- "$ready" "$LOG" 2>/dev/null && kill -0 "$pid" 2>/dev/null && return 0
+    echo "$1 on port $PORT did not start (try $try): $(tail -n 2 "$LOG" 2>&1)" >&2
+    stop_daemon "$PIDFILE"
+    rm -f "$PIDFILE"
+    mv "$LOG" "$LOG.failed-$try" 2>/dev/null
+  done
+  return 1
+}
+
 # stop_daemon PIDFILE...: SIGTERM each daemon we started, then wait for it.
 stop_daemon() {
   local f pid

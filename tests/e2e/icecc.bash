@@ -47,28 +47,15 @@ SUITE_icecc_PROBE() {
 # interface) and UDP P (scheduler/scheduler.cpp main), and exits at once
 # if any is taken. free_port only knows TCP P is free now, and the other
 # suites running beside this one take ports too: so wait for "scheduler
-# ready" and, if the scheduler exited instead, take another port.
+# ready" (start_on_free_port: another port if it exited instead).
 start_icecream() {
   ICE=$(mktemp -d "${TMPDIR:-/tmp}/lg-icecc.XXXXXX")
   chmod 1777 "$ICE"
-  local port net=linkguard-e2e-$$ try spid
-  for try in 1 2 3 4 5; do
-    port=$(free_port)
-    ICECC_TESTS=1 icecc-scheduler -p "$port" -i lo -n "$net" -l "$ICE/scheduler.log" -vvv &
-    spid=$!
-    echo "$spid" >"$ICE/scheduler.pid"
-    for _ in $(seq 100); do
-      grep -q 'scheduler ready' "$ICE/scheduler.log" 2>/dev/null && break
-      kill -0 "$spid" 2>/dev/null || break
-      sleep 0.1
-    done
-    grep -q 'scheduler ready' "$ICE/scheduler.log" 2>/dev/null && kill -0 "$spid" 2>/dev/null && break
-    echo "icecc-scheduler on port $port did not start (try $try): $(tail -n 2 "$ICE/scheduler.log" 2>/dev/null)" >&2
-    stop_daemon "$ICE/scheduler.pid"
-    mv "$ICE/scheduler.log" "$ICE/scheduler.$try.log" 2>/dev/null
-  done
-  grep -q 'scheduler ready' "$ICE/scheduler.log" 2>/dev/null ||
-    test_failed "icecc-scheduler did not start on 5 ports: $(tail -n 5 "$ICE"/scheduler*.log 2>&1)"
+  local port net=linkguard-e2e-$$
+  start_on_free_port "$ICE/scheduler.log" 'scheduler ready' "$ICE/scheduler.pid" \
+    env ICECC_TESTS=1 icecc-scheduler -p '{PORT}' -i lo -n "$net" -l "$ICE/scheduler.log" -vvv ||
+    test_failed "icecc-scheduler did not start on 5 ports: $(tail -n 5 "$ICE"/scheduler.log* 2>&1)"
+  port=$PORT
   ICECC_TESTS=1 ICECC_TEST_SOCKET=$ICE/socket iceccd --no-remote -m 4 -s "127.0.0.1:$port" \
     -n "$net" -N lgice -b "$ICE/envs" -l "$ICE/daemon.log" -vvv &
   echo $! >"$ICE/daemon.pid"
