@@ -171,7 +171,8 @@ bool insideRoot(const std::string &P, const std::string &Root) {
 
 /// The text's lines, and what the summary counts: the findings of one slice
 /// on one dependency with one kind are one line, with the first rule's
-/// message and the other rules it breaks named after "also:" (one libomp
+/// message (forbid-unreferenced's, which names the fix, when it is among
+/// them) and the other rules it breaks named after "also:" (one libomp
 /// that breaks --forbid, --mps-aot, --unused and --portable is one problem,
 /// not four). A finding about no dependency (an install name, a duplicate
 /// LC_RPATH) is a line of its own. The JSON keeps every rule's finding.
@@ -190,10 +191,21 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
     auto It = std::find_if(Lines.begin(), Lines.end(), [&](const FindingLine &L) {
       return !Dep.empty() && L.Slice == Slice && L.Dependency == Dep && L.Kind == Kind;
     });
-    if (It == Lines.end())
+    if (It == Lines.end()) {
       Lines.push_back({Slice, Dep, Kind, printableName(F, "message"), {}, Rule});
-    else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule))
-      It->AlsoRules.push_back(Rule);
+    } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
+      // The line leads with the rule that says what to do: a library kept
+      // although nothing binds to it is dropped by the rule's link flag
+      // (-Wl,-dead_strip_dylibs), which --forbid's message does not say.
+      if (Rule.rfind("forbid-unreferenced", 0) == 0 &&
+          It->FirstRule.rfind("forbid-unreferenced", 0) != 0) {
+        It->AlsoRules.insert(It->AlsoRules.begin(), It->FirstRule);
+        It->FirstRule = Rule;
+        It->Message = printableName(F, "message");
+      } else {
+        It->AlsoRules.push_back(Rule);
+      }
+    }
   }
   return Lines;
 }

@@ -182,7 +182,9 @@ linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors: holds"
   out=$(LG check --portable --mps-aot --forbid openmp --unused k_arm64.dylib); status=$?
   expect_equal "$status" 1 "four rules"
   expect_equal "$(printf '%s\n' "$out" | grep -c 'violation: .*libomp.dylib')" 1 "lines naming libomp: $out"
-  expect_contains "$out" "(also: "
+  # The line leads with the rule that says what to do.
+  expect_contains "$out" "link with -Wl,-dead_strip_dylibs"
+  expect_contains "$out" "(also: forbid openmp, unused, portable)"
   expect_contains "$out" "linkguard check: 1 file, 1 violation, 0 kept, 0 unknown, 0 errors: broken"
   n=$(LG check --json --portable --mps-aot --forbid openmp --unused k_arm64.dylib |
       python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["files"][0]["findings"]; print(len(f), len({x["rule"] for x in f}), d["summary"]["violations"], sum("dead_strip_dylibs" in x["message"] for x in f) > 0)')
