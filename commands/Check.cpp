@@ -210,13 +210,28 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
   return Lines;
 }
 
-/// The summary counts the lines the text prints (findingLines).
-void tally(const json::Array &Findings, Totals &T) {
+/// A judged file's record, counted in the totals: the summary counts the
+/// lines the text prints (findingLines), and an unknown one leaves the
+/// check undecided (92), never "holds" (fail closed) - a file's or a
+/// tree's image alike.
+json::Object fileRecord(const objlib::BinaryInfo &Info, const contract::Verdict &V,
+                        json::Value Container, json::Value Placements, Totals &T) {
+  json::Array Arches;
+  for (const objlib::Slice &S : Info.Slices)
+    Arches.push_back(S.Arch);
+  json::Array Findings = findingsRecord(V);
   for (const FindingLine &L : findingLines(Findings)) {
     T.Violations += L.Kind == "violation";
     T.Kept += L.Kind == "kept";
     T.Unknown += L.Kind == "unknown";
+    T.Undecided += L.Kind == "unknown";
   }
+  return json::Object{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
+                      {"slices", std::move(Arches)},
+                      {"holds", V.ok()},
+                      {"container", std::move(Container)},
+                      {"findings", std::move(Findings)},
+                      {"placements", std::move(Placements)}};
 }
 
 json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
@@ -247,26 +262,15 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   contract::Verdict V = contract::judge(Info, Spec_, Probe);
   for (contract::Finding &F : Extra)
     V.Findings.push_back(std::move(F));
-  json::Array Arches, Placements;
-  for (const objlib::Slice &S : Info.Slices)
-    Arches.push_back(S.Arch);
-  json::Array Findings = findingsRecord(V);
-  const int64_t UnknownBefore = T.Unknown;
-  tally(Findings, T);
-  // A rule that could not be decided for this file did not hold for it
-  // either: the check is undecided (92), never "holds" (fail closed).
-  T.Undecided += T.Unknown - UnknownBefore;
+  json::Array Placements;
   if (Spec_.Portable)
     for (const contract::DependencyPlacement &P :
          contract::placeDependencies(Info, *Spec_.Portable, Probe))
       Placements.push_back(placementRecord(P));
-  json::Object R{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
-                      {"slices", std::move(Arches)},
-                      {"holds", V.ok()},
-                      {"container", containerToJSON(Source)},
-                      {"findings", std::move(Findings)},
-                      {"placements", Spec_.Portable ? json::Value(std::move(Placements))
-                                                    : json::Value(nullptr)}};
+  json::Object R = fileRecord(Info, V, containerToJSON(Source),
+                              Spec_.Portable ? json::Value(std::move(Placements))
+                                             : json::Value(nullptr),
+                              T);
   putName(R, "path", Path);
   return R;
 }
@@ -508,23 +512,10 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Extra[I])
       V.Findings.push_back(std::move(F));
-    json::Array Arches;
-    for (const objlib::Slice &Sl : Info.Slices)
-      Arches.push_back(Sl.Arch);
-    json::Array Findings = findingsRecord(V);
-    const int64_t UnknownBefore = T.Unknown;
-    tally(Findings, T);
-    // As for a file (checkRecord): an unknown finding, the closure's or a
-    // per-file rule's (--unused on an ELF without symbol versions), leaves
-    // the tree undecided (92), never "holds".
-    T.Undecided += T.Unknown - UnknownBefore;
-    json::Object R{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
-                   {"slices", std::move(Arches)},
-                   {"holds", V.ok()},
-                   {"container", shipmentContainer(*S, I)},
-                   {"findings", std::move(Findings)},
-                   {"placements", Contract.Portable ? json::Value(std::move(Placements[I]))
-                                                    : json::Value(nullptr)}};
+    json::Object R = fileRecord(Info, V, shipmentContainer(*S, I),
+                                Contract.Portable ? json::Value(std::move(Placements[I]))
+                                                  : json::Value(nullptr),
+                                T);
     putName(R, "path", S->printName(I));
     ++T.Files;
     Out.result(std::move(R));
