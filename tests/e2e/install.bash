@@ -10,11 +10,6 @@ SUITE_install_PROBE() {
   command -v ninja >/dev/null || echo "ninja not installed"
 }
 
-install_to() { # PREFIX [DESTDIR]
-  DESTDIR=${2:-} cmake --install "$LINKGUARD_BUILD_DIR" --prefix "$1" >install.log 2>&1 \
-    || test_failed "cmake --install failed: $(cat install.log)"
-}
-
 SUITE_install() {
   local version
   version=$(sed -n 's/^project(linkguard VERSION \([0-9.]*\).*/\1/p' "$LINKGUARD_SOURCE_DIR/CMakeLists.txt")

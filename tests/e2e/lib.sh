@@ -169,3 +169,12 @@ hostile_env_values() {
   printf '%s' "$HOSTILE_CXX" >want.cxx
   printf '%s' "$HOSTILE_CC" >want.cc
 }
+
+# install_to PREFIX [DESTDIR]: `cmake --install` of the build under test
+# (LINKGUARD_BUILD_DIR) into PREFIX, its log in install.log.
+install_to() {
+  [ -f "${LINKGUARD_BUILD_DIR:-}/cmake_install.cmake" ] ||
+    test_failed "LINKGUARD_BUILD_DIR has no cmake_install.cmake"
+  DESTDIR=${2:-} cmake --install "$LINKGUARD_BUILD_DIR" --prefix "$1" >install.log 2>&1 ||
+    test_failed "cmake --install failed: $(cat install.log)"
+}

@@ -326,8 +326,7 @@ zsh
   expect_status 64 LG completion tcsh 2>/dev/null
 
   TEST "the man page: EXIT STATUS and ENVIRONMENT from the tables the code uses; what it points to is installed"
-  DESTDIR='' cmake --install "$LINKGUARD_BUILD_DIR" --prefix "$PWD/prefix" >install.log 2>&1 ||
-    test_failed "cmake --install: $(cat install.log)"
+  install_to "$PWD/prefix"
   page=$(cat prefix/share/man/man1/linkguard.1)
   expect_contains "$page" ".SH EXIT STATUS"
   expect_contains "$page" ".SH ENVIRONMENT"
