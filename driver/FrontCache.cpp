@@ -19,6 +19,7 @@
 #include "driver/Logging.h"
 #include "support/Printable.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -56,15 +57,22 @@ static std::string parentExecutable() {
   return {};
 }
 
-FrontCache detectFrontCache(const config::Config &Cfg, bool IsLink) {
+/// The cache the parent process is, by its executable's file name.
+static FrontCacheKind parentCache() {
   const std::string Exe = parentExecutable();
   llvm::StringRef Parent = llvm::sys::path::filename(Exe);
   if (Parent == "ccache")
-    return {FrontCacheKind::Ccache, true};
+    return FrontCacheKind::Ccache;
   if (Parent == "sccache")
-    return {FrontCacheKind::Sccache, true};
+    return FrontCacheKind::Sccache;
   if (Parent == "distcc")
-    return {FrontCacheKind::Distcc, true};
+    return FrontCacheKind::Distcc;
+  return FrontCacheKind::None;
+}
+
+FrontCache detectFrontCache(const config::Config &Cfg, bool IsLink) {
+  if (FrontCacheKind Kind = parentCache(); Kind != FrontCacheKind::None)
+    return {Kind, true};
   // ccache exec()s the compiler for a link it does not cache, after setting
   // CCACHE_DISABLE=1 "so no process ccache executes from now on will risk
   // calling ccache second time" (do_cache_compilation).
@@ -144,14 +152,23 @@ std::string frontCacheWarning(FrontCacheKind Cache, const config::Config &Cfg,
 /// compilation (ccache.cpp set_up_uncached_err), and every process below
 /// inherits the variable, so elsewhere the number may name any descriptor
 /// (stdout of `-E -o -`, a make jobserver pipe) that a warning must not reach.
-int uncachedErrFd(const config::Config &Cfg) {
+/// Parent: the cache the parent process is, asked only once the variable
+/// names an open descriptor (warnIfCacheInFront knows it already).
+static int uncachedErrFd(llvm::StringRef Value,
+                         llvm::function_ref<FrontCacheKind()> Parent) {
   int Fd = -1;
-  if (llvm::StringRef(Cfg.env("UNCACHED_ERR_FD").value_or(""))
-          .getAsInteger(10, Fd) ||
-      Fd < 0 || ::fcntl(Fd, F_GETFD) == -1)
+  if (Value.getAsInteger(10, Fd) || Fd < 0 || ::fcntl(Fd, F_GETFD) == -1)
     return -1;
-  llvm::StringRef Parent = llvm::sys::path::filename(parentExecutable());
-  return Parent == "ccache" || Parent == "distcc" ? Fd : -1;
+  FrontCacheKind Kind = Parent();
+  return Kind == FrontCacheKind::Ccache || Kind == FrontCacheKind::Distcc ? Fd : -1;
+}
+
+int uncachedErrFd(llvm::StringRef Value) {
+  return uncachedErrFd(Value, parentCache);
+}
+
+int uncachedErrFd(const config::Config &Cfg) {
+  return uncachedErrFd(Cfg.env("UNCACHED_ERR_FD").value_or(""));
 }
 
 static std::string recordPath(FrontCacheKind Cache, const config::Config &Cfg,
@@ -285,7 +302,9 @@ void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &C
   // What a compile step prints may be stored with its object and replayed
   // on every hit; ccache's UNCACHED_ERR_FD is not, and a link is not cached.
   // distcc stores nothing: its steps' stderr is always the user's.
-  int Channel = uncachedErrFd(Cfg);
+  int Channel = uncachedErrFd(Cfg.env("UNCACHED_ERR_FD").value_or(""), [&] {
+    return Front.FromParent ? Front.Kind : FrontCacheKind::None;
+  });
   if (Channel < 0 && (IsLink || Front.Kind == FrontCacheKind::Distcc))
     Channel = STDERR_FILENO;
   const std::string Now = identity(Compiler);

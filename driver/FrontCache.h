@@ -83,5 +83,8 @@ void warnIfCacheInFront(const CompilerCommand &Compiler, const config::Config &C
 /// compile step writes there is shown once and never stored with the
 /// object, so it is not replayed on later hits. -1 otherwise.
 int uncachedErrFd(const config::Config &Cfg);
+/// The same from the variable's value, read earlier (driver/Logging.cpp
+/// keeps it until its fallback needs it).
+int uncachedErrFd(llvm::StringRef Value);
 
 } // namespace linkguard::driver

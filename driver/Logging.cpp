@@ -85,7 +85,8 @@ namespace {
 class LazyFileSink final
     : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
 public:
-  LazyFileSink(std::string Path, int WarnFd) : Path(std::move(Path)), WarnFd(WarnFd) {}
+  LazyFileSink(std::string Path, std::string UncachedErrFd)
+      : Path(std::move(Path)), UncachedErrFd(std::move(UncachedErrFd)) {}
   LazyFileSink(const LazyFileSink &) = delete;
   LazyFileSink &operator=(const LazyFileSink &) = delete;
   ~LazyFileSink() override {
@@ -121,11 +122,15 @@ private:
     set_pattern_("linkguard: %l: %v");
     std::string Line = "linkguard: warning: cannot open LINKGUARD_LOG_FILE " + printable(Path) +
                        ": " + printable(Why) + "; logging to stderr\n";
-    writeAll(WarnFd, Line.data(), Line.size());
+    // On ccache's UNCACHED_ERR_FD when ccache runs the step (on stderr
+    // ccache would store it with the object and replay it on every hit,
+    // driver/FrontCache.h), else stderr: looked up only now, when said.
+    int WarnFd = uncachedErrFd(UncachedErrFd);
+    writeAll(WarnFd >= 0 ? WarnFd : STDERR_FILENO, Line.data(), Line.size());
   }
 
   std::string Path;
-  int WarnFd; // where the fallback's warning goes: stderr or UNCACHED_ERR_FD
+  std::string UncachedErrFd; // the variable's value, for the fallback's warning
   int Fd = -1;
 };
 
@@ -141,11 +146,7 @@ struct LogSettings {
   bool Enabled = false; // setUpLogging ran (unit tests do not log)
   spdlog::level::level_enum Level = spdlog::level::off;
   std::string File;
-  // The fallback's warning: on ccache's UNCACHED_ERR_FD when ccache runs
-  // the step (on stderr ccache would store it with the object and replay it
-  // on every hit, driver/FrontCache.h), else stderr. Looked up only when
-  // File is set.
-  int WarnFd = STDERR_FILENO;
+  std::string UncachedErrFd; // UNCACHED_ERR_FD's value, when File is set
   std::shared_ptr<spdlog::logger> Logger;
   LazyFileSink *File_ = nullptr; // the logger's sink when File is set
 };
@@ -165,7 +166,7 @@ spdlog::logger &logger() {
   if (!S.Logger) {
     spdlog::sink_ptr Sink;
     if (!S.File.empty()) {
-      auto FileSink = std::make_shared<LazyFileSink>(S.File, S.WarnFd);
+      auto FileSink = std::make_shared<LazyFileSink>(S.File, S.UncachedErrFd);
       S.File_ = FileSink.get();
       Sink = std::move(FileSink);
     } else
@@ -196,10 +197,7 @@ void setUpLogging(const config::Config &Cfg) {
   S.Enabled = true;
   S.Level = spdlog::level::from_str(Cfg.LogLevel);
   S.File = Cfg.LogFile;
-  S.WarnFd = STDERR_FILENO;
-  if (!S.File.empty())
-    if (int Fd = uncachedErrFd(Cfg); Fd >= 0)
-      S.WarnFd = Fd;
+  S.UncachedErrFd = S.File.empty() ? "" : Cfg.env("UNCACHED_ERR_FD").value_or("");
   S.Logger.reset();
   S.File_ = nullptr;
 }

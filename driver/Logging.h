@@ -19,8 +19,8 @@ namespace linkguard::driver {
 /// nothing pays nothing for it; the file is opened then too (a regular file
 /// only, never inherited by the compiler); when it cannot be, the log goes
 /// to stderr after one warning, which ccache's UNCACHED_ERR_FD gets instead
-/// when ccache runs the step (uncachedErrFd, looked up only when
-/// LINKGUARD_LOG_FILE is set): a cache hit must not replay it.
+/// when ccache runs the step (uncachedErrFd, looked up only when that
+/// warning is said): a cache hit must not replay it.
 void setUpLogging(const config::Config &Cfg);
 
 void logDebug(const std::string &Message);
