@@ -165,8 +165,7 @@ bool insideRoot(const std::string &P, const std::string &Root) {
   SmallString<256> RealP, RealRoot;
   if (sys::fs::real_path(P, RealP) || sys::fs::real_path(Root, RealRoot))
     return false;
-  StringRef R = RealRoot, F = RealP;
-  return R == "/" || F == R || (F.starts_with(R) && F.drop_front(R.size()).starts_with("/"));
+  return contract::isUnder(RealP, RealRoot);
 }
 
 /// The text's lines, and what the summary counts: the findings of one slice

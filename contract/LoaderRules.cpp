@@ -184,6 +184,12 @@ std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest) {
   return normalizePath(S);
 }
 
+bool isUnder(llvm::StringRef P, llvm::StringRef Root) {
+  if (Root == "/")
+    return P.starts_with("/");
+  return P == Root || (P.starts_with(Root) && P.drop_front(Root.size()).starts_with("/"));
+}
+
 bool isSystemName(const LoaderRules &R, llvm::StringRef Name) {
   if (!R.SystemPrefixes.empty()) {
     std::string N = normalizePath(Name);

@@ -146,4 +146,8 @@ std::string rawJoin(llvm::StringRef Dir, llvm::StringRef Rest);
 std::string normalizePath(llvm::StringRef P);
 std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest);
 
+/// Whether the absolute path P is Root or below it, compared by whole
+/// components ("/a/bc" is not under "/a/b").
+bool isUnder(llvm::StringRef P, llvm::StringRef Root);
+
 } // namespace linkguard::contract

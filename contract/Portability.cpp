@@ -71,13 +71,6 @@ std::vector<Pattern> parseSystemList(StringRef Text) {
 
 namespace {
 
-bool isUnder(StringRef P, StringRef Root) {
-  if (Root == "/")
-    return P.starts_with("/");
-  return P == Root ||
-         (P.starts_with(Root) && P.drop_front(Root.size()).starts_with("/"));
-}
-
 /// The system's names, as the loader's table says (contract/LoaderRules.cpp):
 /// Mach-O a name under /usr/lib/ or /System/Library/ (not /usr/local/),
 /// ELF the C/C++ runtime family, bare or under a default directory.

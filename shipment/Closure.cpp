@@ -27,6 +27,7 @@ using contract::SearchRow;
 using contract::SearchStep;
 using contract::expand;
 using contract::isSystemName;
+using contract::isUnder;
 using contract::joinPath;
 using contract::normalizePath;
 using contract::rawJoin;
@@ -47,12 +48,6 @@ constexpr sys::path::Style Posix = sys::path::Style::posix;
 std::string parentOf(StringRef P) {
   StringRef D = sys::path::parent_path(P, Posix);
   return D.empty() ? "/" : D.str();
-}
-
-bool isUnder(StringRef P, StringRef Root) {
-  if (Root == "/")
-    return P.starts_with("/");
-  return P == Root || (P.starts_with(Root) && P.drop_front(Root.size()).starts_with("/"));
 }
 
 /// An absolute name is loaded from that path, so only a whole-name match
