@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstddef>
 #include <string>
 
 namespace linkguard::contract {
@@ -145,6 +146,11 @@ std::string rawJoin(llvm::StringRef Dir, llvm::StringRef Rest);
 /// "." and ".." removed, '/' separated.
 std::string normalizePath(llvm::StringRef P);
 std::string joinPath(llvm::StringRef Dir, llvm::StringRef Rest);
+
+/// Resolutions and search directories tried for one closure (a tree's, or
+/// one file's dependencies): past it the verdict is undecided (92). Search
+/// paths x names grows as the square of a file's size; each try is a stat.
+constexpr size_t LoaderSearchBound = size_t(1) << 22;
 
 /// Whether the absolute path P is Root or below it, compared by whole
 /// components ("/a/bc" is not under "/a/b").

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "contract/LoaderRules.h"
 #include "contract/Pattern.h"
 #include "objlib/BinaryInfo.h"
 
@@ -64,7 +65,7 @@ struct PortabilityOptions {
   /// tree's closure's bound (shipment::ClosureOptions::MaxEdges). Past it a
   /// dependency is unknown (92): search paths x names grows as the square
   /// of the file's size, and each try is a stat(2).
-  size_t MaxProbes = size_t(1) << 22;
+  size_t MaxProbes = LoaderSearchBound;
   /// Whether the file at a path under the bundle root Root is in it once
   /// its symbolic links are followed (empty: always, as in a zip, which
   /// ships no links). A plain file's check sets it: lib/x.so -> /opt/x.so

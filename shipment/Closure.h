@@ -27,6 +27,7 @@
 
 #include "shipment/Shipment.h"
 
+#include "contract/LoaderRules.h"
 #include "contract/Pattern.h"
 
 #include <optional>
@@ -54,7 +55,7 @@ struct ClosureOptions {
   /// tree, its LC_RPATHs head their chain). Absolute or relative to cwd.
   std::string Executable;
   std::vector<std::string> Unique; // families: at most one member a closure
-  size_t MaxEdges = size_t(1) << 22; // resolutions + search directories tried
+  size_t MaxEdges = contract::LoaderSearchBound; // resolutions + search directories tried
 };
 
 struct Edge {
