@@ -180,6 +180,14 @@ def _errors(doc: Dict[str, Any]) -> List[FileError]:
     return [FileError(e.get("path", ""), e.get("kind", ""), e.get("message", "")) for e in doc.get("errors") or []]
 
 
+def _origin(record: Dict[str, Any], name: str) -> Tuple[str, Optional[str]]:
+    """The file and member a record's image came from, as the binary says in
+    its "container" (null for a plain file, then NAME): never split from a
+    printed name, where a '!' in a directory's name is no separator."""
+    container = record.get("container") or {}
+    return container.get("path") or name, container.get("member")
+
+
 def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
           forbid_unreferenced: Iterable[str] = (), unused: bool = False, mps_aot: bool = False,
           portable: bool = False, bundle_root: Optional[Any] = None, search: Iterable[str] = (),
@@ -214,11 +222,11 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
     doc, code, err = _run_json(args)
     findings: List[Finding] = []
     for f in doc.get("files") or []:
-        container = f.get("container") or {}
+        file, member = _origin(f, f.get("path", ""))
         for g in f.get("findings") or []:
             findings.append(Finding(
-                file=container.get("path") or f.get("path", ""),
-                member=container.get("member"),
+                file=file,
+                member=member,
                 kind=g.get("kind", ""),
                 dependency=g.get("dependency"),
                 message=g.get("message", ""),
@@ -271,11 +279,7 @@ def try_load(path: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
     args += ["--", os.fspath(path)]
     doc, code, _ = _run_json(args)
     name = doc.get("name") or os.fspath(path)
-    # The binary says where the library came from (a '!' in a directory's
-    # name is no separator): null for a library file.
-    container = doc.get("container") or {}
-    file = container.get("path") or name
-    member = container.get("member")
+    file, member = _origin(doc, name)
     findings = [Finding(file=file, member=member, kind=g.get("kind", ""),
                         dependency=g.get("image"), message=g.get("message", ""),
                         rule=g.get("rule", ""), path=name)
