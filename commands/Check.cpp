@@ -259,10 +259,13 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
     return Out;
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);
+  // The file's closure is its load: a library it brings whose own
+  // dependency fails fails the file's load too (named with that library).
   for (const shipment::Edge &E : C.Edges) {
-    if (E.Repeat || E.Image != 0 || C.Roots[E.Root].Image != 0)
+    if (E.Repeat || C.Roots[E.Root].Image != 0)
       continue;
-    Out.Placements.push_back(edgeRecord(**S, C, E));
+    if (E.Image == 0)
+      Out.Placements.push_back(edgeRecord(**S, C, E));
     const bool Unknown = E.Where == shipment::Outcome::Unknown;
     if (!E.violation() && !Unknown)
       continue;
@@ -270,7 +273,11 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
     F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
     F.Dependency = E.Dependency;
     F.Rule = "portable";
-    F.Message = edgeMessage(**S, C, E);
+    F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
+                             : std::string(objlib::dependencyKindName(E.Kind)) + " " +
+                                   E.Dependency + " (" + E.Slice + ") of " +
+                                   (*S)->printName(E.Image) + ", which this file loads, " +
+                                   E.Reason;
     Out.Findings.push_back(std::move(F));
   }
   if (C.Truncated) {

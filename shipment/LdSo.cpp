@@ -440,7 +440,13 @@ struct LdSo {
         // Missing (or not a directory): every candidate in it fails with
         // ENOENT/ENOTDIR; ld.so marks it nonexisting.
         MissingDirs[*RelDir] = true;
-        Se.tried(Label + " -> " + Dir + " (no such directory)");
+        // Named lexically, unless only the kernel's walk of ".." fails.
+        std::optional<std::string> NormRel = relOf(contract::normalizePath(Dir));
+        const bool DotDot =
+            NormRel && S.probe(NormRel->empty() ? "." : *NormRel).Is == PathProbe::What::Directory;
+        Se.tried(Label + " -> " +
+                 (DotDot ? contract::rawJoin(Dir, Leaf) + " (a directory before '..' is missing)"
+                         : contract::joinPath(Dir, Leaf) + " (no such directory)"));
         return;
       }
     }
@@ -469,7 +475,7 @@ struct LdSo {
         if (D.Is != PathProbe::What::Directory)
           MissingDirs[DirKey] = true;
         if (!IsOptional)
-          Se.tried(Label + " -> " + Raw);
+          Se.tried(Label + " -> " + contract::normalizePath(Raw));
         return false;
       }
       case Try::What::Skip:
@@ -506,15 +512,20 @@ struct LdSo {
   /// Whether the search is over for every machine.
   static bool done(const Search &Se) { return Se.Base || Se.ListGivenUp; }
 
-  void searchList(Search &Se, size_t Holder, const std::vector<std::string> &Entries,
-                  const char *Kind, StringRef Leaf) {
+  void searchList(Search &Se, size_t Holder, size_t Requester,
+                  const std::vector<std::string> &Entries, const char *Kind, StringRef Leaf) {
     std::vector<std::string> Seen; // fillin_rpath: a directory once a list
     Se.ListGivenUp = false;
     for (const std::string &Entry : Entries) {
       if (done(Se) || Exhausted)
         break;
+      // The bound counts entries x names (issue 37 part 5): a directory
+      // found missing costs no system call again, but its entry is still
+      // walked, as ld.so walks it.
+      if (!charge())
+        break;
       std::string Label = std::string(Kind) + " " + (Entry.empty() ? "''" : Entry) +
-                          (Holder == root().Image ? "" : " of " + S.printName(Holder));
+                          (Holder == Requester ? "" : " of " + S.printName(Holder));
       std::string Dir;
       bool FromToken = false;
       if (!Entry.empty()) {
@@ -539,10 +550,17 @@ struct LdSo {
         // one (empty, relative): wherever the tree is unpacked.
         if (!charge())
           break;
-        Se.HostEntries.push_back(Label + (Dir.empty() ? " (the current directory)"
-                                          : StringRef(Dir).starts_with("/")
-                                              ? ""
-                                              : " (relative to the current directory)"));
+        std::string Note = Dir.empty() ? " (the current directory)"
+                           : !StringRef(Dir).starts_with("/")
+                               ? " (relative to the current directory)"
+                               : "";
+        // Said, never counted: the build machine is where a baked path
+        // resolves, which proves nothing about the machines it ships to.
+        if (StringRef(Dir).starts_with("/") && ::access(contract::joinPath(Dir, Leaf).c_str(), F_OK) == 0)
+          Note = " (" + contract::joinPath(Dir, Leaf) +
+                 " exists on this machine, which proves nothing about the machines the tree "
+                 "ships to)";
+        Se.HostEntries.push_back(Label + Note);
         continue;
       }
       tryDir(Se, Dir, Leaf, Label);
@@ -828,11 +846,11 @@ struct LdSo {
         const Slice &HS = sliceOf(H);
         if (HS.ELFRunPathTag)
           continue; // its DT_RPATH is ignored
-        searchList(Se, H, entries(HS, SearchPathKind::RPath), "DT_RPATH", L.Leaf);
+        searchList(Se, H, X, entries(HS, SearchPathKind::RPath), "DT_RPATH", L.Leaf);
       }
     }
     if (!done(Se) && !Exhausted)
-      searchList(Se, X, entries(Sl, SearchPathKind::RunPath), "DT_RUNPATH", L.Leaf);
+      searchList(Se, X, X, entries(Sl, SearchPathKind::RunPath), "DT_RUNPATH", L.Leaf);
     if (!done(Se) && !Exhausted)
       for (const std::string &Dir : O.SearchDirs) {
         if (done(Se) || Exhausted)

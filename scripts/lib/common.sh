@@ -43,6 +43,7 @@ LINKGUARD_PACKAGES=(
   python3-jsonschema
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
   strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
+  patchelf # tests/e2e/ldso_shapes.bash and the ld.so differential: DT_RPATH trees
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.
