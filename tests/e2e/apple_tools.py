@@ -7,8 +7,8 @@
       lists' differences and exits 1 when they differ, else prints
       "N imports agree (FORMAT)" and exits 0. otool's side: the ordinal of
       each bind from `-chained_fixups` (chained fixups) or `-dyld_opcodes`
-      (bind, weak_bind and lazy_bind opcodes: this port's `-dyld_info`
-      prints no lazy binds), checked against the dylib `-dyld_info` names
+      (bind, lazy_bind and weak_bind opcodes: this port's `-dyld_info`
+      prints neither lazy nor weak binds), checked against the dylib `-dyld_info` names
       for every row it prints. Ordinals name the library (`otool -L`'s
       order); -2 is a flat-namespace (dynamic) lookup, -3 a weak lookup,
       -1 the main executable.
@@ -72,8 +72,11 @@ def otool_opcodes(otool, path):
         if m:
             symbol, weak = m.group(2), bool(int(m.group(1)) & 1)  # BIND_SYMBOL_FLAGS_WEAK_IMPORT
             continue
-        if "BIND_OPCODE_DO_BIND" in line and symbol is not None and section != "weak_bind":
-            pairs.append((ordinal, symbol, weak))
+        if "BIND_OPCODE_DO_BIND" in line and symbol is not None:
+            # A weak_bind entry has no ordinal: dyld binds it to the first
+            # weak or strong definition of any image (coalescing), what
+            # chained fixups spell as ordinal -3 and otool names "weak".
+            pairs.append((-3 if section == "weak_bind" else ordinal, symbol, weak))
     return pairs
 
 

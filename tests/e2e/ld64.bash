@@ -67,8 +67,8 @@ otool_deps() { "$APPLE_BIN/otool" -L "$1" | tail -n +2 | sed 's/^[[:space:]]*//;
 
 # same_as_otool FILE: `linkguard inspect FILE` equals `otool -L FILE` line for line.
 same_as_otool() {
-  "$APPLE_BIN/otool" -L "$1" >otool-L.txt 2>&1 || test_failed "otool -L $1: $(cat otool-L.txt)"
-  LG inspect "$1" >inspect.txt 2>&1 || test_failed "linkguard inspect $1: $(cat inspect.txt)"
+  "$APPLE_BIN/otool" -L "$1" >otool-L.txt 2>otool.err || test_failed "otool -L $1: $(cat otool.err)"
+  LG inspect "$1" >inspect.txt 2>inspect.err || test_failed "linkguard inspect $1: $(cat inspect.err)"
   diff otool-L.txt inspect.txt >inspect.diff || test_failed "inspect and otool -L differ on $1: $(cat inspect.diff)"
   INSPECTED=$((INSPECTED + 1))
 }
