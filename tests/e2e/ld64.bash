@@ -50,6 +50,11 @@ stub_sdk() {
   stub_dylib "$1/usr/lib/libSystem.tbd" "$1/usr/lib/libSystem.B.dylib"
   stub_dylib "$1/usr/lib/libc++.tbd" "$1/usr/lib/libc++.1.dylib"
   stub_dylib "$1/omp/libomp.tbd" "$1/omp/libomp.dylib"
+  # The libtorch a cpp_builder fixture names (-ltorch -ltorch_cpu), as mps_rule.bash writes them.
+  write_tbd "$1/omp/libtorch.tbd" @rpath/libtorch.dylib __ZN5torch4initEv
+  write_tbd "$1/omp/libtorch_cpu.tbd" @rpath/libtorch_cpu.dylib __ZN5torch3cpuEv
+  stub_dylib "$1/omp/libtorch.tbd" "$1/omp/libtorch.dylib"
+  stub_dylib "$1/omp/libtorch_cpu.tbd" "$1/omp/libtorch_cpu.dylib"
   ln -sf libSystem.B.dylib "$1/usr/lib/libSystem.dylib"
   ln -sf libc++.1.dylib "$1/usr/lib/libc++.dylib"
   # ld64 must link against the dylibs, not read the .tbd files (it has no TAPI here).
@@ -77,6 +82,8 @@ same_as_otool() {
 imports_agree() {
   python3 "$APPLE_TOOLS_PY" imports "$APPLE_BIN/otool" "$LINKGUARD_BIN" "$1" >imports.txt 2>&1 ||
     test_failed "imports of $1: $(cat imports.txt)"
+  COMPARED_FILES=$((COMPARED_FILES + 1))
+  COMPARED_IMPORTS=$((COMPARED_IMPORTS + $(sed -n 's/^\([0-9]*\) imports agree.*/\1/p' imports.txt)))
 }
 
 fixups_of() { "$APPLE_BIN/otool" -l "$1" | grep -oE 'LC_DYLD_(INFO_ONLY|CHAINED_FIXUPS)' | head -1; }
@@ -84,10 +91,14 @@ fixups_of() { "$APPLE_BIN/otool" -l "$1" | grep -oE 'LC_DYLD_(INFO_ONLY|CHAINED_
 # holds ARGS...: `linkguard check ARGS` says holds (exit 0).
 holds() { LG check "$@" >check.txt 2>&1 || test_failed "check $*: $(cat check.txt)"; }
 
-resign() { python3 "$APPLE_TOOLS_PY" resign "$1" || test_failed "re-signing $1"; }
+# resign FILE: its ad hoc signature's page hashes renewed, then checked.
+resign() {
+  python3 "$APPLE_TOOLS_PY" resign "$1" || test_failed "re-signing $1"
+  python3 "$APPLE_TOOLS_PY" sigcheck "$1" >/dev/null || test_failed "$1 re-signed but stale"
+}
 
 SUITE_ld64() {
-  INSPECTED=0
+  INSPECTED=0 COMPARED_FILES=0 COMPARED_IMPORTS=0
   TEST "scripts/apple-tools builds ld64 951.9 and cctools 1010.6 once; a second run is its cache"
   APPLE_BIN=$("$LINKGUARD_SOURCE_DIR/scripts/apple-tools" "$LINKGUARD_BUILD_DIR") ||
     test_failed "scripts/apple-tools failed"
@@ -178,6 +189,42 @@ CPP
       holds --mps-aot "$out"
     done
   done
+
+  TEST "every cpp_builder link fixture through ld64: inject=yes drops libomp, inject=no links as the plain compiler does"
+  mkdir model plain
+  write_aoti_model model
+  echo '#pragma once' >model/hdr.h
+  for tu in wrapper kernel consts; do
+    "$CLANGXX" -target arm64-apple-macos11 -isysroot "$SDK" "model/model.$tu.cpp" "${AOTI_MPS_CFLAGS[@]}" \
+      -c -o "model/model.$tu.o" 2>/dev/null || test_failed "compiling model.$tu"
+  done
+  python3 "$LINKGUARD_SOURCE_DIR/tests/e2e/fixture_commands.py" \
+    "$LINKGUARD_SOURCE_DIR/tests/data/cpp_builder_darwin_mps.txt" "$PWD/model" "$SDK" "$PWD/plain" >fixtures.txt ||
+    test_failed "reading fixtures"
+  n=0
+  while read -r name phase inject; do
+    [ "$phase" = link ] || continue
+    n=$((n + 1))
+    mapfile -d '' ARGS <"plain/$name.args"
+    # The fixture's lld cross-link flags, with ld64 as the linker.
+    ARGS=("${ARGS[@]/#-fuse-ld=lld/-fuse-ld=$APPLE_BIN/ld}" -mlinker-version=951.9)
+    out=plain/$name.so
+    "$CLANGXX" "${ARGS[@]}" 2>err.txt || test_failed "$name: plain ld64 link: $(cat err.txt)"
+    mv "$out" "plain/$name.control.so"
+    LINKGUARD_CXX=$CLANGXX "$WRAP" "${ARGS[@]}" 2>err.txt || test_failed "$name: through linkguard: $(cat err.txt)"
+    same_as_otool "$out"
+    imports_agree "$out"
+    expect_contains "$(otool_deps "$out")" /usr/lib/libSystem.B.dylib "$name: otool -L"
+    if [ "$inject" = yes ]; then
+      expect_contains "$(otool_deps "plain/$name.control.so")" /opt/llvm-openmp/lib/libomp.dylib "$name: control"
+      expect_not_contains "$(otool_deps "$out")" libomp "$name: otool -L through linkguard"
+      expect_not_contains "$(cat err.txt)" "linkguard:" "$name: the verdict"
+    else
+      expect_equal "$(otool_deps "$out")" "$(otool_deps "plain/$name.control.so" | sed "s|$name.control.so|$name.so|")" \
+        "$name: the same load commands as the plain link"
+    fi
+  done <fixtures.txt
+  expect_equal "$((n >= 4))" 1 "link fixtures run ($n)"
 
   TEST "verify and otool -L agree on a forced violation through ld64 (-needed-lomp)"
   # shellcheck disable=SC2046
@@ -299,8 +346,8 @@ CPP
   TEST "a known disagreement: ld64 drops libSystem where nothing binds to it; the MPS contract requires it"
   # ld64-951.9 passes/dylibs.cpp removes every dylib that provided no
   # symbol under -dead_strip_dylibs, libSystem included; in the classic
-  # format dyld_stub_binder binds to it whenever there is a lazy stub, with
-  # chained fixups nothing does. The toy model (no libSystem call) linked
+  # format its lazy-binding helper resolves dyld_stub_binder there
+  # (Resolver.cpp), so libSystem stays; with chained fixups nothing does. The toy model (no libSystem call) linked
   # with -fixup_chains: ld64 drops libSystem, inspect and otool -L agree,
   # and the rule's contract (flags/BuiltinRules.cpp: require libsystem, "ld64
   # keeps libSystem") calls the output broken. Verify keeps the file.
@@ -322,5 +369,5 @@ CPP
   expect_contains "$(cat imports.txt 2>/dev/null; python3 "$APPLE_TOOLS_PY" imports "$APPLE_BIN/otool" "$LINKGUARD_BIN" toy-classic.so)" \
     "imports agree (LC_DYLD_INFO_ONLY)"
 
-  echo "  (inspect equalled otool -L on $INSPECTED files)"
+  echo "  (inspect equalled otool -L on $INSPECTED files; $COMPARED_IMPORTS imports of $COMPARED_FILES files attributed alike)"
 }
