@@ -50,15 +50,17 @@ stub_sdk() {
   stub_dylib "$1/usr/lib/libSystem.tbd" "$1/usr/lib/libSystem.B.dylib"
   stub_dylib "$1/usr/lib/libc++.tbd" "$1/usr/lib/libc++.1.dylib"
   stub_dylib "$1/omp/libomp.tbd" "$1/omp/libomp.dylib"
-  # The libtorch a cpp_builder fixture names (-ltorch -ltorch_cpu), as mps_rule.bash writes them.
-  write_tbd "$1/omp/libtorch.tbd" @rpath/libtorch.dylib __ZN5torch4initEv
-  write_tbd "$1/omp/libtorch_cpu.tbd" @rpath/libtorch_cpu.dylib __ZN5torch3cpuEv
-  stub_dylib "$1/omp/libtorch.tbd" "$1/omp/libtorch.dylib"
-  stub_dylib "$1/omp/libtorch_cpu.tbd" "$1/omp/libtorch_cpu.dylib"
+  # The libtorch a cpp_builder fixture names (-ltorch -ltorch_cpu), as
+  # mps_rule.bash writes them, in a directory of their own: a -L directory
+  # holding a libtorch dylib means libtorch is linked, and the rule stays out.
+  write_tbd "$1/torch/libtorch.tbd" @rpath/libtorch.dylib __ZN5torch4initEv
+  write_tbd "$1/torch/libtorch_cpu.tbd" @rpath/libtorch_cpu.dylib __ZN5torch3cpuEv
+  stub_dylib "$1/torch/libtorch.tbd" "$1/torch/libtorch.dylib"
+  stub_dylib "$1/torch/libtorch_cpu.tbd" "$1/torch/libtorch_cpu.dylib"
   ln -sf libSystem.B.dylib "$1/usr/lib/libSystem.dylib"
   ln -sf libc++.1.dylib "$1/usr/lib/libc++.dylib"
   # ld64 must link against the dylibs, not read the .tbd files (it has no TAPI here).
-  rm "$1"/usr/lib/*.tbd "$1"/omp/*.tbd
+  rm "$1"/usr/lib/*.tbd "$1"/omp/*.tbd "$1"/torch/*.tbd
 }
 
 # How clang 19 drives ld64: -fuse-ld=PATH and the linker's version, so that
@@ -208,6 +210,7 @@ CPP
     mapfile -d '' ARGS <"plain/$name.args"
     # The fixture's lld cross-link flags, with ld64 as the linker.
     ARGS=("${ARGS[@]/#-fuse-ld=lld/-fuse-ld=$APPLE_BIN/ld}" -mlinker-version=951.9)
+    case " ${ARGS[*]} " in *" -ltorch "*) ARGS+=(-L"$SDK/torch") ;; esac
     out=plain/$name.so
     "$CLANGXX" "${ARGS[@]}" 2>err.txt || test_failed "$name: plain ld64 link: $(cat err.txt)"
     mv "$out" "plain/$name.control.so"
