@@ -169,7 +169,7 @@ CPP
   TEST "through linkguard-clang++ with ld64: the unused libomp dropped, a used one and libSystem kept"
   for fix in classic chained; do
     extra=()
-    [ $fix = chained ] && extra=(-Wl,-fixup_chains)
+    [ $fix = chained ] && extra=("-Wl,-fixup_chains")
     for m in unused used; do
       out=$m.$fix.so
       # shellcheck disable=SC2046
