@@ -19,7 +19,7 @@ npm_corpus() {
   dir=$LINKGUARD_BUILD_DIR/apple/npm/$key
   if [ ! -f "$dir/complete" ]; then
     rm -rf "$dir" && mkdir -p "$dir/tgz" &&
-      (cd "$dir/tgz" && npm pack --silent "${NPM_DARWIN_PKGS[@]}" >../npm.log 2>&1) || return 1
+      (cd "$dir/tgz" && timeout 300 npm pack --silent "${NPM_DARWIN_PKGS[@]}" >../npm.log 2>&1) || return 1
     local t
     for t in "$dir"/tgz/*.tgz; do
       mkdir -p "$dir/x/$(basename "$t" .tgz)" && tar xzf "$t" -C "$dir/x/$(basename "$t" .tgz)" || return 1
