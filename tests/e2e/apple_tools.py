@@ -14,8 +14,8 @@
       -1 the main executable.
 
   apple_tools.py sigcheck FILE
-      Compares every code slot of FILE's ad hoc code signature with the hash
-      of its page; prints "signature ok (N pages)" or the stale pages, exits
+      Compares every code slot of FILE's ad hoc code signatures (each slice
+      of a universal file) with the hash of its page; prints "signature ok (N pages)" or the stale pages, exits
       0 / 1 (2: no signature).
 
   apple_tools.py resign FILE
@@ -143,15 +143,27 @@ def imports(otool, lg, path):
 
 # --- code signature ----------------------------------------------------------
 
-def code_directories(data):
-    magic, ncmds = struct.unpack_from("<II", data, 0)[0], struct.unpack_from("<I", data, 16)[0]
+FAT_MAGIC = 0xCAFEBABE
+
+
+def slices_of(data):
+    """(offset, size) of each thin image: the file, or a universal file's slices."""
+    if struct.unpack_from(">I", data, 0)[0] == FAT_MAGIC:
+        n = struct.unpack_from(">I", data, 4)[0]
+        return [struct.unpack_from(">IIIII", data, 8 + 20 * i)[2:4] for i in range(n)]
+    return [(0, len(data))]
+
+
+def code_directories(data, base):
+    """Absolute offsets of the CodeDirectories of the thin image at base."""
+    magic, ncmds = struct.unpack_from("<I", data, base)[0], struct.unpack_from("<I", data, base + 16)[0]
     if magic != MH_MAGIC_64:
-        raise SystemExit("not a thin 64-bit little-endian Mach-O")
-    off = 32
+        raise SystemExit("not a 64-bit little-endian Mach-O")
+    off = base + 32
     for _ in range(ncmds):
         cmd, size = struct.unpack_from("<II", data, off)
         if cmd == LC_CODE_SIGNATURE:
-            sig = struct.unpack_from("<I", data, off + 8)[0]
+            sig = base + struct.unpack_from("<I", data, off + 8)[0]
             smagic, _, count = struct.unpack_from(">III", data, sig)
             if smagic != CSMAGIC_EMBEDDED_SIGNATURE:
                 raise SystemExit("LC_CODE_SIGNATURE points at no embedded signature")
@@ -161,32 +173,37 @@ def code_directories(data):
                     yield sig + boff
             return
         off += size
-    return
 
 
-def slots(data, cd):
+def slots(data, base, cd):
     (_, _, _, _, hash_off, _, _, n_code, code_limit, hash_size, hash_type, _, page_log) = \
         struct.unpack_from(">IIIIIIIIIBBBB", data, cd)
     page = 1 << page_log
     for i in range(n_code):
-        start = i * page
-        yield cd + hash_off + i * hash_size, HASHES[hash_type](data[start:min(start + page, code_limit)]).digest()
+        start = base + i * page
+        end = base + min((i + 1) * page, code_limit)
+        yield cd + hash_off + i * hash_size, HASHES[hash_type](data[start:end]).digest()
+
+
+def signed(data):
+    """(slice offset, CodeDirectory offset) of every signed slice."""
+    return [(base, cd) for base, _ in slices_of(data) for cd in code_directories(data, base)]
 
 
 def sigcheck(path):
     data = open(path, "rb").read()
-    cds = list(code_directories(data))
+    cds = signed(data)
     if not cds:
         print("no code signature")
         return 2
     stale, n = [], 0
-    for cd in cds:
-        for i, (at, want) in enumerate(slots(data, cd)):
+    for base, cd in cds:
+        for i, (at, want) in enumerate(slots(data, base, cd)):
             n += 1
             if data[at:at + len(want)] != want:
-                stale.append(i)
+                stale.append((base, i))
     if stale:
-        print(f"stale pages: {sorted(set(stale))}")
+        print(f"stale pages (slice offset, page): {sorted(set(stale))}")
         return 1
     print(f"signature ok ({n} pages)")
     return 0
@@ -194,11 +211,11 @@ def sigcheck(path):
 
 def resign(path):
     data = bytearray(open(path, "rb").read())
-    cds = list(code_directories(bytes(data)))
+    cds = signed(bytes(data))
     if not cds:
         raise SystemExit(f"{path}: no code signature to renew")
-    for cd in cds:
-        for at, want in list(slots(bytes(data), cd)):
+    for base, cd in cds:
+        for at, want in list(slots(bytes(data), base, cd)):
             data[at:at + len(want)] = want
     open(path, "wb").write(data)
     return 0

@@ -36,10 +36,14 @@ stub_dylib() {
   name=$(sed -n "s/^install-name: *'\(.*\)'/\1/p" "$1")
   syms=$(sed -n 's/^ *symbols: *\[ *\(.*\) *\]/\1/p' "$1" | tr -d ' ' | tr , ' ')
   { echo .text; for s in $syms; do printf '.globl %s\n%s:\n  ret\n' "$s" "$s"; done; } >"$2.s"
-  "$CLANG" -target arm64-apple-macos11 -fuse-ld=lld -dynamiclib -nostdlib "$2.s" -o "$2" \
-    -install_name "$name" -compatibility_version 1 -current_version 1311 ||
-    test_failed "making the stub $2"
-  rm -f "$2.s"
+  # Both of the stub's targets (arm64-macos, x86_64-macos), one universal file.
+  for arch in arm64 x86_64; do
+    "$CLANG" -target $arch-apple-macos11 -fuse-ld=lld -dynamiclib -nostdlib "$2.s" -o "$2.$arch" \
+      -install_name "$name" -compatibility_version 1 -current_version 1311 ||
+      test_failed "making the stub $2 ($arch)"
+  done
+  "$APPLE_BIN/lipo" -create "$2.arm64" "$2.x86_64" -output "$2" || test_failed "lipo -create $2"
+  rm -f "$2.s" "$2.arm64" "$2.x86_64"
 }
 
 # stub_sdk DIR: write_sdk's .tbd files (DIR/usr/lib, DIR/omp) and, beside
@@ -277,6 +281,28 @@ CPP
   expect_contains "$("$APPLE_BIN/otool" -dyld_info lib14.dylib)" "_omp_in_parallel" "otool -dyld_info"
   expect_contains "$(python3 "$APPLE_TOOLS_PY" imports "$APPLE_BIN/otool" "$LINKGUARD_BIN" lib14.dylib)" \
     "imports agree (chained fixups)"
+
+  TEST "x86_64 through ld64 in both formats, and a universal file made by lipo: inspect and otool agree slice by slice"
+  "$CLANGXX" -target x86_64-apple-macos11 -isysroot "$SDK" -fPIC -fno-sized-deallocation -c "$MODELS/lib.cpp" -o lib.x86_64.o ||
+    test_failed "compiling lib.cpp for x86_64"
+  for v in 11 13; do
+    # shellcheck disable=SC2046
+    "$CLANGXX" $(ld64_flags $v | sed 's/arm64-apple/x86_64-apple/') -shared lib.x86_64.o -lomp -L"$SDK/omp" \
+      -o lib$v.x86_64.dylib 2>err.txt || test_failed "ld64 x86_64 link for macOS $v: $(cat err.txt)"
+    imports_agree lib$v.x86_64.dylib
+    same_as_otool lib$v.x86_64.dylib
+  done
+  # (x86_64: ld64 makes chained fixups from macOS 13, supportsChainedFixups; lib11 is classic.)
+  expect_equal "$(fixups_of lib11.x86_64.dylib)" LC_DYLD_INFO_ONLY "x86_64, macOS 11"
+  expect_equal "$(fixups_of lib13.x86_64.dylib)" LC_DYLD_CHAINED_FIXUPS "x86_64, macOS 13"
+  # shellcheck disable=SC2046
+  "$CLANGXX" $(ld64_flags) -shared "$MODELS/lib.o" -lomp -L"$SDK/omp" -o lib.arm64.dylib 2>/dev/null ||
+    test_failed "arm64 link"
+  "$APPLE_BIN/lipo" -create lib.arm64.dylib lib13.x86_64.dylib -output lib.dylib || test_failed "lipo -create"
+  expect_equal "$("$APPLE_BIN/lipo" -archs lib.dylib)" "x86_64 arm64" "lipo -archs"
+  same_as_otool lib.dylib
+  expect_contains "$(cat inspect.txt)" "lib.dylib (architecture arm64):" "inspect of the universal file"
+  holds --mps-aot lib.dylib
 
   TEST "install_name_tool -change, -id, -add_rpath: check --portable and inspect follow the rewritten commands"
   # shellcheck disable=SC2046
