@@ -292,7 +292,7 @@ CPP
     imports_agree lib$v.x86_64.dylib
     same_as_otool lib$v.x86_64.dylib
   done
-  # (x86_64: ld64 makes chained fixups from macOS 13, supportsChainedFixups; lib11 is classic.)
+  # (For a dylib ld64 makes chained fixups from macOS 12 on either architecture, ld.hpp supportsChainedFixups.)
   expect_equal "$(fixups_of lib11.x86_64.dylib)" LC_DYLD_INFO_ONLY "x86_64, macOS 11"
   expect_equal "$(fixups_of lib13.x86_64.dylib)" LC_DYLD_CHAINED_FIXUPS "x86_64, macOS 13"
   # shellcheck disable=SC2046
