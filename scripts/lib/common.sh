@@ -44,6 +44,10 @@ LINKGUARD_PACKAGES=(
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
   strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
   patchelf # tests/e2e/ldso_shapes.bash and the ld.so differential: DT_RPATH trees
+  # scripts/apple-tools (the `apple` suites: ld64 and cctools from ../shared/third_party):
+  # libdispatch builds with clang-14 and CMake and brings its own BlocksRuntime;
+  # cctools-port's configure is pre-generated (no autotools) and finds libuuid.
+  uuid-dev
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.
