@@ -259,6 +259,14 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
     return Out;
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);
+  for (const shipment::Root &R : C.Roots)
+    for (const std::string &M : R.Refusals)
+      if (R.Image == 0) {
+        contract::Finding F;
+        F.Rule = "portable";
+        F.Message = M;
+        Out.Findings.push_back(std::move(F));
+      }
   // The file's closure is its load: a library it brings whose own
   // dependency fails fails the file's load too (named with that library).
   for (const shipment::Edge &E : C.Edges) {
@@ -555,6 +563,16 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }
+  for (const shipment::Root &R : C.Roots)
+    for (const std::string &M : R.Refusals) {
+      if (R.Image >= N)
+        continue;
+      contract::Finding F;
+      F.Slice = sliceOf(R.Image, R.Arch);
+      F.Rule = "portable";
+      F.Message = M;
+      Extra[R.Image].push_back(std::move(F));
+    }
   for (const shipment::Conflict &K : C.Conflicts) {
     size_t Img = C.Roots[K.Root].Image;
     if (Img >= N)

@@ -104,6 +104,10 @@ struct Root {
   std::optional<size_t> Host; // --executable's image heading the chain
   std::vector<size_t> Edges;  // in resolution order
   std::vector<size_t> Loaded; // images, in load order
+  /// Why the loader refuses the root itself (ld.so: a -z nodlopen image
+  /// as a dlopen root; a main program whose PT_INTERP no machine has):
+  /// each a finding on the root image.
+  std::vector<std::string> Refusals;
 };
 
 struct Closure {

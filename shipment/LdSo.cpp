@@ -655,10 +655,14 @@ struct LdSo {
               "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
         return;
       case Try::What::AbsLink:
-        place(E, Outcome::NonPortable,
+        // Loads here; unpacked at another path, the link names nothing (or
+        // that machine's file).
+        place(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through an absolute symbolic link into the tree: "
-                  "it breaks where the tree is unpacked elsewhere",
+                  "it loads only where the tree is unpacked at " + S.root(),
               "make the link relative");
+        if (T.Image)
+          E.Target = T.Image;
         return;
       case Try::What::Fatal:
         place(E, Outcome::Unresolved,
@@ -865,8 +869,35 @@ struct LdSo {
     return E;
   }
 
+  /// What ld.so refuses about the root itself.
+  void judgeRoot() {
+    Root &R = root();
+    const objlib::BinaryInfo &B = S.images()[R.Image].Info;
+    if (B.Fmt != objlib::Format::ELF || B.Slices.empty())
+      return;
+    const Slice &Sl = B.Slices[0];
+    // elf/dl-load.c _dl_map_object_from_fd: "shared object cannot be
+    // dlopen()ed" (DF_1_NOOPEN under __RTLD_DLOPEN). A root no executable
+    // loads is opened by dlopen (an extension module, a model, a plugin);
+    // as a DT_NEEDED dependency the same image is fine.
+    if (!R.Executable && (Sl.ELFFlags1 & ELF::DF_1_NOOPEN))
+      R.Refusals.push_back(
+          "is marked -z nodlopen (DF_1_NOOPEN) and loaded by no executable of the tree: "
+          "dlopen refuses it (\"shared object cannot be dlopen()ed\", glibc "
+          "_dl_map_object_from_fd); link it without -z nodlopen");
+    // The kernel runs PT_INTERP before ld.so exists: a program whose
+    // interpreter is the build machine's runs nowhere else.
+    if (R.Executable && !Sl.ELFInterpreter.empty() &&
+        !contract::isSystemName(LR, Sl.ELFInterpreter))
+      R.Refusals.push_back("has PT_INTERP " + Sl.ELFInterpreter +
+                           ", which is not the system's loader: the kernel runs it before "
+                           "anything loads, and it exists only where it was built; link "
+                           "with the system's (-Wl,--dynamic-linker=/lib64/ld-linux-x86-64.so.2)");
+  }
+
   void run() {
     Root &R = root();
+    judgeRoot();
     Loaded.insert(R.Image);
     R.Loaded.push_back(R.Image);
     // The root's origin: a main program's from /proc/self/exe (its links
