@@ -404,6 +404,9 @@ struct LdSo {
     std::vector<std::string> Tried;
     size_t TriedLeft = 0;
     std::vector<std::string> HostEntries; // host paths tried before the baseline's hit
+    /// An empty or relative entry among them: the process's current
+    /// directory, where any name, the runtime's too, may lie.
+    bool Cwd = false;
     std::string Undecided;
     bool Decided = false;  // Hit is set
     bool Base = false;     // the baseline machine's search is over
@@ -550,6 +553,7 @@ struct LdSo {
         // one (empty, relative): wherever the tree is unpacked.
         if (!charge())
           break;
+        Se.Cwd |= !StringRef(Dir).starts_with("/");
         std::string Note = Dir.empty() ? " (the current directory)"
                            : !StringRef(Dir).starts_with("/")
                                ? " (relative to the current directory)"
@@ -631,7 +635,9 @@ struct LdSo {
           E.Target = T.Image;
         return;
       }
-      if (!Host.empty() && !SystemName) {
+      // The runtime's own names are the system's wherever a machine's
+      // directory is tried first; the current directory is no system's.
+      if (!Host.empty() && (!SystemName || Se.Cwd)) {
         place(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through " + Se.HitLabel + ", but ld.so tries " +
                   Host + " first: a machine with the library there loads that copy",
@@ -683,8 +689,15 @@ struct LdSo {
         break;
       }
     }
-    if (SystemName) {
+    if (SystemName && !Se.Cwd) {
       place(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      return;
+    }
+    if (SystemName) {
+      place(E, Outcome::HostDependent,
+            "is the C/C++ runtime's, but ld.so first tries " + listed(Se.HostEntries) +
+                ": a file of that name in the process's current directory loads instead",
+            HostAdvice);
       return;
     }
     if (!Se.HostEntries.empty()) {
