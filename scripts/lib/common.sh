@@ -58,6 +58,11 @@ LINKGUARD_DEMO_PACKAGES=(
   libspdlog-dev libfmt-dev libzstd-dev zlib1g-dev libtomlplusplus-dev
   cmake ninja-build
 )
+# What scripts/wheel needs, and all it installs: the demo's build packages
+# and Debian's Python packaging (`python3 -m build --wheel --no-isolation`).
+# It prints this list before it installs anything missing of it.
+LINKGUARD_WHEEL_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}"
+  python3 python3-build python3-setuptools python3-wheel)
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command
 # Line Tools, which also bring python3 and the SDK).
@@ -89,6 +94,20 @@ ensure_packages() {
 # ensure_demo_packages: ensure_packages with the demo's list (Debian).
 ensure_demo_packages() {
   local LINKGUARD_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}")
+  ensure_packages
+}
+
+# ensure_wheel_packages: scripts/wheel's list, printed, then installed
+# where missing (Debian); on macOS the build's formulae (no Catch2, no ccache).
+ensure_wheel_packages() {
+  if [ "$LINKGUARD_PLATFORM" = macos ]; then
+    local LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus zstd cmake ninja)
+    say "scripts/wheel needs (Homebrew): ${LINKGUARD_BREW_FORMULAE[*]}"
+    ensure_brew_formulae
+    return
+  fi
+  local LINKGUARD_PACKAGES=("${LINKGUARD_WHEEL_PACKAGES[@]}")
+  say "scripts/wheel needs (Debian packages): ${LINKGUARD_PACKAGES[*]}"
   ensure_packages
 }
 
