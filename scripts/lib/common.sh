@@ -43,6 +43,9 @@ LINKGUARD_PACKAGES=(
   python3-jsonschema
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
   strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
+  # tests/e2e/ldso_differential.bash: reads the harness's rewritten images back
+  # (tests/ldso/ldso_diff.py writes DT_NEEDED/DT_SONAME/DT_RPATH/DT_RUNPATH itself).
+  patchelf
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.
