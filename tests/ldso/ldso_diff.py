@@ -510,7 +510,10 @@ def build_tree(pool, spec, root):
         elif k == "empty":
             data = b""
         elif k == "text":
-            data = b"/* GNU ld script */\nGROUP ( libc.so.6 )\n"
+            # longer than an ELF header: ld.so says "invalid ELF header"
+            # (a shorter one is "file too short", the "short" kind)
+            data = (b"/* GNU ld script\n   Use the shared library, but some functions are only in\n"
+                    b"   the static library, so try that secondarily.  */\nGROUP ( libc.so.6 )\n")
         elif k == "short":
             data = b"\x7fELF\x02\x01\x01" + b"\0" * 20
         elif k == "obj":
@@ -594,9 +597,8 @@ def run_oracle(pool, spec, root, work, extra=()):
                 if is_exe:
                     cmd = ("%s --glibc-hwcaps-mask %s %s" % (LDSO, m, shq(path))) if m else shq(path)
                 else:
-                    cmd = "%s %s" % (shq(helper), shq(path))
-                    if m:
-                        continue
+                    cmd = ("%s --glibc-hwcaps-mask %s %s %s" % (LDSO, m, shq(helper), shq(path))) if m \
+                        else "%s %s" % (shq(helper), shq(path))
                 lines.append("echo '@@run %s %s %s'" % (label, m or "default", rel))
                 lines.append("env -i %s </dev/null" % cmd)
                 lines.append("echo \"@@rc $?\"")
