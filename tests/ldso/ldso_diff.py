@@ -38,7 +38,15 @@ symbolic link, is run twice in a private mount namespace (`unshare -m`):
     the current directory is empty, and the tree is bind-mounted at another
     path while its own path is hidden (an unpacked copy elsewhere).
 A tree with glibc-hwcaps subdirectories is also run through
-`ld.so --glibc-hwcaps-mask M` for M = none, x86-64-v2, -v3, -v4.
+`ld.so --glibc-hwcaps-mask M` for M = none, x86-64-v2, -v3, -v4 (a library
+root: the dlopen helper under that ld.so).
+
+Roots: the tree's executables (and PIEs), plugins/plugin.so, and every x86-64
+ET_DYN image `inspect --tree` lists as a root (an image nothing in the tree
+loads: check judges each, so the oracle dlopens each). A name outside
+BASELINE (below: glibc's own libraries) that ld.so found outside the tree
+(Debian's libgomp.so.1, a copy in the current directory) counts as "not OK":
+it loaded only because this host has it.
 
 The agreement (per root R that is an x86-64 ELF image; the main program
 itself, ld.so and the vDSO are left out on both sides):
