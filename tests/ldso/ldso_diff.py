@@ -943,8 +943,10 @@ def cause_of(spec, root, oracle, doc, d):
                 if hits:
                     req = byreal.get(os.path.realpath(dep["_parent"] or ""))
                     if req and req.get("rpath") is not None and req.get("runpath") is None:
-                        return "DT_RPATH of the loader chain (l_loader) not followed"
-                    return "ld.so finds a copy linkguard does not (%s)" % dep.get("placement")
+                        return ("DT_RPATH of the loader chain (l_loader) not followed, or an already "
+                                "loaded object reused by name")
+                    return ("ld.so reuses an already loaded object by name, or finds a copy linkguard "
+                            "does not (%s)" % dep.get("placement"))
                 return "linkguard says %s for a name ld.so loaded from outside the tree" % dep.get("placement")
     both = (tree - shipped) | (shipped - tree)
     if any("/glibc-hwcaps/" in x for x in both):
