@@ -37,6 +37,9 @@ symbolic link, is run twice in a private mount namespace (`unshare -m`):
   B "host absent, tree moved": /srv and /usr/lib/llvm-14/lib are empty tmpfs,
     the current directory is empty, and the tree is bind-mounted at another
     path while its own path is hidden (an unpacked copy elsewhere).
+A root that maps a file from a legacy hwcaps subdirectory (tls/, x86_64/,
+haswell/, avx512_1/: searched by glibc 2.36, dropped in 2.37) is host-dependent
+too (it maps something else under a newer glibc).
 A tree with glibc-hwcaps subdirectories is also run through
 `ld.so --glibc-hwcaps-mask M` for M = none, x86-64-v2, -v3, -v4 (a library
 root: the dlopen helper under that ld.so).
@@ -669,6 +672,12 @@ def run_oracle(pool, spec, root, work, extra=()):
             norm[v] = (o, frozenset(classify_maps(m, root, helper)[0]) if o else frozenset(),
                        frozenset(classify_maps(m, root, helper)[1]) if o else frozenset())
         hostdep = len(set(norm.values())) > 1
+        # glibc 2.37 dropped the legacy hwcaps subdirectories (tls/, x86_64/,
+        # haswell/, avx512_1/) that this ld.so (2.36) searches: a root that
+        # maps a file from one loads something else there.
+        legacy = any(p in "/" + os.path.relpath(x, root) for v in norm.values()
+                     for x in v[1] if x != rp for p in LEGACY_PARTS)
+        hostdep = hostdep or legacy
         tree_maps, out_maps = classify_maps(maps, root, helper)
         if not is_exe:  # the dlopen helper's own libc
             out_maps = {x for x in out_maps if os.path.basename(x) != "libc.so.6"}
@@ -878,6 +887,8 @@ def cause_of(spec, root, oracle, doc, d):
         a = vs.get("A:default")
         if any(v != a for key, v in vs.items() if key.startswith("A:")):
             return "hwcaps: another x86-64 level maps another copy"
+        if any(p in "/" + x for v in vs.values() for x in v["tree"] for p in LEGACY_PARTS):
+            return "legacy hwcaps subdirectory (tls/, x86_64/; glibc < 2.37 only)"
         outs = a["outside"] if a else []
         if any(x.startswith(("/srv/", HOST_LLVM)) for x in outs):
             return "absolute search entry reaches the host"
