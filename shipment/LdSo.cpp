@@ -237,6 +237,16 @@ std::optional<ELFKind> kindOfFile(const std::string &Abs) {
   return K;
 }
 
+/// The default directories of Debian's ld.so (`ld.so --help`, "system
+/// search path") and the other distributions' (/lib64, /usr/lib64).
+bool isDefaultDir(StringRef Dir) {
+  static constexpr const char *Defaults[] = {
+      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+      "/usr/lib/aarch64-linux-gnu", "/lib", "/usr/lib", "/lib64", "/usr/lib64"};
+  std::string D = contract::normalizePath(Dir);
+  return llvm::is_contained(Defaults, StringRef(D));
+}
+
 struct LdSo {
   LdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
       : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
@@ -372,9 +382,11 @@ struct LdSo {
       }
     }
     T.Image = I;
-    // _dl_map_object_from_fd: the same file already loaded is that object.
-    if (Loaded.count(*I)) {
-      T.Is = Try::What::Found;
+    // _dl_map_object_from_fd: the same file already loaded is that object
+    // (its device and inode), but for the main program the kernel mapped:
+    // ld.so holds no file identity for it, and loads the file again.
+    if (Loaded.count(*I) && !(root().Executable && *I == root().Image)) {
+      T.Is = P.AbsoluteLink ? Try::What::AbsLink : Try::What::Found;
       return T;
     }
     if (Sl.FileType == "ET_EXEC") {
@@ -385,6 +397,14 @@ struct LdSo {
     if (!Sl.ELFDynamic) {
       T.Is = Try::What::Fatal;
       T.Why = "object file has no dynamic section";
+      return T;
+    }
+    // The same check under dlopen: every object a dlopen root brings in is
+    // mapped in __RTLD_DLOPEN mode ("shared object cannot be dlopen()ed").
+    if ((Sl.ELFFlags1 & ELF::DF_1_NOOPEN) && !root().Executable) {
+      T.Is = Try::What::Fatal;
+      T.Why = "shared object cannot be dlopen()ed (-z nodlopen, DF_1_NOOPEN): " +
+              S.printName(root().Image) + " is opened by dlopen, and so is everything it loads";
       return T;
     }
     if (Sl.ELFFlags1 & ELF::DF_1_PIE) {
@@ -404,8 +424,9 @@ struct LdSo {
     std::vector<std::string> Tried;
     size_t TriedLeft = 0;
     std::vector<std::string> HostEntries; // host paths tried before the baseline's hit
-    /// An empty or relative entry among them: the process's current
-    /// directory, where any name, the runtime's too, may lie.
+    /// An entry among them that is no default directory of ld.so (an
+    /// empty or relative one, the process's current directory, included):
+    /// a copy of even the runtime's names there loads first.
     bool Cwd = false;
     std::string Undecided;
     bool Decided = false;  // Hit is set
@@ -553,7 +574,10 @@ struct LdSo {
         // one (empty, relative): wherever the tree is unpacked.
         if (!charge())
           break;
-        Se.Cwd |= !StringRef(Dir).starts_with("/");
+        // The runtime's own names stay the system's behind one of the
+        // default directories ld.so searches last anyway (ld.so --help);
+        // any other directory, or the current one, may hold a copy.
+        Se.Cwd |= !isDefaultDir(Dir);
         std::string Note = Dir.empty() ? " (the current directory)"
                            : !StringRef(Dir).starts_with("/")
                                ? " (relative to the current directory)"
@@ -696,7 +720,7 @@ struct LdSo {
     if (SystemName) {
       place(E, Outcome::HostDependent,
             "is the C/C++ runtime's, but ld.so first tries " + listed(Se.HostEntries) +
-                ": a file of that name in the process's current directory loads instead",
+                ": a copy of that name there loads instead of the system's",
             HostAdvice);
       return;
     }

@@ -597,6 +597,11 @@ def run_oracle(pool, spec, root, work, extra=()):
         os.makedirs(hostcopies, exist_ok=True)
         for n in names:
             shutil.copy(os.path.join(pool.d, "plain.so"), os.path.join(hostcopies, n))
+        # The runtime's own libc too, a real copy (the process still runs):
+        # an entry that is no default directory may hold one, and ld.so
+        # takes it before the system's (linkguard: host-dependent).
+        shutil.copy(os.path.realpath("/lib/x86_64-linux-gnu/libc.so.6"),
+                    os.path.join(hostcopies, "libc.so.6"))
     helper = os.path.join(pool.d, "dlopen")
     lines = ["exec 2>&1"]
 
@@ -616,10 +621,15 @@ def run_oracle(pool, spec, root, work, extra=()):
     masks = [None] + (MASKS if hw else [])
     reloc = "/mnt/lgfuzz-reloc"
     if ns:
+        # Run A: the host holds a copy of every name in each absolute
+        # directory a tree searches: /srv/lgfuzz/lib (a tmpfs) and, over
+        # /usr/lib/llvm-14/lib, an overlay whose copies shadow its files.
         lines += ["set -e", "mount -t tmpfs lgfuzz /srv", "mkdir -p %s" % HOST_SRV,
-                  "cp %s/* %s/" % (shq(hostcopies), HOST_SRV), "set +e"]
+                  "cp %s/* %s/" % (shq(hostcopies), HOST_SRV),
+                  "mount -t overlay lgfuzz -o lowerdir=%s:%s %s" % (
+                      shq(hostcopies), HOST_LLVM, HOST_LLVM), "set +e"]
         runs("A", root, hostcopies, masks)
-        lines += ["set -e", "umount /srv", "mount -t tmpfs lgfuzz /srv",
+        lines += ["set -e", "umount /srv", "umount %s" % HOST_LLVM, "mount -t tmpfs lgfuzz /srv",
                   "mount -t tmpfs lgfuzz %s" % HOST_LLVM,
                   "mount -t tmpfs lgfuzz /mnt", "mkdir -p %s" % reloc,
                   "mount --bind %s %s" % (shq(root), reloc),
@@ -677,11 +687,18 @@ def run_oracle(pool, spec, root, work, extra=()):
         # maps a file from one loads something else there.
         legacy = any(p in "/" + os.path.relpath(x, root) for v in norm.values()
                      for x in v[1] if x != rp for p in LEGACY_PARTS)
-        hostdep = hostdep or legacy
+        # Mapped from a directory named like a legacy subdirectory is not
+        # yet picked by the legacy search (a link in the directory itself
+        # can lead there): a tolerance, not a demand. linkguard may say
+        # host-dependent (the search order says glibc 2.37 goes elsewhere)
+        # or not (the file was reached another way); both are judged by
+        # the closure below.
+        legacy_only = legacy and not hostdep
         tree_maps, out_maps = classify_maps(maps, root, helper)
         if not is_exe:  # the dlopen helper's own libc
             out_maps = {x for x in out_maps if os.path.basename(x) != "libc.so.6"}
         final[rp] = {"rel": rel, "exe": is_exe, "ok": ok, "err": err.strip(), "hostdep": hostdep,
+                     "legacy_only": legacy_only,
                      "tree": tree_maps, "outside": out_maps,
                      "variants": {v: {"ok": o, "tree": sorted(os.path.relpath(x, root) for x in t),
                                       "outside": sorted(s)} for v, (o, t, s) in norm.items()}}
@@ -755,6 +772,7 @@ def compare(spec, root, oracle, doc, check_rc):
     omp_files = {os.path.realpath(os.path.join(root, f["path"])) for f in spec["files"]
                  if f["kind"] in OMP_KINDS}
     expect_holds = True
+    tolerated = False  # a legacy-subdirectory host-dependence this ld.so cannot show
     for rp, o in sorted(oracle.items()):
         rel = o["rel"]
         rec = recs.get(rp)
@@ -771,7 +789,10 @@ def compare(spec, root, oracle, doc, check_rc):
         deps = flatten(rec.get("dependencies", []), [])
         pl = [d.get("placement") for d in deps]
         hd = "host-dependent" in pl
-        bad = any(p in ("unresolved", "non-portable", "unknown") for p in pl)
+        # A root the loader refuses itself (a -z nodlopen image dlopen
+        # opens, a foreign PT_INTERP) is as bad as a failed dependency.
+        bad = any(p in ("unresolved", "non-portable", "unknown") for p in pl) or bool(
+            rec.get("refusals"))
         shipped = set()
         system = set()
         for d in deps:
@@ -795,7 +816,7 @@ def compare(spec, root, oracle, doc, check_rc):
         if o["hostdep"] and not (bad and sysonly and not any(
                 k.startswith("A:") and k != "A:default" and v != a for k, v in o["variants"].items())
                 and all(p not in "/" + x for v in o["variants"].values() for x in v["tree"]
-                        for p in LEGACY_PARTS)):
+                        if x != rel for p in LEGACY_PARTS)):
             if not hd:
                 dis.append({"kind": "host-dependence missed (said %s)" % (
                             "a violation" if bad else "holds"), "root": rel, "rp": rp,
@@ -809,7 +830,16 @@ def compare(spec, root, oracle, doc, check_rc):
         else:
             tree = {x for x in o["tree"] if x != rp}
             outside = {os.path.basename(x) for x in o["outside"]}
-            if bad or hd:
+            # A copy in a legacy subdirectory (tls/, x86_64/, haswell/,
+            # xeon_phi/, avx512_1/) that some CPU or glibc before 2.37
+            # picks: linkguard's host-dependent is right although this
+            # ld.so (2.36, this CPU) shows one result.
+            hd_legacy = hd and not bad and all(
+                any(p in d.get("reason", "") for p in LEGACY_PARTS + ("/xeon_phi/",)) and
+                "only on machines whose ld.so searches that subdirectory" in d.get("reason", "")
+                for d in deps if d.get("placement") == "host-dependent")
+            tolerated |= hd_legacy
+            if (bad or hd) and not hd_legacy:
                 dis.append({"kind": "false violation", "root": rel, "rp": rp,
                             "detail": "ld.so loaded %s; linkguard: %s" % (
                                 sorted(os.path.relpath(x, root) for x in tree) + sorted(outside), lgsay)})
@@ -823,7 +853,7 @@ def compare(spec, root, oracle, doc, check_rc):
     omp2_any = any(o.get("omp2") for o in oracle.values())
     if check_rc == 0 and not expect_holds:
         dis.append({"kind": "false holds", "root": "", "detail": "check --portable exit 0"})
-    elif check_rc != 0 and expect_holds:
+    elif check_rc != 0 and expect_holds and not tolerated:
         dis.append({"kind": "false alarm", "root": "", "detail": "check --portable exit %d" % check_rc})
     return dis
 
