@@ -836,6 +836,7 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
     if (!Msg)
       continue;
     std::string Which;
+    unsigned Mask = 0;
     for (size_t I = 0; I < NumReleases; ++I) {
       DyldEpoch G =
           X.isExecutable()
@@ -843,6 +844,7 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
               : Ru.Gates[I].NonExecutable;
       if (G == Never || E < G)
         continue;
+      Mask |= 1u << I;
       Which += Which.empty() ? "" : "; ";
       Which += releaseName(Releases[I]);
       if (G != Always)
@@ -866,8 +868,15 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
                          "64980: every gate applies)"
                        : "");
     Out.push_back({Ru.Id, Ru.Function, std::move(*Msg), std::move(Which),
-                   std::move(SDK)});
+                   std::move(SDK), Mask});
   }
+  return Out;
+}
+
+std::vector<std::string> dyldReleaseRanges() {
+  std::vector<std::string> Out;
+  for (const Release &R : Releases)
+    Out.push_back(releaseName(R));
   return Out;
 }
 
