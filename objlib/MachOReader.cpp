@@ -35,8 +35,10 @@
 #include "objlib/FormatReaders.h"
 #include "objlib/MachOImports.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/BinaryFormat/MachO.h"
 #include "llvm/Object/MachO.h"
+#include "llvm/Support/SwapByteOrder.h"
 
 #include <cstring>
 #include <string>
@@ -175,6 +177,41 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t CPUType,
                      : sizeof(MachO::mach_header)) +
       (Obj.is64Bit() ? Obj.getHeader64().sizeofcmds
                      : Obj.getHeader().sizeofcmds);
+  {
+    // dyld's forEachLoadCommand (mach_o/Header.cpp, UnsafeHeader.cpp at the
+    // three tags) bounds each command by sizeofcmds, not by the file. At
+    // most ncmds steps, each at least 8 bytes.
+    llvm::StringRef Data = Obj.getData();
+    const uint64_t Start = Obj.is64Bit() ? sizeof(MachO::mach_header_64)
+                                         : sizeof(MachO::mach_header);
+    const uint64_t End = F.HeaderAndCommands;
+    const uint32_t NCmds =
+        Obj.is64Bit() ? Obj.getHeader64().ncmds : Obj.getHeader().ncmds;
+    uint64_t Off = Start;
+    for (uint32_t I = 1; I <= NCmds; ++I) {
+      if (Off >= End) {
+        F.MalformedCommand = {I, "off end of load commands"};
+        break;
+      }
+      if (Off + 8 > Data.size()) {
+        F.MalformedCommand = {I, "past the end of the file"};
+        break;
+      }
+      uint32_t Size;
+      memcpy(&Size, Data.data() + Off + 4, 4);
+      if (Obj.isLittleEndian() != llvm::sys::IsLittleEndianHost)
+        Size = llvm::byteswap(Size);
+      if (Size < 8) {
+        F.MalformedCommand = {I, "size too small"};
+        break;
+      }
+      if (Off + Size > End) {
+        F.MalformedCommand = {I, "size is too large"};
+        break;
+      }
+      Off += Size;
+    }
+  }
   unsigned Index = 0;
   for (const MachOObjectFile::LoadCommandInfo &Load : Obj.load_commands()) {
     uint32_t Cmd = Load.C.cmd;

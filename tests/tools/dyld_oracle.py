@@ -323,7 +323,7 @@ def mutate_once(b, rng):
             v = struct.unpack_from("<Q", c, pos)[0]
             choices = [0, v + 0x4000, max(0, v - 0x4000), struct.unpack_from("<Q", o, pos)[0],
                        v * 2, 0xFFFFFFFFFFFFF000, len(b), v + 1]
-            struct.pack_into("<Q", c, pos, rng.choice(choices))
+            struct.pack_into("<Q", c, pos, rng.choice(choices) & 0xFFFFFFFFFFFFFFFF)
         elif field in (5, 6):  # maxprot, initprot
             struct.pack_into("<I", c, 48 + 4 * (field - 5), rng.choice([0, 1, 3, 5, 7, 2, 0x11]))
         elif field == 7:  # flags
@@ -334,7 +334,7 @@ def mutate_once(b, rng):
                 s = 72 + 80 * rng.randrange(min(nsects, (len(c) - 72) // 80))
                 pos = s + rng.choice([32, 40])
                 v = struct.unpack_from("<Q", c, pos)[0]
-                struct.pack_into("<Q", c, pos, rng.choice([0, v + 0x10000, v // 2, 1 << 63, v + 1]))
+                struct.pack_into("<Q", c, pos, rng.choice([0, v + 0x10000, v // 2, 1 << 63, v + 1]) & 0xFFFFFFFFFFFFFFFF)
     elif op == 12:  # a second __TEXT (a copy of a segment renamed, at a non-zero offset)
         if segs(cmds):
             c = bytearray(cmds[rng.choice(segs(cmds))])
