@@ -120,9 +120,11 @@ class Tally:
         for (path, sl, r), (d, l) in sorted(results.items()):
             t = self.per[r]
             t["compared"] += 1
-            if d[0] is not None:
+            if d[0] == "read-error" and d[1].startswith(("not-macho", "unreadable")):
+                t["not_macho"] = t.get("not_macho", 0) + 1
+            elif d[0] is not None:
                 t["dyld_refused"] += 1
-                fmt = rule_of(d[1], TABLE_ROWS)[1] if d[0] != "read-error" or not d[1].startswith("not-") else d[1].split(" ")[0]
+                fmt = rule_of(d[1], TABLE_ROWS)[1]
                 t["messages"][fmt] = t["messages"].get(fmt, 0) + 1
             same = d[0] == l[0]
             if same:
@@ -152,9 +154,10 @@ class Tally:
     def report(self, show=20):
         for r in RELEASES:
             t = self.per[r]
-            print("%s: %d slices compared, %d agree, %d differ, %d undecided by linkguard"
-                  " (its reader refused the file); dyld refused %d" %
-                  (r, t["compared"], t["agree"], t["differ"], t["undecided"], t["dyld_refused"]))
+            print("%s: %d slices compared (%d not Mach-O), %d agree, %d differ, %d undecided by"
+                  " linkguard (its reader refused the file); dyld refused %d" %
+                  (r, t["compared"], t.get("not_macho", 0), t["agree"], t["differ"], t["undecided"],
+                   t["dyld_refused"]))
             for k, n in sorted(t["differences"].items(), key=lambda x: -x[1]):
                 print("   difference %6d  %s" % (n, k))
             for k, n in sorted(t["undecided_by"].items(), key=lambda x: -x[1]):
@@ -455,6 +458,7 @@ def main():
     c.add_argument("--cli", required=True)
     c.add_argument("--show", type=int, default=20)
     c.add_argument("--json")
+    c.add_argument("--messages", action="store_true")
     c.add_argument("files", nargs="+")
     f = sub.add_parser("fuzz")
     f.add_argument("--bin", required=True)
@@ -464,6 +468,7 @@ def main():
     f.add_argument("--batch", type=int, default=2000)
     f.add_argument("--keep")
     f.add_argument("--json")
+    f.add_argument("--messages", action="store_true", help="per release, how many hit each dyld message")
     f.add_argument("seeds", nargs="+")
     k = sub.add_parser("craft")
     k.add_argument("kind")
@@ -501,6 +506,10 @@ def main():
         finally:
             shutil.rmtree(work, ignore_errors=True)
     tally.report(getattr(a, "show", 20))
+    if getattr(a, "messages", False):
+        for r in RELEASES:
+            for fmt, n in sorted(tally.per[r]["messages"].items(), key=lambda x: -x[1]):
+                print("%s\t%d\t%s" % (r, n, fmt))
     if a.json:
         json.dump(tally.per, open(a.json, "w"), indent=1, sort_keys=True)
     return 1 if tally.differences() else 0
