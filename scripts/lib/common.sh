@@ -43,6 +43,9 @@ LINKGUARD_PACKAGES=(
   python3-jsonschema
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
   strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
+  # scripts/dyld-validator (tests/e2e/dyld_oracle.bash, label apple): dyld's
+  # mach_o/ code is C++20 with blocks against libc++ (std::__1).
+  libc++-19-dev libc++abi-19-dev libblocksruntime-dev uuid-dev
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.

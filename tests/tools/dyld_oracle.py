@@ -20,7 +20,9 @@ and the same rule; dyld's message is mapped to linkguard's rule id by
 tests/data/dyld_error_rules.tsv. A slice dyld does not validate (a file type
 the loader refuses before, a main executable in dyld-1284.13) is "not
 refused" for both. A structural fault (rule read-error) agrees when
-linkguard's reader refused the file (check says undecided, 92).
+linkguard's reader refused the file (check says damaged, 65); where linkguard's reader refuses
+a file dyld's code reads on, the slice is counted apart ("unread"), never
+as agreement.
 """
 import argparse
 import json
@@ -111,9 +113,9 @@ def judge(bindir, cli, paths, table):
 
 class Tally:
     def __init__(self):
-        self.per = {r: {"compared": 0, "agree": 0, "differ": 0, "undecided": 0,
+        self.per = {r: {"compared": 0, "agree": 0, "differ": 0, "unread": 0,
                         "dyld_refused": 0, "messages": {}, "differences": {},
-                        "undecided_by": {}} for r in RELEASES}
+                        "unread_by": {}} for r in RELEASES}
         self.examples = []
 
     def add(self, results, keep=None, show=0):
@@ -132,10 +134,10 @@ class Tally:
                 continue
             if l[0] == "read-error":
                 # linkguard's reader refused bytes dyld's valid() reads on:
-                # check says undecided (92), never "holds". Counted apart.
-                t["undecided"] += 1
+                # check says damaged (65), never "holds". Counted apart.
+                t["unread"] += 1
                 k = "dyld %s" % (d[0] or "ok")
-                t["undecided_by"][k] = t["undecided_by"].get(k, 0) + 1
+                t["unread_by"][k] = t["unread_by"].get(k, 0) + 1
                 continue
             t["differ"] += 1
             k = "dyld %s / linkguard %s" % (d[0] or "ok", l[0] or "ok")
@@ -154,14 +156,14 @@ class Tally:
     def report(self, show=20):
         for r in RELEASES:
             t = self.per[r]
-            print("%s: %d slices compared (%d not Mach-O), %d agree, %d differ, %d undecided by"
-                  " linkguard (its reader refused the file); dyld refused %d" %
-                  (r, t["compared"], t.get("not_macho", 0), t["agree"], t["differ"], t["undecided"],
+            print("%s: %d slices compared (%d not Mach-O), %d agree, %d differ, %d unread by"
+                  " linkguard (its reader refused the file: damaged, 65); dyld refused %d" %
+                  (r, t["compared"], t.get("not_macho", 0), t["agree"], t["differ"], t["unread"],
                    t["dyld_refused"]))
             for k, n in sorted(t["differences"].items(), key=lambda x: -x[1]):
                 print("   difference %6d  %s" % (n, k))
-            for k, n in sorted(t["undecided_by"].items(), key=lambda x: -x[1]):
-                print("   undecided  %6d  %s" % (n, k))
+            for k, n in sorted(t["unread_by"].items(), key=lambda x: -x[1]):
+                print("   unread     %6d  %s" % (n, k))
         seen = set()
         shown = 0
         for path, sl, r, d, l in self.examples:
