@@ -62,7 +62,7 @@ compare() {
     test_failed "$what: dyld's validator and contract/DyldRules differ:
 $out"
   echo "$what:"
-  echo "$out" | sed 's/^/  /'
+  printf '%s\n' "$out" | while IFS= read -r l; do echo "  $l"; done
 }
 
 # verdicts FILE: "release verdict message" per line, from dyld's own code.
@@ -93,7 +93,9 @@ SUITE_dyld_oracle() {
   TEST "real lld links: seeds for the mutator, and both judges agree on them"
   # Every TEST has a fresh directory: the files the later ones use live in W.
   W=$E2E_ROOT/work
-  mkdir -p "$W" && write_sdk "$W/sdk" && cd "$W" || test_failed "$W"
+  mkdir -p "$W" || test_failed "$W"
+  write_sdk "$W/sdk"
+  cd "$W" || test_failed "$W"
   mkdir -p seeds
   echo 'extern "C" int k() { return 1; }' >k.cpp
   echo 'int main() { return 0; }' >m.cpp
@@ -153,8 +155,9 @@ SUITE_dyld_oracle() {
   cd "$W" || test_failed "$W"
   local corpus
   if command -v npm >/dev/null && corpus=$(npm_corpus); then
-    find "$corpus" -type f | sort >npm.list
-    compare "npm corpus ($(wc -l <npm.list) files)" $(cat npm.list)
+    local files=()
+    mapfile -t files < <(find "$corpus" -type f | sort)
+    compare "npm corpus (${#files[@]} files)" "${files[@]}"
   else
     echo "note: npm pack ${NPM_DARWIN_PKGS[*]} failed (offline?): the corpus was not compared"
   fi
@@ -166,6 +169,6 @@ SUITE_dyld_oracle() {
     --seed 34 --keep differing seeds/* two-bv.dylib second-text.dylib 2>&1) ||
     test_failed "dyld's validator and contract/DyldRules differ on mutants (kept in $PWD/differing):
 $out"
-  echo "$out" | sed 's/^/  /'
+  printf '%s\n' "$out" | while IFS= read -r l; do echo "  $l"; done
   expect_contains "$out" "dyld-1378: $DYLD_ORACLE_SMOKE slices compared (0 not Mach-O)"
 }
