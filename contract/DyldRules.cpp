@@ -493,8 +493,7 @@ std::optional<std::string> fails(Check C, const Facts &X) {
     if (!F.MalformedCommand.first)
       return std::nullopt;
     X.SegIndex = F.MalformedCommand.first;
-    return "malformed load command (" + std::to_string(F.MalformedCommand.first) +
-           ") " + F.MalformedCommand.second;
+    return "malformed load command " + F.MalformedCommand.second;
   case Check::UnknownRequiredCommand:
     if (F.UnknownRequired.empty())
       return std::nullopt;

@@ -112,7 +112,7 @@ struct MachOLoadFacts {
   /// (1-based index, cmd) of each load command with LC_REQ_DYLD set that
   /// dyld does not know.
   std::vector<std::pair<unsigned, uint32_t>> UnknownRequired;
-  /// (1-based index, what) of the first load command dyld's
+  /// (1-based index, "(I of N), what") of the first load command dyld's
   /// forEachLoadCommand refuses: one that starts at or past the end of
   /// sizeofcmds ("off end of load commands"), is smaller than 8 bytes ("too
   /// small") or ends past it ("too large"); index 0 when none. LLVM reads

@@ -40,6 +40,7 @@
 #include "llvm/Object/MachO.h"
 #include "llvm/Support/SwapByteOrder.h"
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -189,12 +190,20 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t CPUType,
         Obj.is64Bit() ? Obj.getHeader64().ncmds : Obj.getHeader().ncmds;
     uint64_t Off = Start;
     for (uint32_t I = 1; I <= NCmds; ++I) {
+      auto which = [&] {
+        return "(" + std::to_string(I) + " of " + std::to_string(NCmds) + ")";
+      };
+      auto hex = [](uint64_t V) {
+        char Buf[24];
+        snprintf(Buf, sizeof(Buf), "0x%llX", static_cast<unsigned long long>(V));
+        return std::string(Buf);
+      };
       if (Off >= End) {
-        F.MalformedCommand = {I, "off end of load commands"};
+        F.MalformedCommand = {I, which() + ", off end of load commands"};
         break;
       }
       if (Off + 8 > Data.size()) {
-        F.MalformedCommand = {I, "past the end of the file"};
+        F.MalformedCommand = {I, which() + ", past the end of the file"};
         break;
       }
       uint32_t Size;
@@ -202,11 +211,13 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t CPUType,
       if (Obj.isLittleEndian() != llvm::sys::IsLittleEndianHost)
         Size = llvm::byteswap(Size);
       if (Size < 8) {
-        F.MalformedCommand = {I, "size too small"};
+        F.MalformedCommand = {I, which() + ", size (" + hex(Size) + ") too small"};
         break;
       }
       if (Off + Size > End) {
-        F.MalformedCommand = {I, "size is too large"};
+        F.MalformedCommand = {I, which() + ", size (" + hex(Size) +
+                                     ") is too large, load commands end at " +
+                                     hex(End)};
         break;
       }
       Off += Size;

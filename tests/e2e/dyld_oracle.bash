@@ -143,7 +143,11 @@ SUITE_dyld_oracle() {
   oracle craft two-macos-build-versions seeds/a154.dylib two-bv.dylib || test_failed craft
   oracle craft two-macos-build-versions-reversed seeds/a154.dylib two-bv-rev.dylib || test_failed craft
   oracle craft second-text seeds/a154.dylib second-text.dylib || test_failed craft
-  compare "issue 34 shapes" two-bv.dylib two-bv-rev.dylib second-text.dylib
+  oracle craft command-past-sizeofcmds seeds/a154.dylib past-cmds.dylib || test_failed craft
+  compare "issue 34 shapes" two-bv.dylib two-bv-rev.dylib second-text.dylib past-cmds.dylib
+  # objlib reads on where dyld's forEachLoadCommand refuses: the rule says so.
+  expect_contains "$(verdicts past-cmds.dylib)" "is too large, load commands end at" "past sizeofcmds"
+  expect_contains "$("$LINKGUARD_DYLD_RULES_CLI" past-cmds.dylib)" "load-command-malformed" "past sizeofcmds"
   # SDK 26.0 then 14.0: dyld compares 14.0, the duplicate LC_RPATH passes.
   expect_equal "$(verdicts two-bv.dylib | cut -f2 | sort -u)" "valid" "26.0 then 14.0"
   expect_equal "$(verdicts two-bv-rev.dylib | cut -f3 | sort -u)" "duplicate LC_RPATH '@loader_path'" "14.0 then 26.0"

@@ -13,7 +13,7 @@
       differing files are kept in DIR.
   dyld_oracle.py craft KIND SEED OUT
       one named shape from a seed (the regression tests' files):
-      two-macos-build-versions, second-text
+      two-macos-build-versions[-reversed], second-text, command-past-sizeofcmds
 
 "The same": per file, slice and release, the same decision (refused or not)
 and the same rule; dyld's message is mapped to linkguard's rule id by
@@ -446,6 +446,11 @@ def craft(kind, b):
                      for i in segs(cmds))
         struct.pack_into("<QQQQ", c, 24, vm_end, 0x4000, 0x4000, 0)
         cmds.insert(t + 1, c)
+    elif kind == "command-past-sizeofcmds":
+        # sizeofcmds 8 bytes short of the commands: the last one ends past
+        # it (dyld's forEachLoadCommand: "size ... is too large"); libObject
+        # bounds commands by the file and reads on.
+        return bytes(rebuild(b, cmds, sizeofcmds=sum(len(c) for c in cmds) - 8))
     else:
         sys.exit("unknown shape " + kind)
     return bytes(rebuild(b, cmds))

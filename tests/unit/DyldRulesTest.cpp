@@ -418,7 +418,7 @@ TEST_CASE("dyld oracle: main executables and load commands dyld refuses",
   // forEachLoadCommand: a command past sizeofcmds, in command order with
   // the unknown required commands.
   Slice S = cleanDylib(ver(14, 0));
-  S.MachO->MalformedCommand = {5, "size is too large"};
+  S.MachO->MalformedCommand = {5, "(5 of 9), size (0x18) is too large"};
   CHECK(rules(S) == std::vector<std::string>{"load-command-malformed"});
   S.MachO->UnknownRequired = {{3, 0x80000099}};
   REQUIRE(rules(S).size() == 2);
