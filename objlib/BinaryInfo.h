@@ -112,6 +112,12 @@ struct MachOLoadFacts {
   /// (1-based index, cmd) of each load command with LC_REQ_DYLD set that
   /// dyld does not know.
   std::vector<std::pair<unsigned, uint32_t>> UnknownRequired;
+  /// (1-based index, "(I of N), what") of the first load command dyld's
+  /// forEachLoadCommand refuses: one that starts at or past the end of
+  /// sizeofcmds ("off end of load commands"), is smaller than 8 bytes ("too
+  /// small") or ends past it ("too large"); index 0 when none. LLVM reads
+  /// such a file when the bytes are inside the file (issue 34).
+  std::pair<unsigned, std::string> MalformedCommand{0, {}};
   std::vector<MachOSegment> Segments; // in load-command order
 };
 

@@ -48,6 +48,9 @@ LINKGUARD_PACKAGES=(
   # libdispatch builds with clang-14 and CMake and brings its own BlocksRuntime;
   # cctools-port's configure is pre-generated (no autotools) and finds libuuid.
   uuid-dev
+  # scripts/dyld-validator (tests/e2e/dyld_oracle.bash, label apple): dyld's
+  # mach_o/ code is C++20 with blocks against libc++ (std::__1).
+  libc++-19-dev libc++abi-19-dev libblocksruntime-dev
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.
