@@ -991,8 +991,11 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
   std::vector<size_t> Order(Out.size());
   for (size_t I = 0; I < Order.size(); ++I)
     Order[I] = I;
-  std::stable_sort(Order.begin(), Order.end(),
-                   [&](size_t A, size_t B) { return Keys[A] < Keys[B]; });
+  // Equal keys keep their order: the positions themselves break ties
+  // (std::stable_sort's buffer is deprecated under libstdc++ 12: StableSort.h).
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return Keys[A] < Keys[B] || (!(Keys[B] < Keys[A]) && A < B);
+  });
   std::vector<DyldRefusal> Sorted;
   Sorted.reserve(Out.size());
   for (size_t I : Order)
