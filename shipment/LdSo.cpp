@@ -266,6 +266,9 @@ struct LdSo {
   DenseMap<size_t, std::vector<std::string>> Names; // l_libname and l_name
   DenseSet<size_t> Loaded;
   StringMap<bool> MissingDirs;               // r_search_path_elem: nonexisting
+  /// Names the system answered (loaded from outside the tree): asked
+  /// again, they are that object (_dl_name_match_p), with no search.
+  StringMap<bool> SystemLoaded;
   bool Exhausted = false;
 
   Root &root() { return C.Roots[RI]; }
@@ -802,6 +805,11 @@ struct LdSo {
     contract::NameLookup L = contract::lookupName(LR, N, Origin.lookup(X), root().ExecutableDir);
     // Step 3, after expand_dst: the name as ld.so compares it.
     std::string Asked = L.Searched ? L.Leaf : (L.Path.Raw.empty() ? L.Path.Path : L.Path.Raw);
+    if (SystemLoaded.count(Asked)) {
+      place(E, Outcome::System,
+            "is part of the C/C++ runtime every Linux system provides (already loaded)");
+      return E;
+    }
     if (std::optional<size_t> Got = alreadyLoaded(Asked); Got && !(L.Searched && Asked.empty())) {
       E.Target = Got;
       E.ResolvedPath = S.absPath(*Got);
@@ -903,6 +911,8 @@ struct LdSo {
     conclude(E, Se, L.Leaf, SystemName);
     if (E.Target && (E.Where == Outcome::Shipped || E.Where == Outcome::HostDependent))
       load(E, X, *E.Target, Se.HitRaw, Asked);
+    else if (E.Where == Outcome::System)
+      SystemLoaded[Asked] = true;
     return E;
   }
 
@@ -935,6 +945,11 @@ struct LdSo {
   void run() {
     Root &R = root();
     judgeRoot();
+    // ld.so itself is loaded before anything (rtld.c), and a process that
+    // dlopens a root has the C library already.
+    SystemLoaded["ld-linux-x86-64.so.2"] = true;
+    if (!R.Executable)
+      SystemLoaded["libc.so.6"] = true;
     Loaded.insert(R.Image);
     R.Loaded.push_back(R.Image);
     // The root's origin: a main program's from /proc/self/exe (its links
