@@ -24,6 +24,7 @@
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
 #include "contract/LoaderRules.h"
+#include "signature/CodeSignature.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -166,6 +167,29 @@ bool insideRoot(const std::string &P, const std::string &Root) {
   if (sys::fs::real_path(P, RealP) || sys::fs::real_path(Root, RealRoot))
     return false;
   return contract::isUnder(RealP, RealRoot);
+}
+
+/// --portable's code signatures (rule code-signature, signature/): which
+/// slices, or none (--no-signatures, or no --portable).
+using SignatureScope = std::optional<signature::Scope>;
+
+/// The findings of a Mach-O image's code signatures, its bytes read from
+/// Path (a plain file or a file of a tree; mapped, not copied).
+void judgeSignaturesAt(const std::string &Path, const std::string &Name,
+                       const objlib::BinaryInfo &Info, signature::Scope Scope,
+                       contract::Verdict &V) {
+  if (Info.Fmt != objlib::Format::MachO)
+    return;
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf) {
+    contract::Finding F;
+    F.Kind = contract::FindingKind::Unknown;
+    F.Rule = "code-signature";
+    F.Message = "its code signature cannot be checked: " + Buf.getError().message();
+    V.Findings.push_back(std::move(F));
+    return;
+  }
+  signature::judgeSignatures((*Buf)->getBuffer(), Scope, Name, Info.Universal, V);
 }
 
 /// The text's lines, and what the summary counts: the findings of one slice
@@ -431,7 +455,7 @@ private:
 /// judged after it: a zip under the closure as a shipment of its own
 /// (Nested: one without an image is no error), anything else by JudgeFile.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
-               const shipment::ClosureOptions &CO, bool WithClosure,
+               const shipment::ClosureOptions &CO, bool WithClosure, SignatureScope Signatures,
                const objlib::ReadOptions &Read, const package::ContainerOptions &Containers,
                function_ref<void(const std::string &, const package::ContainerOptions &, bool)>
                    JudgeFile,
@@ -498,6 +522,35 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
            << ": the load closure is too large to resolve (more than " << CO.MaxEdges
            << " dependencies and search directories tried): undecided\n";
   }
+  // Code signatures read the bytes: a directory's files from their path, a
+  // zip's members in one more pass over the archive (the walk kept none).
+  if (Signatures && S->kind() == shipment::Shipment::Kind::Zip) {
+    package::ContainerOptions Again = Walk;
+    Again.Scan = false;
+    consumeError(package::forEachImage(
+        Path, Again,
+        [&](const package::Image &Img) {
+          const std::string Rel = Img.Member.empty() ? "" : contract::normalizePath(Img.Member);
+          for (size_t I = 0; I < N; ++I) {
+            const shipment::ShippedImage &SI = S->images()[I];
+            if (SI.Rel != Rel || SI.Offset != Img.Offset || SI.Info.Fmt != objlib::Format::MachO)
+              continue;
+            contract::Verdict Sig;
+            signature::judgeSignatures(Img.Data.getBuffer(), *Signatures, S->printName(I),
+                                       SI.Info.Universal, Sig);
+            for (contract::Finding &F : Sig.Findings)
+              Extra[I].push_back(std::move(F));
+          }
+        },
+        [](const std::string &, Error E) { consumeError(std::move(E)); }));
+  } else if (Signatures) {
+    for (size_t I = 0; I < N; ++I) {
+      contract::Verdict Sig;
+      judgeSignaturesAt(S->absPath(I), S->printName(I), S->images()[I].Info, *Signatures, Sig);
+      for (contract::Finding &F : Sig.Findings)
+        Extra[I].push_back(std::move(F));
+    }
+  }
   const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
                           !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
   for (size_t I = 0; I < N; ++I) {
@@ -526,7 +579,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = contract::joinPath(Path, K.Rel);
     if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
-      checkTree(File, Contract, CO, WithClosure, Read, InTree, JudgeFile, Json, Out, T,
+      checkTree(File, Contract, CO, WithClosure, Signatures, Read, InTree, JudgeFile, Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
     else
       JudgeFile(File, InTree, K.PrefixIsImage);
@@ -589,6 +642,20 @@ int runCheck(const std::vector<std::string> &Args) {
               .str();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
+  SignatureScope Signatures;
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_signatures_EQ, OPT_no_signatures)) {
+    if (!Contract.Portable)
+      return usageError(Spec, optionName(A) + " needs --portable");
+    if (A->getOption().matches(OPT_signatures_EQ) && StringRef(A->getValue()) != "all" &&
+        StringRef(A->getValue()) != "arm64")
+      return usageError(Spec, "--signatures " + std::string(A->getValue()) +
+                                  ": not arm64 or all");
+  }
+  // The last of --signatures and --no-signatures wins; arm64 by default.
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_signatures_EQ, OPT_no_signatures);
+      Contract.Portable && !(A && A->getOption().matches(OPT_no_signatures)))
+    Signatures = A && StringRef(A->getValue()) == "all" ? signature::Scope::All
+                                                        : signature::Scope::Arm64;
   MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
                        bool SkipPrefix) {
@@ -601,6 +668,16 @@ int runCheck(const std::vector<std::string> &Args) {
             Conflicts = fileConflicts(Name, Contract, CO);
           else if (Source && !CO.Unique.empty())
             Conflicts = Members.of(*Source, Name, CO, Opts);
+          if (Signatures) {
+            contract::Verdict Sig;
+            if (Source && Info.Fmt == objlib::Format::MachO)
+              signature::judgeSignatures(Source->Data.getBuffer(), *Signatures, Name,
+                                         Info.Universal, Sig);
+            else if (!Source)
+              judgeSignaturesAt(Name, Name, Info, *Signatures, Sig);
+            for (contract::Finding &F : Sig.Findings)
+              Conflicts.push_back(std::move(F));
+          }
           // checkRecord counts their unknowns with the file's.
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
         },
@@ -614,7 +691,7 @@ int runCheck(const std::vector<std::string> &Args) {
   };
   for (const std::string &Path : CL.Positionals) {
     if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Read, Containers, JudgeFile,
+      checkTree(Path, Contract, CO, WithClosure, Signatures, Read, Containers, JudgeFile,
                 CL.Args.hasArg(OPT_json), *Out, T, Status);
       continue;
     }
