@@ -128,6 +128,15 @@ file_size() { wc -c <"$1" | tr -d ' '; }
 # shellcheck source=../../scripts/lib/macho_sdk.sh
 . "$LINKGUARD_SOURCE_DIR/scripts/lib/macho_sdk.sh"
 
+# adhoc_resign FILE...: re-sign linker-signed (ad-hoc) Mach-O fixtures in
+# place after a test edited them, as `codesign -f -s -` would on a Mac, so
+# that `check --portable` (rule code-signature) judges what the test meant
+# to judge, not the edit (tests/tools/adhoc_resign.py).
+adhoc_resign() {
+  python3 "$LINKGUARD_SOURCE_DIR/tests/tools/adhoc_resign.py" "$@" ||
+    test_failed "adhoc_resign $*"
+}
+
 # probe_chained_fixups: prints a reason when clang++-19 cannot cross-link a
 # Mach-O dylib with -fixup_chains here (for a suite's PROBE); silent when it can.
 probe_chained_fixups() {

@@ -7,7 +7,10 @@ byte flipped). No codesign exists on Linux; this recomputes every
 CodeDirectory's code page hashes (and the hashes of the requirements and
 entitlements blobs in special slots 2, 5, 7) over the file's bytes as they
 are now. The signature's size and place stay: an edit that moves
-LC_CODE_SIGNATURE's blob or grows the signed range needs a relink.
+LC_CODE_SIGNATURE's blob or grows the signed range needs a relink. A blob
+that is all zeros (yaml2obj writes LC_CODE_SIGNATURE's space but not its
+content) gets a fresh ad-hoc signature in lld's layout: one SHA-256
+CodeDirectory, version 0x20400, 4 KiB pages, the file's name as identifier.
 
 Each slice of a universal file is re-signed; a slice without
 LC_CODE_SIGNATURE is left alone (lld signs arm64 only); a file with no
@@ -16,16 +19,39 @@ xnu osfmk/kern/cs_blobs.h; lld/MachO/SyntheticSections.cpp
 (CodeSignatureSection::writeHashes).
 """
 import hashlib
+import os
 import struct
 import sys
 
 HASHES = {1: ("sha1", 20), 2: ("sha256", 32), 3: ("sha256", 20), 4: ("sha384", 48)}
 LC_CODE_SIGNATURE = 0x1D
+NAME = ""
 
 
 def digest(kind, data):
     name, size = HASHES[kind]
     return hashlib.new(name, data).digest()[:size]
+
+
+def write_fresh(buf, base, dataoff, datasize, text):
+    """An ad-hoc SuperBlob with one SHA-256 CodeDirectory (hashes zero: the
+    caller computes them), laid out as lld's CodeSignatureSection."""
+    ident = NAME.encode() + b"\0"
+    ncode = (dataoff + 4095) // 4096
+    cd_off = 12 + 8
+    hash_off = 88 + len(ident)
+    cd_len = hash_off + 32 * ncode
+    if cd_off + cd_len > datasize:
+        raise SystemExit(f"adhoc_resign: {datasize} bytes of LC_CODE_SIGNATURE cannot hold "
+                         f"{cd_off + cd_len}")
+    sb = base + dataoff
+    struct.pack_into(">III", buf, sb, 0xFADE0CC0, cd_off + cd_len, 1)
+    struct.pack_into(">II", buf, sb + 12, 0, cd_off)
+    cd = sb + cd_off
+    struct.pack_into(">IIIIIIIIIBBBBIIIIQQQQ", buf, cd, 0xFADE0C02, cd_len, 0x20400,
+                     0x2 | 0x20000, hash_off, 88, 0, ncode, dataoff, 32, 2, 0, 12, 0, 0, 0, 0,
+                     0, text[0], text[1], text[2])
+    buf[cd + 88:cd + 88 + len(ident)] = ident
 
 
 def resign_slice(buf, base, size):
@@ -37,12 +63,17 @@ def resign_slice(buf, base, size):
     off = base + (32 if magic == 0xFEEDFACF else 28)
     end = off + sizeofcmds
     sig = None
+    text = (0, 0, 0)
+    filetype = struct.unpack_from("<I", buf, base + 12)[0]
     for _ in range(ncmds):
         if off + 8 > end:
             break
         cmd, cmdsize = struct.unpack_from("<II", buf, off)
         if cmd == LC_CODE_SIGNATURE:
             sig = struct.unpack_from("<II", buf, off + 8)
+        if cmd == 0x19 and bytes(buf[off + 8:off + 24]).rstrip(b"\0") == b"__TEXT":
+            fileoff, filesize = struct.unpack_from("<QQ", buf, off + 40)
+            text = (fileoff, filesize, 1 if filetype == 2 else 0)
         if cmdsize < 8:
             raise SystemExit("adhoc_resign: malformed load command")
         off += cmdsize
@@ -50,6 +81,8 @@ def resign_slice(buf, base, size):
         return False
     dataoff, datasize = sig
     sb = base + dataoff
+    if not any(buf[sb:sb + datasize]):
+        write_fresh(buf, base, dataoff, datasize, text)
     smagic, slen, count = struct.unpack_from(">III", buf, sb)
     if smagic != 0xFADE0CC0 or slen > datasize:
         raise SystemExit("adhoc_resign: no embedded-signature SuperBlob")
@@ -84,7 +117,9 @@ def resign_slice(buf, base, size):
 
 def main(paths):
     status = 0
+    global NAME
     for path in paths:
+        NAME = os.path.basename(path)
         with open(path, "rb") as f:
             buf = bytearray(f.read())
         magic = struct.unpack_from(">I", buf, 0)[0]
