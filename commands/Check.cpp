@@ -24,6 +24,7 @@
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
 #include "contract/LoaderRules.h"
+#include "contract/PlatformPolicy.h"
 #include "signature/CodeSignature.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -260,7 +261,8 @@ json::Object fileRecord(const objlib::BinaryInfo &Info, const contract::Verdict 
 json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
                          const contract::FileProbe &Exists, Totals &T,
-                         std::vector<contract::Finding> Extra = {}) {
+                         std::vector<contract::Finding> Extra = {},
+                         const contract::PlatformTarget *Platform = nullptr) {
   contract::ContractSpec Spec_ = Given;
   contract::FileProbe Probe = Exists;
   if (Spec_.Portable && !Source)
@@ -286,10 +288,18 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   for (contract::Finding &F : Extra)
     V.Findings.push_back(std::move(F));
   json::Array Placements;
+  std::vector<std::string> ShippedDeps;
   if (Spec_.Portable)
     for (const contract::DependencyPlacement &P :
-         contract::placeDependencies(Info, *Spec_.Portable, Probe))
+         contract::placeDependencies(Info, *Spec_.Portable, Probe)) {
+      if (P.Where == contract::Placement::Shipped)
+        ShippedDeps.push_back(P.Dependency);
       Placements.push_back(placementRecord(P));
+    }
+  if (Platform && !Platform->empty())
+    contract::judgePlatform(Info, *Platform, [&](StringRef D) {
+      return llvm::is_contained(ShippedDeps, D);
+    }, V);
   json::Object R = fileRecord(Info, V, containerToJSON(Source),
                               Spec_.Portable ? json::Value(std::move(Placements))
                                              : json::Value(nullptr),
@@ -456,6 +466,7 @@ private:
 /// (Nested: one without an image is no error), anything else by JudgeFile.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
                const shipment::ClosureOptions &CO, bool WithClosure, SignatureScope Signatures,
+               const contract::PlatformTarget &BasePlatform,
                const objlib::ReadOptions &Read, const package::ContainerOptions &Containers,
                function_ref<void(const std::string &, const package::ContainerOptions &, bool)>
                    JudgeFile,
@@ -474,6 +485,15 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   // names and search paths: the load commands alone.
   objlib::ReadOptions TreeRead = Read;
   TreeRead.Imports = PerFile.FailOnUnused || !PerFile.ForbidUnreferenced.empty();
+  // A wheel's platform tags (--portable): its files against them.
+  contract::PlatformTarget Platform = BasePlatform;
+  if (Contract.Portable)
+    if (std::optional<contract::PlatformTarget> Tags = contract::wheelTarget(Path)) {
+      Platform.Mac.insert(Platform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+      Platform.Linux = Tags->Linux;
+      Platform.Unknown = Tags->Unknown;
+    }
+  TreeRead.VersionNeeds = !Platform.Linux.empty();
   package::ContainerOptions Walk = Containers;
   Walk.EmptyIsFine = Nested;
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
@@ -564,6 +584,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Extra[I])
       V.Findings.push_back(std::move(F));
+    if (Contract.Portable && !Platform.empty())
+      contract::judgePlatform(Info, Platform, [&](StringRef D) {
+        return llvm::any_of(C.Edges, [&](const shipment::Edge &E) {
+          return E.Image == I && E.Dependency == D && E.Where == shipment::Outcome::Shipped;
+        });
+      }, V);
     json::Object R = fileRecord(Info, V, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
@@ -579,7 +605,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = contract::joinPath(Path, K.Rel);
     if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
-      checkTree(File, Contract, CO, WithClosure, Signatures, Read, InTree, JudgeFile, Json, Out, T,
+      checkTree(File, Contract, CO, WithClosure, Signatures, BasePlatform, Read, InTree, JudgeFile,
+                Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
     else
       JudgeFile(File, InTree, K.PrefixIsImage);
@@ -656,6 +683,26 @@ int runCheck(const std::vector<std::string> &Args) {
       Contract.Portable && !(A && A->getOption().matches(OPT_no_signatures)))
     Signatures = A && StringRef(A->getValue()) == "all" ? signature::Scope::All
                                                         : signature::Scope::Arm64;
+  // --macos-min, or MACOSX_DEPLOYMENT_TARGET: every macOS slice (--portable).
+  contract::PlatformTarget Platform;
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ); A && !Contract.Portable)
+    return usageError(Spec, "--macos-min needs --portable");
+  if (Contract.Portable) {
+    std::string Min, Source;
+    if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ)) {
+      Min = A->getValue();
+      Source = "--macos-min " + Min;
+    } else if (const char *Env = getenv("MACOSX_DEPLOYMENT_TARGET"); Env && *Env) {
+      Min = Env;
+      Source = "MACOSX_DEPLOYMENT_TARGET=" + Min;
+    }
+    if (!Min.empty()) {
+      std::optional<uint32_t> V = contract::parseMacOSVersion(Min);
+      if (!V)
+        return usageError(Spec, Source + ": not a macOS version (11.0, 10.15)");
+      Platform.Mac.push_back({"", *V, false, Source});
+    }
+  }
   MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
                        bool SkipPrefix) {
@@ -678,8 +725,18 @@ int runCheck(const std::vector<std::string> &Args) {
             for (contract::Finding &F : Sig.Findings)
               Conflicts.push_back(std::move(F));
           }
+          // A wheel's member: the wheel's tags too.
+          contract::PlatformTarget FilePlatform = Platform;
+          if (Contract.Portable && Source && Source->Archive)
+            if (std::optional<contract::PlatformTarget> Tags =
+                    contract::wheelTarget(Source->Container)) {
+              FilePlatform.Mac.insert(FilePlatform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+              FilePlatform.Linux = Tags->Linux;
+              FilePlatform.Unknown = Tags->Unknown;
+            }
           // checkRecord counts their unknowns with the file's.
-          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
+          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts),
+                                  &FilePlatform));
         },
         [&](const InputFailure &F) {
           ++T.Files;
@@ -691,7 +748,7 @@ int runCheck(const std::vector<std::string> &Args) {
   };
   for (const std::string &Path : CL.Positionals) {
     if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Signatures, Read, Containers, JudgeFile,
+      checkTree(Path, Contract, CO, WithClosure, Signatures, Platform, Read, Containers, JudgeFile,
                 CL.Args.hasArg(OPT_json), *Out, T, Status);
       continue;
     }

@@ -75,6 +75,9 @@ def no_signatures : F<"no-signatures", "Under --portable, do not check Mach-O co
 defm signatures : Eq<"signatures", "<arm64|all>", "Under --portable, the slices whose code "
                      "signature is checked: arm64 (Apple silicon refuses them unsigned or "
                      "changed after signing; the default) or all", [CheckVis]>;
+defm macos_min : Eq<"macos-min", "<version>", "Under --portable, no slice needs a macOS newer "
+                    "than VERSION (default: MACOSX_DEPLOYMENT_TARGET; a wheel: its tag's)",
+                    [CheckVis]>;
 defm bundle_root : Eq<"bundle-root", "<dir>", "What ships (default: each binary's directory)",
                       [CheckVis]>;
 defm search : Eq<"search", "<dir>", "An application library directory where @rpath names "
