@@ -3,7 +3,8 @@
 # out as npm installs them. Every arm64 image verifies; fsevents' universal
 # file has an unsigned x86_64 slice (Intel Macs load it), which only
 # --signatures=all reports; one byte changed in a real signed library is
-# found on its page. Skipped (125) when the npm
+# found on its page. And the platform policy (item 1) on real files: wheels
+# made of them, judged against their tags. Skipped (125) when the npm
 # registry cannot be reached.
 
 NPM_DARWIN_PKGS=(@img/sharp-darwin-arm64 @img/sharp-libvips-darwin-arm64 fsevents
@@ -39,8 +40,8 @@ print(n)
 PY
 }
 
-SUITE_signatures_npm() {
-  TEST "every arm64 image of npm's darwin packages verifies; a patched one does not"
+# fetch_npm: the packages under ./node_modules, as npm installs them.
+fetch_npm() {
   mkdir -p node_modules
   (cd node_modules && timeout 300 npm pack "${NPM_DARWIN_PKGS[@]}" >npm.log 2>&1) ||
     test_failed "npm pack: $(tail -3 node_modules/npm.log)"
@@ -49,6 +50,32 @@ SUITE_signatures_npm() {
     mkdir -p "node_modules/$pkg" &&
       tar xzf "$tgz" -C "node_modules/$pkg" --strip-components=1 && rm "$tgz"
   done
+}
+
+# wheel NAME DIR: a wheel (a zip) of DIR's files, paths kept.
+wheel() {
+  python3 - "$1" "$2" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    for root, _, files in os.walk(sys.argv[2]):
+        for f in files:
+            z.write(os.path.join(root, f))
+PY
+}
+
+# platform_lines JSON: the platform findings, "path: message" a line.
+platform_lines() {
+  python3 -c '
+import json, sys
+for r in json.load(sys.stdin)["files"]:
+    for f in r.get("findings", []):
+        if f["rule"] == "platform":
+            print(r["path"] + ": " + f["message"])'
+}
+
+SUITE_signatures_npm() {
+  TEST "every arm64 image of npm's darwin packages verifies; a patched one does not"
+  fetch_npm
   n=$(count_arm64 node_modules)
   [ "$n" -ge 8 ] || test_failed "only $n arm64 images in the packages"
   json=$(LG check --portable --json node_modules)
@@ -73,4 +100,26 @@ f.seek(4096 * 1000 + 7); f.write(bytes([b[0] ^ 1]))' "$lib"
   out=$(LG check --portable "$lib"); status=$?
   expect_equal "$status" 1 "$out"
   expect_contains "$out" "(page 1000 at 0x3e8000)"
+
+  TEST "real files in wheels: each one's minimum macOS and slices against the tag"
+  fetch_npm
+  # sharp and libvips state macOS 11.0 (llvm-otool): a macosx_11_0_arm64 wheel holds.
+  wheel sharp-0.35.6-cp312-abi3-macosx_11_0_arm64.whl node_modules/@img
+  lines=$(LG check --portable --json sharp-0.35.6-cp312-abi3-macosx_11_0_arm64.whl | platform_lines)
+  expect_equal "$lines" "" "platform findings of sharp in a macosx_11_0_arm64 wheel"
+  # esbuild's Go-linked executable states 12.0.
+  wheel esbuild-0.28.2-py3-none-macosx_11_0_arm64.whl node_modules/@esbuild
+  lines=$(LG check --portable --json esbuild-0.28.2-py3-none-macosx_11_0_arm64.whl | platform_lines)
+  expect_contains "$lines" "bin/esbuild: needs macOS 12.0 (arm64), newer than 11.0 that the wheel tag macosx_11_0_arm64 promises"
+  # fsevents: x86_64 at 10.15, arm64 at 11.0; and no x86_64 in the arm64-only packages.
+  wheel fsevents-2.3.3-cp312-abi3-macosx_10_13_universal2.whl node_modules/fsevents
+  lines=$(LG check --portable --json fsevents-2.3.3-cp312-abi3-macosx_10_13_universal2.whl | platform_lines)
+  expect_contains "$lines" "fsevents.node: needs macOS 10.15 (x86_64), newer than 10.13"
+  expect_not_contains "$lines" "(arm64)"
+  wheel fsevents-2.3.3-cp312-abi3-macosx_10_15_universal2.whl node_modules/fsevents
+  lines=$(LG check --portable --json fsevents-2.3.3-cp312-abi3-macosx_10_15_universal2.whl | platform_lines)
+  expect_equal "$lines" "" "fsevents in a macosx_10_15_universal2 wheel"
+  wheel sharp-0.35.6-cp312-abi3-macosx_11_0_universal2.whl node_modules/@img
+  lines=$(LG check --portable --json sharp-0.35.6-cp312-abi3-macosx_11_0_universal2.whl | platform_lines)
+  expect_contains "$lines" "libvips-cpp.8.18.8.dylib: no x86_64 slice (it has arm64), which the wheel tag macosx_11_0_universal2 requires"
 }
