@@ -685,8 +685,9 @@ int runCheck(const std::vector<std::string> &Args) {
                                                         : signature::Scope::Arm64;
   // --macos-min, or MACOSX_DEPLOYMENT_TARGET: every macOS slice (--portable).
   contract::PlatformTarget Platform;
-  if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ); A && !Contract.Portable)
-    return usageError(Spec, "--macos-min needs --portable");
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ, OPT_platform_tag_EQ);
+      A && !Contract.Portable)
+    return usageError(Spec, optionName(A) + " needs --portable");
   if (Contract.Portable) {
     std::string Min, Source;
     if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ)) {
@@ -701,6 +702,22 @@ int runCheck(const std::vector<std::string> &Args) {
       if (!V)
         return usageError(Spec, Source + ": not a macOS version (11.0, 10.15)");
       Platform.Mac.push_back({"", *V, false, Source});
+    }
+    // --platform-tag: the inputs promise what a wheel with that tag does.
+    if (const opt::Arg *A = CL.Args.getLastArg(OPT_platform_tag_EQ)) {
+      std::optional<contract::PlatformTarget> Tags =
+          contract::wheelTarget("x-0-py3-none-" + std::string(A->getValue()) + ".whl");
+      if (!Tags || StringRef(A->getValue()).contains('-') || Tags->empty())
+        return usageError(Spec, "--platform-tag " + std::string(A->getValue()) +
+                                    ": not a platform tag (macosx_11_0_arm64, "
+                                    "manylinux_2_17_x86_64, ...)");
+      for (auto &M : Tags->Mac)
+        M.Source.replace(0, strlen("the wheel tag "), "--platform-tag ");
+      for (auto &L : Tags->Linux)
+        L.Source.replace(0, strlen("the wheel tag "), "--platform-tag ");
+      Platform.Mac.insert(Platform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+      Platform.Linux = Tags->Linux;
+      Platform.Unknown = Tags->Unknown;
     }
   }
   MemberConflicts Members;

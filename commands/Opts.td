@@ -78,6 +78,9 @@ defm signatures : Eq<"signatures", "<arm64|all>", "Under --portable, the slices 
 defm macos_min : Eq<"macos-min", "<version>", "Under --portable, no slice needs a macOS newer "
                     "than VERSION (default: MACOSX_DEPLOYMENT_TARGET; a wheel: its tag's)",
                     [CheckVis]>;
+defm platform_tag : Eq<"platform-tag", "<tag>", "Under --portable, judge the inputs as a wheel "
+                       "tagged TAG is (macosx_11_0_arm64, manylinux_2_17_x86_64, ...; a set "
+                       "with '.'): a tree or a file given a target", [CheckVis]>;
 defm bundle_root : Eq<"bundle-root", "<dir>", "What ships (default: each binary's directory)",
                       [CheckVis]>;
 defm search : Eq<"search", "<dir>", "An application library directory where @rpath names "

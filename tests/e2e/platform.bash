@@ -149,6 +149,28 @@ EOF
   json=$(LG check --portable --json t-1.0-cp312-cp312-manylinux_2_17_x86_64.whl)
   expect_contains "$json" "loads libhelper.so.1, which manylinux_2_17 does not promise"
 
+  TEST "a tree or a file given a target: --platform-tag"
+  mkdir -p mac elf
+  macho mac/libk14.dylib arm64 14.0
+  expect_status 0 LG check --portable mac
+  out=$(LG check --portable --platform-tag macosx_11_0_arm64 mac); status=$?
+  expect_equal "$status" 1 "$out"
+  expect_contains "$out" "needs macOS 14.0 (arm64), newer than 11.0 that --platform-tag macosx_11_0_arm64 promises"
+  out=$(LG check --portable --platform-tag macosx_14_0_universal2 mac/libk14.dylib); status=$?
+  expect_equal "$status" 1 "$out"
+  expect_contains "$out" "no x86_64 slice"
+  printf '%s\n' '#include <pthread.h>' 'static void *run(void *) { return nullptr; }' \
+    'extern "C" int start() { pthread_t t; return pthread_create(&t, nullptr, run, nullptr); }' >e.cpp
+  "$CLANGXX" -shared -fPIC e.cpp -o elf/libe.so || test_failed "linking libe.so"
+  out=$(LG check --portable --platform-tag manylinux_2_17_x86_64 elf); status=$?
+  expect_equal "$status" 1 "$out"
+  expect_contains "$out" "needs GLIBC_2.34 (libc.so.6), which manylinux_2_17 does not allow"
+  expect_contains "$out" "--platform-tag manylinux_2_17_x86_64 promises it"
+  expect_status 0 LG check --portable --platform-tag manylinux_2_36_x86_64 elf/libe.so
+  expect_status 64 LG check --portable --platform-tag any elf
+  expect_status 64 LG check --portable --platform-tag py3-none-any elf
+  expect_status 64 LG check --forbid libfoo --platform-tag manylinux_2_36_x86_64 elf
+
   TEST "the regenerated table is the committed one (scripts/auditwheel_policy.py)"
   rev=$(sed -n 's/^- revision: `\([0-9a-f]*\)`.*/\1/p' "$LINKGUARD_SOURCE_DIR/data/auditwheel/README.md")
   [ ${#rev} = 40 ] || test_failed "no revision in data/auditwheel/README.md"
