@@ -156,8 +156,8 @@ void checkPages(StringRef Slice, const CodeDirectory &CD, SliceSignature &R) {
   unsigned Threads = 1;
   if (Pages >= 2 * MinPagesPerThread) {
     unsigned Hw = std::max(1u, std::thread::hardware_concurrency());
-    Threads = static_cast<unsigned>(
-        std::min<uint64_t>({Hw, MaxThreads, Pages / MinPagesPerThread}));
+    const uint64_t Cap = std::min<uint64_t>(Hw, MaxThreads);
+    Threads = static_cast<unsigned>(std::min<uint64_t>(Cap, Pages / MinPagesPerThread));
   }
   struct Chunk {
     uint64_t Begin = 0, End = 0, BadCount = 0;
