@@ -2,6 +2,7 @@
 #include "commands/Contracts.h"
 
 #include "commands/Printer.h"
+#include "support/StableSort.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Option/Option.h"
@@ -90,8 +91,8 @@ json::Array findingsRecord(const contract::Verdict &V) {
     Rank.try_emplace(F.Slice, Rank.size());
     Ordered.push_back(&F);
   }
-  std::stable_sort(Ordered.begin(), Ordered.end(),
-                   [&](const contract::Finding *A, const contract::Finding *B) {
+  stableSort(Ordered,
+             [&](const contract::Finding *A, const contract::Finding *B) {
                      return Rank.lookup(A->Slice) < Rank.lookup(B->Slice);
                    });
   json::Array A;
