@@ -24,6 +24,8 @@
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
 #include "contract/LoaderRules.h"
+#include "contract/PlatformPolicy.h"
+#include "signature/CodeSignature.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -168,6 +170,29 @@ bool insideRoot(const std::string &P, const std::string &Root) {
   return contract::isUnder(RealP, RealRoot);
 }
 
+/// --portable's code signatures (rule code-signature, signature/): which
+/// slices, or none (--no-signatures, or no --portable).
+using SignatureScope = std::optional<signature::Scope>;
+
+/// The findings of a Mach-O image's code signatures, its bytes read from
+/// Path (a plain file or a file of a tree; mapped, not copied).
+void judgeSignaturesAt(const std::string &Path, const std::string &Name,
+                       const objlib::BinaryInfo &Info, signature::Scope Scope,
+                       contract::Verdict &V) {
+  if (Info.Fmt != objlib::Format::MachO)
+    return;
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf) {
+    contract::Finding F;
+    F.Kind = contract::FindingKind::Unknown;
+    F.Rule = "code-signature";
+    F.Message = "its code signature cannot be checked: " + Buf.getError().message();
+    V.Findings.push_back(std::move(F));
+    return;
+  }
+  signature::judgeSignatures((*Buf)->getBuffer(), Scope, Name, Info.Universal, V);
+}
+
 /// The text's lines, and what the summary counts: the findings of one slice
 /// on one dependency with one kind are one line, with the first rule's
 /// message (forbid-unreferenced's, which names the fix, when it is among
@@ -304,7 +329,8 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
                          const contract::FileProbe &Exists, Totals &T,
                          std::vector<contract::Finding> Extra = {},
-                         const shipment::ClosureOptions *CO = nullptr) {
+                         const shipment::ClosureOptions *CO = nullptr,
+                         const contract::PlatformTarget *Platform = nullptr) {
   contract::ContractSpec Spec_ = Given;
   if (Spec_.Portable && !Source && CO && Info.Fmt == objlib::Format::ELF) {
     OwnClosure Own = elfFileClosure(Path, *Spec_.Portable, *CO);
@@ -315,6 +341,14 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
       V.Findings.push_back(std::move(F));
     for (contract::Finding &F : Extra)
       V.Findings.push_back(std::move(F));
+    if (Platform && !Platform->empty())
+      contract::judgePlatform(Info, *Platform, [&](StringRef D) {
+        return llvm::any_of(Own.Placements, [&](const json::Value &P) {
+          const json::Object *O = P.getAsObject();
+          return O && O->getString("placement") == StringRef("shipped") &&
+                 O->getString("dependency") == D;
+        });
+      }, V);
     json::Object R = fileRecord(Info, V, containerToJSON(Source),
                                 json::Value(std::move(Own.Placements)), T);
     putName(R, "path", Path);
@@ -344,10 +378,18 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   for (contract::Finding &F : Extra)
     V.Findings.push_back(std::move(F));
   json::Array Placements;
+  std::vector<std::string> ShippedDeps;
   if (Spec_.Portable)
     for (const contract::DependencyPlacement &P :
-         contract::placeDependencies(Info, *Spec_.Portable, Probe))
+         contract::placeDependencies(Info, *Spec_.Portable, Probe)) {
+      if (P.Where == contract::Placement::Shipped)
+        ShippedDeps.push_back(P.Dependency);
       Placements.push_back(placementRecord(P));
+    }
+  if (Platform && !Platform->empty())
+    contract::judgePlatform(Info, *Platform, [&](StringRef D) {
+      return llvm::is_contained(ShippedDeps, D);
+    }, V);
   json::Object R = fileRecord(Info, V, containerToJSON(Source),
                               Spec_.Portable ? json::Value(std::move(Placements))
                                              : json::Value(nullptr),
@@ -513,7 +555,8 @@ private:
 /// judged after it: a zip under the closure as a shipment of its own
 /// (Nested: one without an image is no error), anything else by JudgeFile.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
-               const shipment::ClosureOptions &CO, bool WithClosure,
+               const shipment::ClosureOptions &CO, bool WithClosure, SignatureScope Signatures,
+               const contract::PlatformTarget &BasePlatform,
                const objlib::ReadOptions &Read, const package::ContainerOptions &Containers,
                function_ref<void(const std::string &, const package::ContainerOptions &, bool)>
                    JudgeFile,
@@ -532,6 +575,15 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   // names and search paths: the load commands alone.
   objlib::ReadOptions TreeRead = Read;
   TreeRead.Imports = PerFile.FailOnUnused || !PerFile.ForbidUnreferenced.empty();
+  // A wheel's platform tags (--portable): its files against them.
+  contract::PlatformTarget Platform = BasePlatform;
+  if (Contract.Portable)
+    if (std::optional<contract::PlatformTarget> Tags = contract::wheelTarget(Path)) {
+      Platform.Mac.insert(Platform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+      Platform.Linux = Tags->Linux;
+      Platform.Unknown = Tags->Unknown;
+    }
+  TreeRead.VersionNeeds = !Platform.Linux.empty();
   package::ContainerOptions Walk = Containers;
   Walk.EmptyIsFine = Nested;
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
@@ -590,6 +642,35 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
            << ": the load closure is too large to resolve (more than " << CO.MaxEdges
            << " dependencies and search directories tried): undecided\n";
   }
+  // Code signatures read the bytes: a directory's files from their path, a
+  // zip's members in one more pass over the archive (the walk kept none).
+  if (Signatures && S->kind() == shipment::Shipment::Kind::Zip) {
+    package::ContainerOptions Again = Walk;
+    Again.Scan = false;
+    consumeError(package::forEachImage(
+        Path, Again,
+        [&](const package::Image &Img) {
+          const std::string Rel = Img.Member.empty() ? "" : contract::normalizePath(Img.Member);
+          for (size_t I = 0; I < N; ++I) {
+            const shipment::ShippedImage &SI = S->images()[I];
+            if (SI.Rel != Rel || SI.Offset != Img.Offset || SI.Info.Fmt != objlib::Format::MachO)
+              continue;
+            contract::Verdict Sig;
+            signature::judgeSignatures(Img.Data.getBuffer(), *Signatures, S->printName(I),
+                                       SI.Info.Universal, Sig);
+            for (contract::Finding &F : Sig.Findings)
+              Extra[I].push_back(std::move(F));
+          }
+        },
+        [](const std::string &, Error E) { consumeError(std::move(E)); }));
+  } else if (Signatures) {
+    for (size_t I = 0; I < N; ++I) {
+      contract::Verdict Sig;
+      judgeSignaturesAt(S->absPath(I), S->printName(I), S->images()[I].Info, *Signatures, Sig);
+      for (contract::Finding &F : Sig.Findings)
+        Extra[I].push_back(std::move(F));
+    }
+  }
   const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
                           !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
   for (size_t I = 0; I < N; ++I) {
@@ -603,6 +684,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Extra[I])
       V.Findings.push_back(std::move(F));
+    if (Contract.Portable && !Platform.empty())
+      contract::judgePlatform(Info, Platform, [&](StringRef D) {
+        return llvm::any_of(C.Edges, [&](const shipment::Edge &E) {
+          return E.Image == I && E.Dependency == D && E.Where == shipment::Outcome::Shipped;
+        });
+      }, V);
     json::Object R = fileRecord(Info, V, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
@@ -618,7 +705,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = contract::joinPath(Path, K.Rel);
     if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
-      checkTree(File, Contract, CO, WithClosure, Read, InTree, JudgeFile, Json, Out, T,
+      checkTree(File, Contract, CO, WithClosure, Signatures, BasePlatform, Read, InTree, JudgeFile,
+                Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
     else
       JudgeFile(File, InTree, K.PrefixIsImage);
@@ -681,6 +769,57 @@ int runCheck(const std::vector<std::string> &Args) {
               .str();
   }
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
+  SignatureScope Signatures;
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_signatures_EQ, OPT_no_signatures)) {
+    if (!Contract.Portable)
+      return usageError(Spec, optionName(A) + " needs --portable");
+    if (A->getOption().matches(OPT_signatures_EQ) && StringRef(A->getValue()) != "all" &&
+        StringRef(A->getValue()) != "arm64")
+      return usageError(Spec, "--signatures " + std::string(A->getValue()) +
+                                  ": not arm64 or all");
+  }
+  // The last of --signatures and --no-signatures wins; arm64 by default.
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_signatures_EQ, OPT_no_signatures);
+      Contract.Portable && !(A && A->getOption().matches(OPT_no_signatures)))
+    Signatures = A && StringRef(A->getValue()) == "all" ? signature::Scope::All
+                                                        : signature::Scope::Arm64;
+  // --macos-min, or MACOSX_DEPLOYMENT_TARGET: every macOS slice (--portable).
+  contract::PlatformTarget Platform;
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ, OPT_platform_tag_EQ);
+      A && !Contract.Portable)
+    return usageError(Spec, optionName(A) + " needs --portable");
+  if (Contract.Portable) {
+    std::string Min, Source;
+    if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ)) {
+      Min = A->getValue();
+      Source = "--macos-min " + Min;
+    } else if (const char *Env = getenv("MACOSX_DEPLOYMENT_TARGET"); Env && *Env) {
+      Min = Env;
+      Source = "MACOSX_DEPLOYMENT_TARGET=" + Min;
+    }
+    if (!Min.empty()) {
+      std::optional<uint32_t> V = contract::parseMacOSVersion(Min);
+      if (!V)
+        return usageError(Spec, Source + ": not a macOS version (11.0, 10.15)");
+      Platform.Mac.push_back({"", *V, false, Source});
+    }
+    // --platform-tag: the inputs promise what a wheel with that tag does.
+    if (const opt::Arg *A = CL.Args.getLastArg(OPT_platform_tag_EQ)) {
+      std::optional<contract::PlatformTarget> Tags =
+          contract::wheelTarget("x-0-py3-none-" + std::string(A->getValue()) + ".whl");
+      if (!Tags || StringRef(A->getValue()).contains('-') || Tags->empty())
+        return usageError(Spec, "--platform-tag " + std::string(A->getValue()) +
+                                    ": not a platform tag (macosx_11_0_arm64, "
+                                    "manylinux_2_17_x86_64, ...)");
+      for (auto &M : Tags->Mac)
+        M.Source.replace(0, strlen("the wheel tag "), "--platform-tag ");
+      for (auto &L : Tags->Linux)
+        L.Source.replace(0, strlen("the wheel tag "), "--platform-tag ");
+      Platform.Mac.insert(Platform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+      Platform.Linux = Tags->Linux;
+      Platform.Unknown = Tags->Unknown;
+    }
+  }
   MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
                        bool SkipPrefix) {
@@ -693,9 +832,28 @@ int runCheck(const std::vector<std::string> &Args) {
             Conflicts = fileConflicts(Name, Contract, CO);
           else if (Source && !CO.Unique.empty())
             Conflicts = Members.of(*Source, Name, CO, Opts);
+          if (Signatures) {
+            contract::Verdict Sig;
+            if (Source && Info.Fmt == objlib::Format::MachO)
+              signature::judgeSignatures(Source->Data.getBuffer(), *Signatures, Name,
+                                         Info.Universal, Sig);
+            else if (!Source)
+              judgeSignaturesAt(Name, Name, Info, *Signatures, Sig);
+            for (contract::Finding &F : Sig.Findings)
+              Conflicts.push_back(std::move(F));
+          }
+          // A wheel's member: the wheel's tags too.
+          contract::PlatformTarget FilePlatform = Platform;
+          if (Contract.Portable && Source && Source->Archive)
+            if (std::optional<contract::PlatformTarget> Tags =
+                    contract::wheelTarget(Source->Container)) {
+              FilePlatform.Mac.insert(FilePlatform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+              FilePlatform.Linux = Tags->Linux;
+              FilePlatform.Unknown = Tags->Unknown;
+            }
           // checkRecord counts their unknowns with the file's.
-          Out->result(
-              checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts), &CO));
+          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts),
+                                  &CO, &FilePlatform));
         },
         [&](const InputFailure &F) {
           ++T.Files;
@@ -707,7 +865,7 @@ int runCheck(const std::vector<std::string> &Args) {
   };
   for (const std::string &Path : CL.Positionals) {
     if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Read, Containers, JudgeFile,
+      checkTree(Path, Contract, CO, WithClosure, Signatures, Platform, Read, Containers, JudgeFile,
                 CL.Args.hasArg(OPT_json), *Out, T, Status);
       continue;
     }

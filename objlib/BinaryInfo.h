@@ -142,6 +142,11 @@ struct Slice {
   std::vector<Import> WeakLookupImports;
   /// ELF imports whose library cannot be known (no symbol version).
   std::vector<Import> UnattributedImports;
+  /// ELF: the symbol versions .gnu.version_r requires, as (the DT_NEEDED
+  /// file its record names, the version: "libc.so.6", "GLIBC_2.34"), in
+  /// file order. A wheel's manylinux / musllinux tag is judged against
+  /// them (contract/PlatformPolicy.h).
+  std::vector<std::pair<std::string, std::string>> VersionNeeds;
   /// Recoverable damage noticed while decoding.
   std::vector<std::string> Warnings;
   /// ELF only: DT_FLAGS_1 (DF_1_PIE, DF_1_NOOPEN, DF_1_NODEFLIB), the last

@@ -28,6 +28,7 @@ LINKGUARD_PACKAGES=(
   clang-14 libomp-dev
   libspdlog-dev libfmt-dev catch2
   libzstd-dev zlib1g-dev libtomlplusplus-dev
+  libssl-dev # signature/: libcrypto (static) hashes code signatures' pages
   cmake ninja-build python3 ccache clang-tidy-19
   # tests/e2e/{distcc,icecc,sccache}.bash: the compile farms and caches
   # linkguard composes with, started on loopback by the suites.
@@ -58,7 +59,7 @@ LINKGUARD_PACKAGES=(
 # GNU time are for the tests.
 LINKGUARD_DEMO_PACKAGES=(
   clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev
-  libspdlog-dev libfmt-dev libzstd-dev zlib1g-dev libtomlplusplus-dev
+  libspdlog-dev libfmt-dev libzstd-dev zlib1g-dev libtomlplusplus-dev libssl-dev
   cmake ninja-build
 )
 # What scripts/wheel needs, and all it installs: the demo's build packages
@@ -69,7 +70,7 @@ LINKGUARD_WHEEL_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}"
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command
 # Line Tools, which also bring python3 and the SDK).
-LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus catch2 zstd cmake ninja ccache)
+LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus catch2 zstd openssl@3 cmake ninja ccache)
 
 if [ "$LINKGUARD_PLATFORM" = macos ]; then
   LLVM_BIN=$(brew --prefix llvm@19 2>/dev/null || echo /opt/homebrew/opt/llvm@19)/bin

@@ -2,6 +2,7 @@
 
 import os
 import re
+import shutil
 import zipfile
 
 from conftest import LLVM_BIN
@@ -163,3 +164,17 @@ def test_metadata_points_at_docs_the_wheel_installs(wheel, venv):
     for rel in sorted(pointed):
         assert f"linkguard-{ver}.data/data/{rel}" in names, f"{rel}: named in METADATA, not in the wheel"
         assert os.path.isfile(os.path.join(venv, rel)), f"{rel}: not installed in the venv"
+
+
+def test_check_portable_judges_the_wheel_s_own_tag(cli, wheel, tmp_path):
+    """The wheel's manylinux tag against auditwheel's policy (issue 36 item
+    1): it holds; the same wheel tagged manylinux_2_5 (manylinux1, glibc 2.5)
+    does not, for the loader's GLIBC_ versions."""
+    r = run(cli, "check", "--portable", wheel)
+    assert r.returncode == 0, r.stdout + r.stderr
+    old = tmp_path / re.sub(r"manylinux_[0-9]+_[0-9]+_", "manylinux_2_5_", os.path.basename(wheel))
+    shutil.copy(wheel, old)
+    r = run(cli, "check", "--portable", old)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "libexec/linkguard/linkguard-loader: violation: needs GLIBC_" in r.stdout
+    assert "which manylinux_2_5 does not allow" in r.stdout
