@@ -457,6 +457,7 @@ struct LdSo {
         return;
       PathProbe D = S.probe(RelDir->empty() ? "." : *RelDir);
       if (D.Is == PathProbe::What::Outside) {
+        Se.Cwd = true; // the machine's directory, no default one of ld.so
         Se.HostEntries.push_back(Label + " (" + Dir + ": " +
                                  (D.Target == ".." ? std::string("above the tree")
                                                    : "a link to " + D.Target) +
@@ -478,6 +479,7 @@ struct LdSo {
       }
     }
     if (!RelDir) {
+      Se.Cwd = true;
       Se.HostEntries.push_back(Label + " (" + Dir + ")");
       return;
     }
@@ -513,6 +515,7 @@ struct LdSo {
         Se.ListGivenUp = true; // open_path returns -1 for the whole list
         return true;
       case Try::What::Host:
+        Se.Cwd = true;
         Se.HostEntries.push_back(Label + " -> " + Raw + " (" + T.Why + ")");
         return false;
       default:

@@ -216,7 +216,9 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
           portable: bool = False, bundle_root: Optional[Any] = None, search: Iterable[str] = (),
           provided: Iterable[str] = (), system_list: Optional[Any] = None,
           scan: bool = False, executable: Optional[Any] = None, unique: Iterable[str] = (),
-          max_inflated: Optional[Union[int, str]] = None) -> CheckResult:
+          max_inflated: Optional[Union[int, str]] = None, no_signatures: bool = False,
+          signatures: Optional[str] = None, macos_min: Optional[str] = None,
+          platform_tag: Optional[str] = None) -> CheckResult:
     """``linkguard check --json`` over PATHS (files, containers, ``PKG!member``, trees).
 
     Every option of ``linkguard check`` is a keyword (docs/check.md), its
@@ -251,6 +253,14 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
         args.append(f"--system-list={os.fspath(system_list)}")
     if scan:
         args.append("--scan")
+    if no_signatures:
+        args.append("--no-signatures")
+    if signatures is not None:
+        args.append(f"--signatures={signatures}")
+    if macos_min is not None:
+        args.append(f"--macos-min={macos_min}")
+    if platform_tag is not None:
+        args.append(f"--platform-tag={platform_tag}")
     args += ["--", *_fspaths(paths)]
     doc, code, err = _run_json(args)
     findings: List[Finding] = []

@@ -739,7 +739,8 @@ def classify_maps(maps, root, helper):
         rp = os.path.realpath(m)
         if rp == os.path.realpath(LDSO) or rp == helper:
             continue
-        if rp.startswith(root + "/") or m.startswith(root + "/"):
+        # By the file reached: "TREE/bin/../../lib/x" is outside the tree.
+        if rp.startswith(root + "/"):
             tree.add(rp)
         else:
             outside.add(m)
