@@ -23,6 +23,7 @@
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
+#include "contract/Advice.h"
 #include "contract/LoaderRules.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -168,6 +169,35 @@ bool insideRoot(const std::string &P, const std::string &Root) {
   return contract::isUnder(RealP, RealRoot);
 }
 
+/// Whether an image of the zip Container (at Member) is part of a PyTorch
+/// export: a .pt2 (torch._inductor.package writes its model libraries
+/// under data/aotinductor/). Its user's fix is to export again, and the
+/// torch process that loads it provides PyTorch's own libraries.
+bool isPyTorchExport(StringRef Container, StringRef Member) {
+  return Container.ends_with_insensitive(".pt2") || Member.contains("data/aotinductor/");
+}
+
+/// PyTorch's own libraries as provided, for a PyTorch export's
+/// portability (docs/check.md): appended to the user's --provided.
+void providePyTorch(std::vector<contract::Pattern> &Provided) {
+  for (const contract::Pattern &P : contract::pytorchProvided())
+    if (llvm::none_of(Provided, [&](const contract::Pattern &Q) { return Q.Text == P.Text; }))
+      Provided.push_back(P);
+}
+
+/// The reason of a dependency provided only by the PyTorch default (not by
+/// a --provided of the user's), instead of "(--provided)".
+bool providedByPyTorch(const std::string &Dependency, const std::vector<contract::Pattern> &User) {
+  auto Matches = [&](const contract::Pattern &P) {
+    return StringRef(Dependency).starts_with("/") ? P.matchesWholeName(Dependency)
+                                                  : P.matches(Dependency);
+  };
+  return llvm::none_of(User, Matches) && llvm::any_of(contract::pytorchProvided(), Matches);
+}
+const char *const PyTorchProvidedReason =
+    "is PyTorch's own library, which the torch process that loads a .pt2 provides "
+    "(docs/check.md)";
+
 /// The text's lines, and what the summary counts: the findings of one slice
 /// on one dependency with one kind are one line, with the first rule's
 /// message (forbid-unreferenced's, which names the fix, when it is among
@@ -176,7 +206,7 @@ bool insideRoot(const std::string &P, const std::string &Root) {
 /// not four). A finding about no dependency (an install name, a duplicate
 /// LC_RPATH) is a line of its own. The JSON keeps every rule's finding.
 struct FindingLine {
-  std::string Slice, Dependency, Kind, Message;
+  std::string Slice, Dependency, Kind, Message, Advice;
   std::vector<std::string> AlsoRules;
   std::string FirstRule;
 };
@@ -191,7 +221,8 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
       return !Dep.empty() && L.Slice == Slice && L.Dependency == Dep && L.Kind == Kind;
     });
     if (It == Lines.end()) {
-      Lines.push_back({Slice, Dep, Kind, printableName(F, "message"), {}, Rule});
+      Lines.push_back(
+          {Slice, Dep, Kind, printableName(F, "message"), printableName(F, "advice"), {}, Rule});
     } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
       // The line leads with the rule that says what to do: a library kept
       // although nothing binds to it is dropped by the rule's link flag
@@ -201,6 +232,7 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
         It->AlsoRules.insert(It->AlsoRules.begin(), It->FirstRule);
         It->FirstRule = Rule;
         It->Message = printableName(F, "message");
+        It->Advice = printableName(F, "advice");
       } else {
         It->AlsoRules.push_back(Rule);
       }
@@ -213,8 +245,11 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
 /// lines the text prints (findingLines), and an unknown one leaves the
 /// check undecided (92), never "holds" (fail closed) - a file's or a
 /// tree's image alike.
-json::Object fileRecord(const objlib::BinaryInfo &Info, const contract::Verdict &V,
-                        json::Value Container, json::Value Placements, Totals &T) {
+json::Object fileRecord(const objlib::BinaryInfo &Info, contract::Verdict &V,
+                        const contract::AdviceContext &Advice, json::Value Container,
+                        json::Value Placements, Totals &T) {
+  // Every finding's fix, for where the image came from (contract/Advice.h).
+  contract::advise(V, Advice);
   json::Array Arches;
   for (const objlib::Slice &S : Info.Slices)
     Arches.push_back(S.Arch);
@@ -258,15 +293,27 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   }
   if (Spec_.DropFlag.empty())
     Spec_.DropFlag = dropFlagFor(Info.Fmt);
+  const bool PyTorch = Source && isPyTorchExport(Source->Container, Source->Member);
+  if (PyTorch && Spec_.Portable)
+    providePyTorch(Spec_.Portable->Provided);
   contract::Verdict V = contract::judge(Info, Spec_, Probe);
   for (contract::Finding &F : Extra)
     V.Findings.push_back(std::move(F));
   json::Array Placements;
   if (Spec_.Portable)
-    for (const contract::DependencyPlacement &P :
-         contract::placeDependencies(Info, *Spec_.Portable, Probe))
+    for (contract::DependencyPlacement &P :
+         contract::placeDependencies(Info, *Spec_.Portable, Probe)) {
+      if (PyTorch && P.Where == contract::Placement::Provided &&
+          providedByPyTorch(P.Dependency, Given.Portable->Provided))
+        P.Reason = PyTorchProvidedReason;
       Placements.push_back(placementRecord(P));
-  json::Object R = fileRecord(Info, V, containerToJSON(Source),
+    }
+  contract::AdviceContext Advice;
+  Advice.Fmt = Info.Fmt;
+  Advice.DropFlag = Spec_.DropFlag;
+  Advice.From = PyTorch ? contract::Origin::PyTorchExport : contract::Origin::Link;
+  Advice.ExecutableGiven = Spec_.Portable && !Spec_.Portable->ExecutableDir.empty();
+  json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
                               Spec_.Portable ? json::Value(std::move(Placements))
                                              : json::Value(nullptr),
                               T);
@@ -291,6 +338,8 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     if (!L.Slice.empty())
       OS << " (" << printable(L.Slice) << ")";
     OS << ": " << coloured(L.Kind) << ": " << L.Message;
+    if (!L.Advice.empty())
+      OS << "; " << L.Advice;
     if (!L.AlsoRules.empty())
       OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
     OS << "\n";
@@ -455,9 +504,25 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
   if (!S)
     return;
+  // A PyTorch export: its user exports again, and the torch process that
+  // loads it provides PyTorch's own libraries.
+  const bool Zip = S->kind() == shipment::Shipment::Kind::Zip;
+  auto pytorchImage = [&](size_t I) {
+    return Zip && isPyTorchExport(S->given(), S->images()[I].Rel);
+  };
+  bool PyTorch = false;
+  for (size_t I = 0; I < S->walked() && !PyTorch; ++I)
+    PyTorch = pytorchImage(I);
+  shipment::ClosureOptions TreeCO = CO;
+  if (PyTorch)
+    providePyTorch(TreeCO.Provided);
   shipment::Closure C;
   if (WithClosure)
-    C = shipment::computeClosure(*S, CO);
+    C = shipment::computeClosure(*S, TreeCO);
+  if (PyTorch)
+    for (shipment::Edge &E : C.Edges)
+      if (E.Where == shipment::Outcome::Provided && providedByPyTorch(E.Dependency, CO.Provided))
+        E.Reason = PyTorchProvidedReason;
   const size_t N = S->walked();
   std::vector<std::vector<contract::Finding>> Extra(N);
   std::vector<json::Array> Placements(N);
@@ -478,6 +543,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Slice = sliceOf(E.Image, E.Slice);
     F.Dependency = E.Dependency;
     F.Rule = "portable";
+    F.Placement = shipment::outcomeName(E.Where);
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }
@@ -511,7 +577,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Extra[I])
       V.Findings.push_back(std::move(F));
-    json::Object R = fileRecord(Info, V, shipmentContainer(*S, I),
+    contract::AdviceContext Advice;
+    Advice.Fmt = Info.Fmt;
+    Advice.DropFlag = dropFlagFor(Info.Fmt);
+    Advice.From = pytorchImage(I) ? contract::Origin::PyTorchExport : contract::Origin::Link;
+    Advice.ExecutableGiven = !CO.Executable.empty();
+    json::Object R = fileRecord(Info, V, Advice, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
                                 T);
@@ -558,7 +629,7 @@ int runCheck(const std::vector<std::string> &Args) {
     return usageError(Spec, "no contract given (--forbid, --require, --forbid-unreferenced, "
                             "--unused, --mps-aot, --portable, --unique)");
 
-  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/1",
+  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/2",
                          DocumentShape::Files,
                          {CL.Args.hasArg(OPT_quiet) ? Render() : printRecord, printSummary});
   const contract::FileProbe Exists = contract::realFileProbe();

@@ -2,6 +2,7 @@
 #include "commands/Contracts.h"
 
 #include "commands/Printer.h"
+#include "contract/Advice.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Option/Option.h"
@@ -75,6 +76,9 @@ json::Object findingRecord(const contract::Finding &F, StringRef NameKey) {
   if (!F.Dependency.empty())
     putName(R, NameKey, F.Dependency);
   putName(R, "message", F.Message);
+  // Every finding names its fix (contract/Advice.h); one made without it
+  // gets the table's for a link.
+  putName(R, "advice", F.Advice.empty() ? contract::adviceText(F, {}) : F.Advice);
   return R;
 }
 

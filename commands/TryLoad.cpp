@@ -389,7 +389,7 @@ int runTryLoad(const std::vector<std::string> &Args) {
     return fail(Run.takeError());
   tryload::TryLoadVerdict Verdict = tryload::judgeRun(*Run, *Facts, O.Call, O.Spec);
   int Exit = exitCodeOf(Verdict.What);
-  auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/1", DocumentShape::Single,
+  auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/2", DocumentShape::Single,
                          {printRecord, nullptr});
   const std::optional<package::Image> &Source = Target->Source;
   Out->result(tryLoadRecord(O, Target->Name, Req.Library, Req.LoaderPath, Removed,

@@ -1,6 +1,8 @@
 //===- LoadedImages.cpp - --forbid / --require over a process's images ----===//
 #include "contract/LoadedImages.h"
 
+#include "contract/Advice.h"
+
 namespace linkguard::contract {
 
 static bool matchesImage(const Pattern &P, const LoadedImage &I) {
@@ -39,6 +41,9 @@ Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
            "no image mapped in the process matches '" + P.Text + "'",
            {}});
   }
+  AdviceContext C;
+  C.From = Origin::Process;
+  advise(V, C);
   return V;
 }
 

@@ -138,7 +138,7 @@ import json, sys
 d = json.load(sys.stdin)
 f = [x for x in d["findings"] if x["kind"] == "violation"]
 assert f and f[0]["image"] == "/usr/lib/llvm-14/lib/libomp.so.5", d["findings"]
-assert set(f[0]) == {"kind", "image", "rule", "message"}, f[0]
+assert set(f[0]) == {"kind", "image", "rule", "message", "advice"}, f[0]
 assert d["violations"] == len(f) and d["keepEnvironment"] is False, d
 ' || test_failed "findings JSON"
   out=$(LG try-load --forbid openmp --call model_selftest asneeded.so); status=$?
