@@ -64,6 +64,7 @@ const CommandSpec Spec = {
 struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
   int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
+  int64_t Skipped = 0;   // a tree's object files: not shipped images
 };
 
 /// Keeps the strongest of the exit statuses of the inputs' failures: a
@@ -351,7 +352,10 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
   auto n = [&](StringRef K) { return S.getInteger(K).value_or(0); };
   OS << "linkguard check: " << plural(n("files"), "file", "files") << ", "
      << plural(n("violations"), "violation", "violations") << ", " << n("kept") << " kept, "
-     << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors") << ": "
+     << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors");
+  if (n("skipped"))
+    OS << ", " << n("skipped") << " skipped";
+  OS << ": "
      << coloured(n("errors")       ? "incomplete"
                  : n("violations") ? "broken"
                  : n("undecided")  ? "undecided"
@@ -504,6 +508,9 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
   if (!S)
     return;
+  // A build directory's object files are linked into images, never
+  // loaded: counted, not judged (shipment::SkippedFile).
+  T.Skipped += static_cast<int64_t>(S->skipped().size());
   // A PyTorch export: its user exports again, and the torch process that
   // loads it provides PyTorch's own libraries.
   const bool Zip = S->kind() == shipment::Shipment::Kind::Zip;
@@ -603,10 +610,31 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       JudgeFile(File, InTree, K.PrefixIsImage);
   }
   if (!Nested && T.Files == FilesBefore) {
-    // An empty tree judged nothing: say so rather than "holds".
-    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
-    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
-          driver::ExitCode::MalformedBinary});
+    // Nothing was judged: say what the tree holds and what to add, rather
+    // than "holds".
+    std::string Why = Path + ": no Mach-O or ELF image to judge in the tree";
+    std::vector<std::string> Found;
+    if (!S->skipped().empty())
+      Found.push_back(std::to_string(S->skipped().size()) + " object file(s) (" +
+                      S->skipped().front().Name + ", ...: linked into images, never loaded)");
+    if (!S->models().empty())
+      Found.push_back(std::to_string(S->models().size()) + " ExecuTorch program(s) (" +
+                      contract::joinPath(Path, S->models().front().Rel) +
+                      ", ...: the libraries a .pte embeds are judged with --scan)");
+    size_t Zips = 0;
+    std::string FirstZip;
+    for (const shipment::TreeContainer &K : S->containers())
+      if (K.Archive && Zips++ == 0)
+        FirstZip = contract::joinPath(Path, K.Rel);
+    if (Zips)
+      Found.push_back(std::to_string(Zips) + " archive(s) with no Mach-O or ELF member (" +
+                      FirstZip + ", ...: a .pt2 exported without AOTInductor holds no compiled model)");
+    if (!Found.empty())
+      Why += "; found " + llvm::join(Found, "; ");
+    Why += "; add what ships: the executables and shared libraries (a model's runner, its "
+           "delegate libraries, an AOTInductor .pt2)";
+    errs() << "linkguard: error: " << printable(Why) << "\n";
+    fail({Path, "malformed", Why, driver::ExitCode::MalformedBinary});
   }
 }
 
@@ -706,6 +734,7 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"unknown", T.Unknown},
                                {"errors", T.Errors},
                                {"undecided", T.Undecided},
+                               {"skipped", T.Skipped},
                                {"holds", Holds}}}});
   // A file that could not be read wins, then a violation, then a verdict
   // that could not be decided (a tree past its bounds, an unknown).

@@ -203,6 +203,39 @@ assert not any("export the model again" in x["message"] or "link with" in x["mes
   # The same library outside a PyTorch export is not provided.
   expect_status 1 LG check --portable lt/data/aotinductor/model/model.so >/dev/null
 
+  TEST "a tree judges what ships: object files are skipped, a tree of models says what to add (issue 35 item 6)"
+  mkdir -p bd/obj
+  echo 'int f(void) { return 1; }' >f.c
+  "$CLANG" -c -fPIC f.c -o bd/obj/f.o || test_failed f.o
+  # By type, not by name: an ET_REL without .o, a Mach-O MH_OBJECT.
+  cp bd/obj/f.o bd/obj/f.notdoto
+  "$CLANG" -target arm64-apple-macos11 -c f.c -o bd/obj/m.o || test_failed m.o
+  "$CLANG" -shared -fPIC bd/obj/f.o -o bd/libf.so || test_failed libf.so
+  out=$(LG check --portable --unique openmp bd); status=$?
+  expect_equal "$status" 0 "check --portable bd: $out"
+  expect_not_contains "$out" "f.o"
+  expect_not_contains "$out" "m.o"
+  expect_contains "$out" "bd/libf.so: holds"
+  expect_contains "$out" "linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors, 3 skipped: holds"
+  LG check --json --forbid openmp bd | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [f["path"] for f in d["files"]] == ["bd/libf.so"], d["files"]
+assert d["summary"]["skipped"] == 3 and d["summary"]["files"] == 1, d["summary"]
+' || test_failed "the JSON counts the object files as skipped"
+  expect_not_contains "$(LG inspect --tree bd)" "obj/"
+  # Only models and objects: no verdict, and the error says what it found
+  # and what to add (an ExecuTorch program: "ET12" at offset 4).
+  mkdir -p models && cp bd/obj/f.o models/
+  printf '\0\0\0\0ET12\0\0\0\0\0\0\0\0' >models/model.pte
+  err=$(LG check --portable models 2>&1 >/dev/null); status=$?
+  expect_equal "$status" 65 "a tree of models and objects: $err"
+  expect_contains "$err" "models: no Mach-O or ELF image to judge in the tree"
+  expect_contains "$err" "1 object file(s) (models/f.o"
+  expect_contains "$err" "1 ExecuTorch program(s) (models/model.pte"
+  expect_contains "$err" "judged with --scan"
+  expect_contains "$err" "add what ships: the executables and shared libraries"
+
   TEST "one line per file judged and per finding (per slice, per rule); --quiet prints the verdict alone"
   elf_lib plain.so
   omp_dylib k_arm64.dylib arm64
