@@ -54,8 +54,9 @@ std::string undecidedBinding(const AdviceContext &) {
 
 std::string forbid(const Finding &F, const AdviceContext &C) {
   if (C.From == Origin::Process)
-    return "remove the dependency on it from the image that loads it (try-load names it "
-           "under 'via'), or hide it (--hide) to see whether the process needs it";
+    return "remove the dependency on it from the image that loads it (named after "
+           "'loaded by'; JSON: the image's via), or hide it (--hide) to see whether the "
+           "process needs it";
   if (C.From == Origin::PyTorchExport)
     return "export the model again so that its link does not add " + leaf(F) +
            " (under linkguard.inductor.use(), a rules file decides what the link "
