@@ -50,9 +50,10 @@ const CommandSpec Spec = {
     "under --portable or --unique a tree or a zip is judged by its load closure, as\n"
     "dyld and ld.so will load it (docs/check.md).",
     "Text output: one line per finding, \"FILE[ (arch, ...)]: violation|kept|unknown:\n"
-    "message\" (one line for a dependency that breaks several rules, naming the\n"
-    "others after \"also:\"); a file or member without findings: \"FILE: holds\"; then\n"
-    "a summary line (--quiet: the summary line alone). Every name printed is\n"
+    "message; advice\" (the advice is its fix; one line for a dependency that breaks\n"
+    "several rules, naming the others after \"also:\"); a file or member without\n"
+    "findings: \"FILE: holds\"; then a summary line (a tree's object files are counted\n"
+    "as skipped, not judged; --quiet: the summary line alone). Every name printed is\n"
     "accepted back as FILE: PKG!member (quote it in an interactive shell: '!' is\n"
     "history expansion there; or write PKG/member), FILE@0xOFFSET.\n"
     "\n"

@@ -161,8 +161,9 @@ void nameLoaders(std::vector<MappedImage> &Images, const LibraryFacts &Lib,
     if (M.From == Origin::Dependency) {
       std::vector<std::string> Names{llvm::sys::path::filename(M.Image.Path).str(),
                                      llvm::sys::path::filename(M.Image.RealPath).str()};
-      if (I < Sonames.size() && Sonames[I])
-        Names.push_back(llvm::sys::path::filename(*Sonames[I]).str());
+      if (I < Sonames.size())
+        if (const std::optional<std::string> &S = Sonames[I])
+          Names.push_back(llvm::sys::path::filename(*S).str());
       for (const std::string &N : Names) {
         auto It = FirstAsker.find(N);
         if (It != FirstAsker.end()) {

@@ -99,7 +99,9 @@ echo "control: a retired runner image is rejected"
 # The recipe for checking your own artifacts, run here.
 wheel=${LG_TEST_WHEEL:-}
 if [ -z "$wheel" ] && [ -n "${LINKGUARD_BUILD_DIR:-}" ]; then
-  wheel=$(ls "$LINKGUARD_BUILD_DIR"/python-wheel/dist/linkguard-*.whl 2>/dev/null | head -n 1 || true)
+  for w in "$LINKGUARD_BUILD_DIR"/python-wheel/dist/linkguard-*.whl; do
+    [ -f "$w" ] && wheel=$w && break
+  done
 fi
 if [ -z "$wheel" ] || [ ! -f "$wheel" ]; then
   echo "SKIP: no wheel to install (tests/python/run.bash, ctest python.wheel, builds it): docs/ci/check-artifacts.yml was linted, not run"
