@@ -1,8 +1,6 @@
 //===- Advice.cpp - the fix each finding names, as tables -----------------===//
 #include "contract/Advice.h"
 
-#include "libnames/LibraryNames.h"
-
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
@@ -83,7 +81,7 @@ std::string require(const Finding &F, const AdviceContext &C) {
   if (C.From == Origin::Process)
     return "load a library that matches '" + Pat.str() +
            "' (a dependency of the file, or --call a function that loads it)";
-  if (libnames::isGroupName(Pat.str()) && Pat.equals_insensitive("libsystem"))
+  if (Pat.equals_insensitive("libsystem"))
     return "link against libSystem (no -nostdlib / -nodefaultlibs without -lSystem)";
   return "link against a library that matches '" + Pat.str() + "'";
 }
