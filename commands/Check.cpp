@@ -270,11 +270,93 @@ json::Object fileRecord(const objlib::BinaryInfo &Info, contract::Verdict &V,
                       {"placements", std::move(Placements)}};
 }
 
+/// --portable for a plain ELF file: the tree's own resolver (ld.so's
+/// algorithm, shipment/LdSo.cpp) over the file as a root in its bundle
+/// root (default: its directory), so the file and a tree holding it as a
+/// root get one verdict (issue 37): one search loop, not two.
+struct OwnClosure {
+  std::vector<contract::Finding> Findings;
+  json::Array Placements;
+};
+OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOptions &P,
+                          const shipment::ClosureOptions &Given) {
+  OwnClosure Out;
+  shipment::ClosureOptions CO = Given;
+  CO.Unique.clear(); // fileConflicts judges the families
+  objlib::ReadOptions Read;
+  Read.Imports = false;
+  Expected<std::unique_ptr<shipment::Shipment>> S =
+      shipment::Shipment::file(Path, P.BundleRoot, Read);
+  if (!S) {
+    contract::Finding F;
+    F.Kind = contract::FindingKind::Unknown;
+    F.Rule = "portable";
+    F.Message = "the load closure of " + Path + " cannot be computed: " + toString(S.takeError());
+    Out.Findings.push_back(std::move(F));
+    return Out;
+  }
+  shipment::Closure C = shipment::computeClosure(**S, CO);
+  for (const shipment::Root &R : C.Roots)
+    for (const std::string &M : R.Refusals)
+      if (R.Image == 0) {
+        contract::Finding F;
+        F.Rule = "portable";
+        F.Message = M;
+        Out.Findings.push_back(std::move(F));
+      }
+  // The file's closure is its load: a library it brings whose own
+  // dependency fails fails the file's load too (named with that library).
+  for (const shipment::Edge &E : C.Edges) {
+    if (E.Repeat || C.Roots[E.Root].Image != 0)
+      continue;
+    if (E.Image == 0)
+      Out.Placements.push_back(edgeRecord(**S, C, E));
+    const bool Unknown = E.Where == shipment::Outcome::Unknown;
+    if (!E.violation() && !Unknown)
+      continue;
+    contract::Finding F;
+    F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
+    F.Dependency = E.Dependency;
+    F.Rule = "portable";
+    F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
+                             : std::string(objlib::dependencyKindName(E.Kind)) + " " +
+                                   E.Dependency + " (" + E.Slice + ") of " +
+                                   (*S)->printName(E.Image) + ", which this file loads, " +
+                                   E.Reason;
+    Out.Findings.push_back(std::move(F));
+  }
+  if (C.Truncated) {
+    contract::Finding F;
+    F.Kind = contract::FindingKind::Unknown;
+    F.Rule = "portable";
+    F.Message = "the load closure of " + Path + " is too large to resolve (more than " +
+                std::to_string(CO.MaxEdges) +
+                " dependencies and search directories tried): undecided";
+    Out.Findings.push_back(std::move(F));
+  }
+  return Out;
+}
+
 json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
                          const contract::FileProbe &Exists, Totals &T,
-                         std::vector<contract::Finding> Extra = {}) {
+                         std::vector<contract::Finding> Extra = {},
+                         const shipment::ClosureOptions *CO = nullptr) {
   contract::ContractSpec Spec_ = Given;
+  if (Spec_.Portable && !Source && CO && Info.Fmt == objlib::Format::ELF) {
+    OwnClosure Own = elfFileClosure(Path, *Spec_.Portable, *CO);
+    Spec_.Portable.reset();
+    contract::Verdict V = contract::judge(Info, Spec_, Exists);
+    contract::judgeLoadability(Info, V);
+    for (contract::Finding &F : Own.Findings)
+      V.Findings.push_back(std::move(F));
+    for (contract::Finding &F : Extra)
+      V.Findings.push_back(std::move(F));
+    json::Object R = fileRecord(Info, V, containerToJSON(Source),
+                                json::Value(std::move(Own.Placements)), T);
+    putName(R, "path", Path);
+    return R;
+  }
   contract::FileProbe Probe = Exists;
   if (Spec_.Portable && !Source)
     Spec_.Portable->InsideRoot = insideRoot;
@@ -555,6 +637,16 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }
+  for (const shipment::Root &R : C.Roots)
+    for (const std::string &M : R.Refusals) {
+      if (R.Image >= N)
+        continue;
+      contract::Finding F;
+      F.Slice = sliceOf(R.Image, R.Arch);
+      F.Rule = "portable";
+      F.Message = M;
+      Extra[R.Image].push_back(std::move(F));
+    }
   for (const shipment::Conflict &K : C.Conflicts) {
     size_t Img = C.Roots[K.Root].Image;
     if (Img >= N)
@@ -702,7 +794,8 @@ int runCheck(const std::vector<std::string> &Args) {
           else if (Source && !CO.Unique.empty())
             Conflicts = Members.of(*Source, Name, CO, Opts);
           // checkRecord counts their unknowns with the file's.
-          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts)));
+          Out->result(
+              checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts), &CO));
         },
         [&](const InputFailure &F) {
           ++T.Files;

@@ -3,6 +3,7 @@
 
 #include "commands/Printer.h"
 #include "contract/Advice.h"
+#include "support/StableSort.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Option/Option.h"
@@ -94,8 +95,8 @@ json::Array findingsRecord(const contract::Verdict &V) {
     Rank.try_emplace(F.Slice, Rank.size());
     Ordered.push_back(&F);
   }
-  std::stable_sort(Ordered.begin(), Ordered.end(),
-                   [&](const contract::Finding *A, const contract::Finding *B) {
+  stableSort(Ordered,
+             [&](const contract::Finding *A, const contract::Finding *B) {
                      return Rank.lookup(A->Slice) < Rank.lookup(B->Slice);
                    });
   json::Array A;

@@ -175,6 +175,10 @@ json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,
                  {"executableDir", orNull(R.ExecutableDir)},
                  {"container", shipmentContainer(S, R.Image)},
                  {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)}};
+  json::Array Refusals;
+  for (const std::string &M : R.Refusals)
+    Refusals.push_back(M);
+  O["refusals"] = std::move(Refusals);
   putName(O, "path", S.printName(R.Image));
   return O;
 }
@@ -182,6 +186,9 @@ json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,
 void printRootRecord(raw_ostream &OS, const json::Object &R) {
   OS << printableName(R, "path") << " (" << str(R, "arch")
      << (R.getBoolean("executable").value_or(false) ? ", executable" : ", root") << ")\n";
+  if (const json::Array *A = R.getArray("refusals"))
+    for (const json::Value &V : *A)
+      OS.indent(4) << "refused: " << printable(V.getAsString().value_or("")) << "\n";
   if (const json::Array *A = R.getArray("dependencies"))
     printChildren(OS, *A, 1);
 }

@@ -138,6 +138,14 @@ struct Slice {
   std::vector<Import> UnattributedImports;
   /// Recoverable damage noticed while decoding.
   std::vector<std::string> Warnings;
+  /// ELF only: DT_FLAGS_1 (DF_1_PIE, DF_1_NOOPEN, DF_1_NODEFLIB), the last
+  /// entry as glibc reads it; whether the file has a dynamic section;
+  /// whether it has DT_RUNPATH (even an empty one: glibc then uses no
+  /// DT_RPATH for what it loads, elf/dl-load.c _dl_map_object); PT_INTERP.
+  uint64_t ELFFlags1 = 0;
+  bool ELFDynamic = false;
+  bool ELFRunPathTag = false;
+  std::string ELFInterpreter;
   /// Mach-O only: what dyld validates when it loads the image.
   std::optional<MachOLoadFacts> MachO;
 };

@@ -108,6 +108,8 @@ private:
     uint64_t Addr = 0, Size = 0;
     bool HaveAddr = false, HaveSize = false;
     for (const typename ELFT::Dyn &D : Dyn) {
+      if (D.d_tag == ELF::DT_NULL)
+        break; // glibc elf/get-dynamic-info.h: reading stops at the first DT_NULL
       if (D.d_tag == ELF::DT_STRTAB)
         Addr = D.getPtr(), HaveAddr = true;
       else if (D.d_tag == ELF::DT_STRSZ)
@@ -149,8 +151,14 @@ private:
     const uint64_t FileSize = Obj.getData().size();
     bool Checked = false;
     for (const typename ELFT::Phdr &P : *Phdrs) {
-      if (P.p_type == ELF::PT_INTERP)
+      if (P.p_type == ELF::PT_INTERP) {
         S.MainProgram = true;
+        const uint64_t FileSize0 = Obj.getData().size();
+        if (P.p_offset < FileSize0 && P.p_filesz <= FileSize0 - P.p_offset && P.p_filesz > 0) {
+          StringRef I = Obj.getData().substr(P.p_offset, P.p_filesz);
+          S.ELFInterpreter = I.take_until([](char C) { return C == '\0'; }).str();
+        }
+      }
       if (P.p_type != ELF::PT_DYNAMIC || Checked)
         continue;
       if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset)
@@ -184,7 +192,15 @@ private:
                            " is past the end of the dynamic string table");
       return std::string();
     };
+    // As glibc reads .dynamic (elf/get-dynamic-info.h elf_get_dynamic_info:
+    // info[tag] = dyn, so the last entry of a tag wins; reading stops at
+    // the first DT_NULL; an object with DT_RUNPATH has its DT_RPATH
+    // ignored) and walks DT_NEEDED (elf/dl-deps.c _dl_map_object_deps:
+    // every DT_NEEDED up to that DT_NULL, in order).
+    std::optional<uint64_t> RPath, RunPath, SoName;
     for (const typename ELFT::Dyn &D : *Dyn) {
+      if (D.d_tag == ELF::DT_NULL)
+        break;
       switch (D.d_tag) {
       case ELF::DT_NEEDED: {
         Dependency Dep;
@@ -195,23 +211,38 @@ private:
         break;
       }
       case ELF::DT_SONAME:
-        S.InstallName = str(D.getVal(), "DT_SONAME");
+        SoName = D.getVal();
         break;
       case ELF::DT_RPATH:
-      case ELF::DT_RUNPATH: {
-        SearchPathKind Kind = D.d_tag == ELF::DT_RPATH
-                                  ? SearchPathKind::RPath
-                                  : SearchPathKind::RunPath;
-        std::string List = str(D.getVal(), "DT_RPATH/DT_RUNPATH");
-        SmallVector<StringRef, 4> Paths;
-        StringRef(List).split(Paths, ':');
-        for (StringRef P : Paths)
-          S.SearchPaths.push_back(SearchPath{P.str(), Kind});
+        RPath = D.getVal();
         break;
-      }
+      case ELF::DT_RUNPATH:
+        RunPath = D.getVal();
+        break;
+      case ELF::DT_FLAGS_1:
+        S.ELFFlags1 = D.getVal();
+        break;
       default:
         break;
       }
+    }
+    S.ELFDynamic = true;
+    if (SoName)
+      S.InstallName = str(*SoName, "DT_SONAME");
+    auto addList = [&](uint64_t Off, SearchPathKind Kind) {
+      std::string List = str(Off, "DT_RPATH/DT_RUNPATH");
+      SmallVector<StringRef, 4> Paths;
+      StringRef(List).split(Paths, ':');
+      for (StringRef P : Paths)
+        S.SearchPaths.push_back(SearchPath{P.str(), Kind});
+    };
+    // Both kept for what inspect prints; the loaders' resolvers skip the
+    // DT_RPATH of an object with DT_RUNPATH (ELFRunPathTag).
+    if (RPath)
+      addList(*RPath, SearchPathKind::RPath);
+    if (RunPath) {
+      S.ELFRunPathTag = true;
+      addList(*RunPath, SearchPathKind::RunPath);
     }
     return Error::success();
   }

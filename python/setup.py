@@ -8,7 +8,8 @@ into a staging prefix and sets:
                          macosx_11_0_arm64, ...)
 
 The wheel then holds, as `cmake --install` lays them out:
-  .data/scripts/  linkguard, linkguard-clang++, linkguard-clang (byte copies
+  .data/scripts/  linkguard, linkguard-clang++, linkguard-clang, linkguard-g++,
+                  linkguard-gcc (byte copies
                   of one static executable: a wheel cannot hold a symbolic
                   link, and a Python shim would add the interpreter's
                   start-up to every compile step)
@@ -16,6 +17,7 @@ The wheel then holds, as `cmake --install` lays them out:
                   share/linkguard/cmake/linkguard-toolchain.cmake,
                   share/doc/linkguard/schema/ (the JSON Schemas, where
                   `check --help` says they are, baseline/ included)
+                  share/doc/linkguard/*.md (what README.md points at)
 and the pure Python package `linkguard`. Tag: py3-none-<platform> (the
 Python code runs on any Python 3; the binaries decide the platform).
 """
@@ -34,7 +36,8 @@ from wheel.bdist_wheel import bdist_wheel
 HERE = os.path.dirname(os.path.abspath(__file__))
 STAGE = os.environ.get("LINKGUARD_WHEEL_STAGE", "")
 PLAT = os.environ.get("LINKGUARD_WHEEL_PLAT", "")
-DRIVERS = ["linkguard", "linkguard-clang++", "linkguard-clang"]
+DRIVERS = ["linkguard", "linkguard-clang++", "linkguard-clang", "linkguard-g++", "linkguard-gcc"]
+DOCS = "share/doc/linkguard"
 DATA = [
     "libexec/linkguard/linkguard-loader",
     "share/man/man1/linkguard.1",
@@ -94,7 +97,7 @@ class PlatformWheel(bdist_wheel):
 
 
 if STAGE:
-    # The three names are one executable, copied: staged() resolves bin/'s
+    # The five names are one executable, copied: staged() resolves bin/'s
     # symbolic links to the file itself.
     scripts_dir = os.path.join(os.environ.get("LINKGUARD_WHEEL_WORK", HERE), "build", "linkguard-scripts")
     os.makedirs(scripts_dir, exist_ok=True)
@@ -107,6 +110,10 @@ if STAGE:
         os.replace(dst + ".tmp", dst)
         scripts.append(dst)
     data_files = [(os.path.dirname(rel), [staged(rel)]) for rel in DATA + schemas()]
+    # The documentation README.md (the wheel's description) points at, where
+    # `cmake --install` puts it: <prefix>/share/doc/linkguard/*.md.
+    docs = os.path.dirname(staged(DOCS + "/python.md"))
+    data_files.append((DOCS, sorted(os.path.join(docs, n) for n in os.listdir(docs) if n.endswith(".md"))))
 else:  # an sdist or a metadata query: no binaries
     scripts, data_files = [], []
 

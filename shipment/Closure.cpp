@@ -34,7 +34,15 @@ using contract::rawJoin;
 using contract::rulesFor;
 
 const char *outcomeName(Outcome O) {
-  return enumName(O, {"system", "shipped", "provided", "unresolved", "non-portable", "unknown"});
+  return enumName(O, {"system", "shipped", "provided", "unresolved", "non-portable", "unknown",
+                      "host-dependent"});
+}
+
+bool listedIn(const std::vector<contract::Pattern> &Patterns, StringRef Name) {
+  for (const contract::Pattern &P : Patterns)
+    if (Name.starts_with("/") ? P.matchesWholeName(Name.str()) : P.matches(Name.str()))
+      return true;
+  return false;
 }
 
 namespace {
@@ -50,13 +58,8 @@ std::string parentOf(StringRef P) {
   return D.empty() ? "/" : D.str();
 }
 
-/// An absolute name is loaded from that path, so only a whole-name match
-/// can declare it; a bare or @rpath name may be declared by its file name.
 bool listed(const std::vector<contract::Pattern> &Patterns, StringRef Name) {
-  for (const contract::Pattern &P : Patterns)
-    if (Name.starts_with("/") ? P.matchesWholeName(Name.str()) : P.matches(Name.str()))
-      return true;
-  return false;
+  return listedIn(Patterns, Name);
 }
 
 bool hasRunPath(const Slice &S) {
@@ -424,7 +427,13 @@ struct Walker {
       R.ExecutableDir = ExeDir;
       R.Host = Host;
       C.Roots.push_back(std::move(R));
-      run(C.Roots.size() - 1);
+      if (S.images()[Img].Info.Fmt == Format::ELF) {
+        closeWithLdSo(S, O, C, C.Roots.size() - 1, Budget);
+        if (Budget == 0)
+          C.Truncated = true;
+      } else {
+        run(C.Roots.size() - 1);
+      }
     }
   }
 

@@ -43,7 +43,13 @@ enum class Outcome {
   Unresolved,  // found nowhere (Allowed when weak)
   NonPortable, // an absolute path outside the system, or outside the tree
   Unknown,     // cannot be decided here
-  Last = Unknown,
+  /// Which file loads, or whether one does, depends on the machine: an
+  /// absolute, empty or relative search entry (the host's files) tried
+  /// before the tree's copy, a glibc-hwcaps or legacy subdirectory copy
+  /// some CPUs or glibc releases pick, a link out of the tree. Never
+  /// "shipped": a finding, with its advice.
+  HostDependent,
+  Last = HostDependent,
 };
 const char *outcomeName(Outcome O); // "system", "shipped", ...
 
@@ -69,13 +75,16 @@ struct Edge {
   std::string ResolvedPath;     // the file it names (absolute)
   std::string Via;              // "LC_RPATH @executable_path/../lib of bin/app"
   std::string Reason;
+  /// What to do about a finding (empty when it is none).
+  std::string Advice;
   bool Allowed = false; // weak and missing: dyld goes on without it
   /// Repeats an earlier edge (same image, slice, name, outcome) of another
   /// root: not reported again.
   bool Repeat = false;
   /// Whether this is a finding (non-portable, unresolved and not allowed).
   bool violation() const {
-    return !Allowed && (Where == Outcome::Unresolved || Where == Outcome::NonPortable);
+    return !Allowed && (Where == Outcome::Unresolved || Where == Outcome::NonPortable ||
+                        Where == Outcome::HostDependent);
   }
 };
 
@@ -95,6 +104,10 @@ struct Root {
   std::optional<size_t> Host; // --executable's image heading the chain
   std::vector<size_t> Edges;  // in resolution order
   std::vector<size_t> Loaded; // images, in load order
+  /// Why the loader refuses the root itself (ld.so: a -z nodlopen image
+  /// as a dlopen root; a main program whose PT_INTERP no machine has):
+  /// each a finding on the root image.
+  std::vector<std::string> Refusals;
 };
 
 struct Closure {
@@ -105,5 +118,14 @@ struct Closure {
 };
 
 Closure computeClosure(Shipment &S, const ClosureOptions &Options);
+
+/// Whether Name is listed in Patterns: an absolute name only by its whole
+/// name (it is loaded from that path), a bare or @rpath one by file name.
+bool listedIn(const std::vector<contract::Pattern> &Patterns, llvm::StringRef Name);
+
+/// ld.so's load of one root (LdSo.cpp): glibc's own algorithm in its
+/// order. Appends the root's edges to C and its images to the root.
+void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RootIndex,
+                   size_t &Budget);
 
 } // namespace linkguard::shipment

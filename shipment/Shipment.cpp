@@ -167,6 +167,8 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
       S->Dirs[Rel] = true;
     else if (Type == sys::fs::file_type::symlink_file)
       S->Links[Rel] = true;
+    else if (Type != sys::fs::file_type::regular_file)
+      S->Specials[Rel] = true;
     if (Type != sys::fs::file_type::regular_file)
       continue; // directories are descended into, links are names only
     S->Files[Rel] = true;
@@ -207,6 +209,7 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
     std::string Abs = joinPath(S->Root, Rel);
     Expected<objlib::BinaryInfo> Info = objlib::readBinary(Abs, Read);
     if (!Info) {
+      S->Unread[Rel] = true;
       ShipmentFailure F = failureOf(Name, Info.takeError());
       // objlib names the absolute path; the tree's name is what was given.
       size_t At = F.Message.find(Abs);
@@ -271,6 +274,9 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           return;
         }
         Info->Path = Path + "!" + Rel;
+        for (StringRef D = sys::path::parent_path(Rel, sys::path::Style::posix); !D.empty();
+             D = sys::path::parent_path(D, sys::path::Style::posix))
+          S->ZipDirs[D] = true;
         S->ByRel[Rel] = S->Images.size();
         S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt});
       },
@@ -425,6 +431,7 @@ std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBina
   }
   Expected<objlib::BinaryInfo> Info = objlib::readBinary(Abs, Read);
   if (!Info) {
+    Unread[Rel] = true;
     Failures.push_back(failureOf(Abs, Info.takeError()));
     return std::nullopt;
   }
@@ -480,5 +487,127 @@ std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary, bool *Obj
   return std::nullopt;
 }
 
+PathProbe Shipment::probe(StringRef Rel) {
+  PathProbe P;
+  if (K == Kind::Zip) {
+    // pip creates no links: a member is where its name says.
+    std::string Norm = normalizePath(Rel);
+    if (StringRef(Norm).starts_with("..") || Norm.empty()) {
+      P.Is = Norm.empty() ? PathProbe::What::Directory : PathProbe::What::Outside;
+      return P;
+    }
+    P.Real = Norm;
+    if (ByRel.count(Norm))
+      P.Is = PathProbe::What::File;
+    else if (ZipDirs.count(Norm))
+      P.Is = PathProbe::What::Directory;
+    return P;
+  }
+  // Components still to walk, last first (so a link's target is pushed).
+  SmallVector<std::string, 16> Todo;
+  auto push = [&](StringRef Path) {
+    SmallVector<StringRef, 16> Parts;
+    Path.split(Parts, '/', -1, /*KeepEmpty=*/false);
+    for (auto I = Parts.rbegin(); I != Parts.rend(); ++I)
+      Todo.push_back(I->str());
+  };
+  push(Rel);
+  SmallVector<std::string, 16> Done;
+  unsigned Hops = 0;
+  bool LastIsDir = true; // the root
+  auto here = [&](const std::string &C) {
+    std::string R;
+    for (const std::string &D : Done)
+      R += D + "/";
+    return R + C;
+  };
+  while (!Todo.empty()) {
+    std::string C = Todo.pop_back_val();
+    if (C == ".")
+      continue;
+    if (C == "..") {
+      if (Done.empty()) {
+        P.Is = PathProbe::What::Outside; // above the root: the host's
+        P.Target = "..";
+        return P;
+      }
+      Done.pop_back();
+      continue;
+    }
+    std::string RelHere = here(C);
+    if (K == Kind::Directory && !Dirs.count(RelHere) && !Files.count(RelHere) &&
+        !Links.count(RelHere) && !Specials.count(RelHere))
+      return P; // the walk saw the whole tree: not there
+    std::string Abs = Root == "/" ? "/" + RelHere : Root + "/" + RelHere;
+    struct stat St;
+    if (::lstat(Abs.c_str(), &St) != 0)
+      return P;
+    if (S_ISLNK(St.st_mode)) {
+      if (++Hops > Limits.MaxLinkHops) {
+        P.Is = PathProbe::What::Loop;
+        return P;
+      }
+      char Buf[4096];
+      ssize_t N = ::readlink(Abs.c_str(), Buf, sizeof(Buf));
+      if (N <= 0 || size_t(N) >= sizeof(Buf))
+        return P;
+      StringRef Target(Buf, size_t(N));
+      if (Target.starts_with("/")) {
+        std::string T = normalizePath(Target);
+        StringRef R = T;
+        const bool Inside = Root == "/" ? R.consume_front("/")
+                                        : R.consume_front(Root) &&
+                                              (R.empty() || R.consume_front("/"));
+        if (!Inside) {
+          P.Is = PathProbe::What::Outside;
+          P.Target = Target.str();
+          return P;
+        }
+        P.AbsoluteLink |= Root != "/";
+        Done.clear();
+        push(R);
+      } else {
+        push(Target);
+      }
+      continue;
+    }
+    if (!LastIsDir)
+      return P; // a file used as a directory: ENOTDIR
+    Done.push_back(C);
+    LastIsDir = S_ISDIR(St.st_mode);
+    if (Todo.empty()) {
+      P.Real = here("");
+      if (!P.Real.empty())
+        P.Real.pop_back();
+      P.Is = S_ISDIR(St.st_mode)   ? PathProbe::What::Directory
+             : S_ISREG(St.st_mode) ? PathProbe::What::File
+                                   : PathProbe::What::Special;
+      return P;
+    }
+    if (!LastIsDir)
+      return P; // ENOTDIR
+  }
+  // Rel named the root itself (or ended in "." / ".."): a directory.
+  for (const std::string &D : Done)
+    P.Real += (P.Real.empty() ? "" : "/") + D;
+  P.Is = PathProbe::What::Directory;
+  return P;
+}
+
+std::optional<size_t> Shipment::imageAt(const std::string &Real, bool *Unreadable) {
+  auto It = ByRel.find(Real);
+  if (It != ByRel.end())
+    return It->second;
+  if (K == Kind::File) {
+    bool NotBinary = false;
+    std::optional<size_t> I = readLazily(Real, &NotBinary);
+    if (!I && Unreadable && Unread.count(Real))
+      *Unreadable = true;
+    return I;
+  }
+  if (Unreadable && Unread.count(Real))
+    *Unreadable = true;
+  return std::nullopt;
+}
 
 } // namespace linkguard::shipment

@@ -112,6 +112,24 @@ struct ShipmentFailure {
   std::string Message;
 };
 
+/// What the kernel reaches at a path under the root, walked component by
+/// component as open(2) walks it: ".." only after a directory, symbolic
+/// links followed (MaxLinkHops at most, as ELOOP).
+struct PathProbe {
+  enum class What {
+    Missing,   // ENOENT / ENOTDIR: the loader goes on
+    Directory, // a directory
+    File,      // a regular file (Real)
+    Special,   // a FIFO, socket or device: open(2) of a FIFO blocks
+    Outside,   // a link, or "..", leads out of the tree: the host's file
+    Loop,      // more than MaxLinkHops links (ELOOP)
+  };
+  What Is = What::Missing;
+  std::string Real;          // File, Directory, Special: the path under the root
+  std::string Target;        // Outside: where it leads (a link's target)
+  bool AbsoluteLink = false; // an absolute link back into the tree was followed
+};
+
 class Shipment {
 public:
   enum class Kind { Directory, Zip, File };
@@ -162,6 +180,14 @@ public:
   std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr,
                                bool *Object = nullptr);
 
+  /// What the kernel reaches at Rel under the root (PathProbe). A zip:
+  /// its members, lexically; directories are the members' parents.
+  PathProbe probe(llvm::StringRef Rel);
+  /// The image at Real (a PathProbe's File), read now for a File shipment;
+  /// nullopt when it is no Mach-O or ELF file linkguard could read
+  /// (Unreadable set when it is one that failed to read).
+  std::optional<size_t> imageAt(const std::string &Real, bool *Unreadable = nullptr);
+
   /// The printed name of image I: "DIR/rel", "PKG!rel", or the file.
   const std::string &printName(size_t I) const { return Images[I].Info.Path; }
   /// The absolute path of image I under root().
@@ -186,6 +212,9 @@ private:
   llvm::StringMap<bool> Files;        // every regular file / member rel
   llvm::StringMap<bool> Dirs;         // Directory: every real directory the walk saw
   llvm::StringMap<bool> Links;        // Directory: every symbolic link it saw
+  llvm::StringMap<bool> Specials;     // Directory: every FIFO, socket, device it saw
+  llvm::StringMap<bool> ZipDirs;      // Zip: every parent directory of a member
+  llvm::StringMap<bool> Unread;       // rels of binaries objlib could not read
   llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
   llvm::StringMap<bool> Objects;      // object files (Skipped), by rel
   TreeLimits Limits;

@@ -3,6 +3,7 @@
 
 #include "objlib/Reader.h"
 #include "support/EnumNames.h"
+#include "support/StableSort.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -320,8 +321,8 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       auto It = Reported.find(S.File.Path);
       return std::make_pair(S.Stop, It == Reported.end() ? Listed : It->second.first);
     };
-    std::stable_sort(Images.begin(), Images.end(),
-                     [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
+    stableSort(Images,
+               [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
     for (const Seen &S : Images) {
       // The name the process used for it, when the report gives one.
       auto It = Reported.find(S.File.Path);

@@ -40,6 +40,12 @@ class Linkguard < Formula
 
   test do
     system bin/"linkguard", "--version"
+    # The drop-ins, one pair per compiler family (builds read the family
+    # from the name): all four installed, each linkguard itself.
+    %w[linkguard-clang++ linkguard-clang linkguard-g++ linkguard-gcc].each do |name|
+      assert_predicate bin/name, :executable?
+      assert_equal (bin/"linkguard").realpath, (bin/name).realpath
+    end
 
     # The plan for an MPS AOT link (explain runs nothing).
     plan = shell_output("#{bin}/linkguard explain -- clang++ -target arm64-apple-macos11 " \

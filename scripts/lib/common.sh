@@ -43,6 +43,11 @@ LINKGUARD_PACKAGES=(
   python3-jsonschema
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
   strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
+  patchelf # tests/e2e/ldso_shapes.bash and the ld.so differential: DT_RPATH trees
+  # scripts/apple-tools (the `apple` suites: ld64 and cctools from ../shared/third_party):
+  # libdispatch builds with clang-14 and CMake and brings its own BlocksRuntime;
+  # cctools-port's configure is pre-generated (no autotools) and finds libuuid.
+  uuid-dev
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.
@@ -53,6 +58,11 @@ LINKGUARD_DEMO_PACKAGES=(
   libspdlog-dev libfmt-dev libzstd-dev zlib1g-dev libtomlplusplus-dev
   cmake ninja-build
 )
+# What scripts/wheel needs, and all it installs: the demo's build packages
+# and Debian's Python packaging (`python3 -m build --wheel --no-isolation`).
+# It prints this list before it installs anything missing of it.
+LINKGUARD_WHEEL_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}"
+  python3 python3-build python3-setuptools python3-wheel)
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command
 # Line Tools, which also bring python3 and the SDK).
@@ -84,6 +94,20 @@ ensure_packages() {
 # ensure_demo_packages: ensure_packages with the demo's list (Debian).
 ensure_demo_packages() {
   local LINKGUARD_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}")
+  ensure_packages
+}
+
+# ensure_wheel_packages: scripts/wheel's list, printed, then installed
+# where missing (Debian); on macOS the build's formulae (no Catch2, no ccache).
+ensure_wheel_packages() {
+  if [ "$LINKGUARD_PLATFORM" = macos ]; then
+    local LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus zstd cmake ninja)
+    say "scripts/wheel needs (Homebrew): ${LINKGUARD_BREW_FORMULAE[*]}"
+    ensure_brew_formulae
+    return
+  fi
+  local LINKGUARD_PACKAGES=("${LINKGUARD_WHEEL_PACKAGES[@]}")
+  say "scripts/wheel needs (Debian packages): ${LINKGUARD_PACKAGES[*]}"
   ensure_packages
 }
 

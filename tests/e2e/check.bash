@@ -226,9 +226,12 @@ CPP
     expect_contains "$dyn" "Library runpath: [/usr/lib/llvm-14/lib]"
     out=$(LG check --portable libpar.so); status=$?
     expect_equal "$status" 1 "check --portable libpar.so"
-    expect_contains "$out" "libpar.so: violation: DT_NEEDED libomp.so.5 (x86_64) is a DT_NEEDED name that resolves to no file under the bundle root"
+    # ld.so's search (shipment/LdSo.cpp): the machine's directory, so which
+    # file loads depends on the machine (issue 37: host-dependent).
+    expect_contains "$out" "libpar.so: violation: DT_NEEDED libomp.so.5 (x86_64) is a DT_NEEDED name that resolves to no file of the tree; ld.so also tries DT_RUNPATH /usr/lib/llvm-14/lib"
+    expect_contains "$out" "it loads only where the machine has it there"
     if [ -e /usr/lib/llvm-14/lib/libomp.so.5 ]; then
-      expect_contains "$out" "found at /usr/lib/llvm-14/lib/libomp.so.5 through DT_RUNPATH /usr/lib/llvm-14/lib, an absolute path that exists on this machine"
+      expect_contains "$out" "/usr/lib/llvm-14/lib/libomp.so.5 exists on this machine, which proves nothing"
     fi
     expect_not_contains "$out" "libstdc++" "system libraries"
     mkdir -p bundle/lib bundle/bin

@@ -416,6 +416,19 @@ zsh
   fi
   expect_status 64 LG completion tcsh 2>/dev/null
 
+  TEST "66's one line says what 66 is today: a directory is a tree (judged), not an unreadable input"
+  mkdir -p tree66
+  cp /bin/true tree66/
+  expect_status 0 LG inspect tree66 >/dev/null
+  expect_status 0 LG check --forbid='libnothing*' tree66 >/dev/null
+  expect_status 66 LG inspect tree66/missing 2>/dev/null
+  line66=$(LG help exit-codes | grep -E '^ +66 ')
+  expect_contains "$line66" "missing or unreadable"
+  expect_not_contains "$line66" "directory"
+  for doc in exit-codes.md inspect.md; do
+    expect_not_contains "$(grep -E '^\| 66 \|' "$LINKGUARD_SOURCE_DIR/docs/$doc")" "a directory" "docs/$doc's 66 row"
+  done
+
   TEST "the man page: EXIT STATUS and ENVIRONMENT from the tables the code uses; what it points to is installed"
   install_to "$PWD/prefix"
   page=$(cat prefix/share/man/man1/linkguard.1)

@@ -8,6 +8,10 @@ from conftest import LLVM_BIN
 from helpers import run
 
 
+# The executable and its drop-in names, one pair per compiler family.
+DRIVERS = ("linkguard", "linkguard-clang++", "linkguard-clang", "linkguard-g++", "linkguard-gcc")
+
+
 def members(wheel):
     with zipfile.ZipFile(wheel) as z:
         return {i.filename: i for i in z.infolist()}
@@ -17,7 +21,7 @@ def test_layout_is_cmake_install_s(wheel):
     m = members(wheel)
     ver = os.path.basename(wheel).split("-")[1]
     data = f"linkguard-{ver}.data/"
-    for name in ("linkguard", "linkguard-clang++", "linkguard-clang"):
+    for name in DRIVERS:
         info = m[data + "scripts/" + name]
         assert (info.external_attr >> 16) & 0o111, f"{name} is not executable in the wheel"
     for rel in ("libexec/linkguard/linkguard-loader", "share/man/man1/linkguard.1",
@@ -26,7 +30,7 @@ def test_layout_is_cmake_install_s(wheel):
     assert any(n.endswith("linkguard/py.typed") for n in m)
     # No Python shim: every driver is the static executable itself.
     with zipfile.ZipFile(wheel) as z:
-        blobs = {z.read(data + "scripts/" + n) for n in ("linkguard", "linkguard-clang++", "linkguard-clang")}
+        blobs = {z.read(data + "scripts/" + n) for n in DRIVERS}
     assert len(blobs) == 1
     assert next(iter(blobs))[:4] == b"\x7fELF"
 
@@ -68,10 +72,9 @@ def test_tag_is_the_loader_s_highest_glibc(wheel, tmp_path):
 
 
 def test_drivers_on_path_after_activate(venv):
-    out = run("bash", "-c", f'. "{venv}/bin/activate" && command -v linkguard linkguard-clang++ linkguard-clang')
+    out = run("bash", "-c", f'. "{venv}/bin/activate" && command -v {" ".join(DRIVERS)}')
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == [os.path.join(venv, "bin", n) for n in
-                                  ("linkguard", "linkguard-clang++", "linkguard-clang")]
+    assert out.stdout.split() == [os.path.join(venv, "bin", n) for n in DRIVERS]
     v = run(os.path.join(venv, "bin", "linkguard"), "--version")
     assert v.returncode == 0 and v.stdout.startswith("linkguard ")
 
@@ -109,7 +112,7 @@ def test_the_wheel_itself_is_portable(cli, wheel, elf, tmp_path):
     library whose dependency it does not ship is not portable."""
     r = run(cli, "check", "--portable", wheel)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert [ln.startswith(wheel + "!") and ln.endswith(": holds") for ln in r.stdout.splitlines()] == [True] * 4 + [False]
+    assert [ln.startswith(wheel + "!") and ln.endswith(": holds") for ln in r.stdout.splitlines()] == [True] * (len(DRIVERS) + 1) + [False]
     bad = tmp_path / os.path.basename(wheel)
     with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(bad, "w") as dst:
         for i in src.infolist():
@@ -117,3 +120,61 @@ def test_the_wheel_itself_is_portable(cli, wheel, elf, tmp_path):
         dst.write(elf / "app", "linkguard/app")
     r = run(cli, "check", "--portable", bad)
     assert r.returncode == 1 and "libneedsm.so" in r.stdout
+
+
+# The tests' own toolset (scripts/lib/common.sh, LINKGUARD_PACKAGES): none of
+# it is needed to build a wheel.
+TEST_ONLY = {"distcc", "distcc-pump", "icecc", "sccache", "fish", "zsh", "mypy", "strace", "time",
+             "catch2", "clang-14", "libomp-dev", "clang-tidy-19", "python3-pytest", "python3-jsonschema",
+             "yamllint", "python3-yaml", "make", "python3-venv"}
+
+
+def test_scripts_wheel_installs_only_the_list_it_prints(tmp_path):
+    """scripts/wheel on a machine where dpkg says nothing is installed: what
+    it hands apt-get is exactly the one list it printed, and none of the
+    tests' toolset. (Before: it installed scripts/test's whole list.)"""
+    src, build = os.environ["LINKGUARD_SOURCE_DIR"], os.environ["LINKGUARD_BUILD_DIR"]
+    if not os.path.exists("/etc/debian_version"):
+        import pytest
+        pytest.skip("scripts/wheel installs with apt-get on Debian only")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    log = tmp_path / "apt.log"
+    (fake / "dpkg-query").write_text("#!/bin/sh\nexit 1\n")  # nothing is installed
+    (fake / "apt-get").write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{log}"\n')
+    for f in fake.iterdir():
+        f.chmod(0o755)
+    env = dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}")
+    r = run(os.path.join(src, "scripts", "wheel"), "--from-build", build, "--out", tmp_path / "dist", env=env)
+    printed = [ln for ln in r.stderr.splitlines() if "scripts/wheel needs (Debian packages): " in ln]
+    assert len(printed) == 1, r.stderr
+    wanted = printed[0].split(": ", 1)[1].split()
+    if os.getuid() == 0:
+        assert r.returncode == 0, r.stderr
+        installs = [ln.split() for ln in log.read_text().splitlines() if " install " in f" {ln} "]
+        assert len(installs) == 1
+        words = installs[0][installs[0].index("install") + 1:]
+        asked = [w for w in words if not w.startswith("-")]
+    else:  # not root: it names what is missing and stops
+        missing = [ln for ln in r.stderr.splitlines() if "missing Debian packages: " in ln]
+        asked = missing[0].split("missing Debian packages: ", 1)[1].split(" (", 1)[0].split()
+    assert asked == wanted
+    assert not TEST_ONLY & set(asked), sorted(TEST_ONLY & set(asked))
+    assert {"clang-19", "llvm-19-dev", "python3-build", "python3-setuptools", "python3-wheel"} <= set(asked)
+
+
+def test_metadata_points_at_docs_the_wheel_installs(wheel, venv):
+    """The description pip shows (METADATA, from python/README.md) names the
+    documentation by the path the wheel installs it to; each one is in the
+    wheel and, once installed, in the venv. (Before: "docs/python.md in the
+    linkguard source tree", which a pip user does not have.)"""
+    ver = os.path.basename(wheel).split("-")[1]
+    with zipfile.ZipFile(wheel) as z:
+        meta = z.read(f"linkguard-{ver}.dist-info/METADATA").decode()
+        names = set(z.namelist())
+    assert "source tree" not in meta
+    pointed = set(re.findall(r"share/(?:doc|man)/[\w./-]+\.(?:md|1)", meta))
+    assert "share/doc/linkguard/python.md" in pointed, meta
+    for rel in sorted(pointed):
+        assert f"linkguard-{ver}.data/data/{rel}" in names, f"{rel}: named in METADATA, not in the wheel"
+        assert os.path.isfile(os.path.join(venv, rel)), f"{rel}: not installed in the venv"

@@ -1,0 +1,968 @@
+//===- LdSo.cpp - a root's load closure as glibc's ld.so computes it ------===//
+//
+// glibc 2.36 (Debian 12; the algorithm is unchanged through 2.41 but for
+// the legacy subdirectories, removed in 2.37), step by step in ld.so's own
+// order. Each step names the function it restates:
+//
+//  1. elf/dl-deps.c _dl_map_object_deps: the objects are mapped breadth-
+//     first: the root, then each DT_NEEDED of it in order, then each
+//     DT_NEEDED of the first newly loaded object, and so on (a queue). The
+//     first failure ends the load ("goto out"); linkguard goes on to report
+//     every dependency, each judged with what was loaded before it.
+//  2. elf/dl-deps.c expand_dst: a DT_NEEDED name's $ORIGIN is expanded
+//     first (contract::lookupName); a name with '/' after that is a path.
+//  3. elf/dl-load.c _dl_map_object: "Look for this name among those
+//     already loaded": a loaded object answers to every name it was asked
+//     for, to the path it was opened by (_dl_name_match_p), and to its
+//     DT_SONAME, in load order.
+//  4. Same function, a name without '/': the DT_RPATH of the requesting
+//     object, of the object that loaded it (l_loader), and on up, then of
+//     the executable, only when the requesting object has no DT_RUNPATH
+//     tag (cache_rpath; an object with both ignores its own DT_RPATH,
+//     elf/get-dynamic-info.h); LD_LIBRARY_PATH (the user's machine: not
+//     counted); the requesting object's DT_RUNPATH; ld.so.cache and the
+//     default directories (the system: only the runtime's names count).
+//     --search directories stand after DT_RUNPATH: the application's.
+//  5. decompose_rpath / fillin_rpath: an empty DT_RPATH/DT_RUNPATH is
+//     none; an empty entry is the current directory; trailing '/' removed;
+//     a directory listed twice in one list is tried once; $ORIGIN is the
+//     directory of the path the holder was opened by (dl-object.c
+//     _dl_new_object: l_origin from the realname, ".." kept; the main
+//     program's from /proc/self/exe, elf/dl-origin.c).
+//  6. open_path: in each directory, the glibc-hwcaps subdirectories the
+//     CPU supports (x86-64-v4, v3, v2), then the legacy ones (2.36: the
+//     power set of tls, the platform and the hwcap names), then the
+//     directory itself; a subdirectory found missing is never tried again
+//     (r_search_path_elem status). A copy in a subdirectory is picked by
+//     some machines and not by others: host-dependent.
+//  7. open_verify: a candidate of another ELF class or machine is skipped
+//     and the search goes on; one too short, not ELF, unreadable (a
+//     directory), of another data encoding, version, OS ABI, of a type
+//     other than ET_DYN/ET_EXEC, or with another e_phentsize ends the
+//     load with an error. _dl_map_object_from_fd: a file already loaded
+//     (same device and inode) is that object; an ET_EXEC ("cannot
+//     dynamically load executable"), an object without a dynamic
+//     section, and a PIE ("cannot dynamically load position-independent
+//     executable") end it too. open(2) of a FIFO blocks.
+//
+// Host-dependent, besides 6: an absolute, empty or relative entry tried
+// before the entry that finds the tree's copy (that machine's file would
+// load instead), or, when no entry finds one, any such entry (the name
+// loads only where the machine has it); a link that leads out of the
+// tree. An absolute link back into the tree works only where the tree is
+// unpacked at that path: non-portable.
+//
+//===----------------------------------------------------------------------===//
+#include "shipment/Closure.h"
+
+#include "contract/LoaderRules.h"
+
+#include "libnames/LibraryNames.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/Path.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace linkguard::shipment {
+
+namespace {
+
+using contract::Expansion;
+using contract::LoaderRules;
+using objlib::DependencyKind;
+using objlib::SearchPathKind;
+using objlib::Slice;
+constexpr sys::path::Style Posix = sys::path::Style::posix;
+
+/// At most this many tried paths are named in one message; the rest are
+/// counted.
+constexpr size_t MaxTriedListed = 8;
+
+/// The machine a root runs on, as open_verify compares it.
+struct ELFKind {
+  uint8_t Class = 0;   // ELFCLASS32 / ELFCLASS64
+  uint16_t Machine = 0; // e_machine
+  std::string Arch;    // objlib's name, for a zip's members
+};
+
+/// The subdirectories ld.so tries in each search directory before the
+/// directory itself (elf/dl-hwcaps.c _dl_important_hwcaps), for any CPU
+/// and glibc it may run on: glibc-hwcaps/<level>/ (sysdeps/x86_64/
+/// dl-hwcaps-subdirs.c: x86-64-v4, v3, v2; sysdeps/powerpc, s390 have
+/// their own; aarch64 has none in 2.36), then (before 2.37) the legacy
+/// power set of "tls", the platform (AT_PLATFORM: x86_64, haswell,
+/// xeon_phi) and the hwcap names (x86_64, avx512_1), as Debian 12's
+/// `ld.so --help` lists them. Generated in ld.so's order for x86-64.
+std::vector<std::string> optionalSubdirs(const ELFKind &K) {
+  std::vector<std::string> Out;
+  if (K.Machine == ELF::EM_X86_64 && K.Class == ELF::ELFCLASS64) {
+    for (const char *L : {"x86-64-v4", "x86-64-v3", "x86-64-v2"})
+      Out.push_back(std::string("glibc-hwcaps/") + L + "/");
+    // tls / platform / hwcap, each present or not, tls outermost.
+    for (const char *Tls : {"tls/", ""})
+      for (const char *Plat : {"x86_64/", "haswell/", "xeon_phi/", ""})
+        for (const char *Cap : {"x86_64/", "avx512_1/", ""}) {
+          std::string Sub = std::string(Tls) + Plat + Cap;
+          if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
+            Out.push_back(Sub);
+        }
+    return Out;
+  }
+  // Other machines: the legacy "tls" and the platform's own name.
+  std::string Plat = K.Arch.empty() ? "" : K.Arch + "/";
+  for (const std::string &Sub : {"tls/" + Plat, std::string("tls/"), Plat})
+    if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
+      Out.push_back(Sub);
+  return Out;
+}
+
+/// What open_verify (and _dl_map_object_from_fd's first checks) make of
+/// a candidate file.
+struct Verified {
+  enum class What { Accept, Skip, Fatal } Is = What::Fatal;
+  std::string Why; // Skip / Fatal: ld.so's own words
+};
+
+/// elf/dl-load.c open_verify over the file's first bytes.
+Verified openVerify(const std::string &Abs, const ELFKind &Want) {
+  Verified V;
+  int FD = ::open(Abs.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (FD < 0) {
+    V.Is = Verified::What::Skip; // ENOENT / EACCES: open_path goes on
+    V.Why = std::string("cannot open: ") + std::strerror(errno);
+    return V;
+  }
+  unsigned char H[64] = {};
+  ssize_t N = ::pread(FD, H, sizeof(H), 0);
+  int Err = N < 0 ? errno : 0;
+  const size_t EhdrSize = Want.Class == ELF::ELFCLASS32 ? 52 : 64;
+  auto fatal = [&](std::string Why) {
+    ::close(FD);
+    V.Is = Verified::What::Fatal;
+    V.Why = std::move(Why);
+    return V;
+  };
+  if (N < 0 || size_t(N) < EhdrSize)
+    return fatal(Err ? std::string("cannot read file data: ") + std::strerror(Err)
+                     : "file too short");
+  // VALID_ELF_HEADER over e_ident[0..EI_ABIVERSION): magic, class, data,
+  // version, OS ABI (Linux also takes ELFOSABI_GNU), then the ABI version
+  // and the padding.
+  const bool LE = true; // the hosts linkguard judges for: little-endian
+  const uint8_t Data = LE ? ELF::ELFDATA2LSB : ELF::ELFDATA2MSB;
+  auto u16 = [&](size_t Off) { return uint16_t(H[Off] | (H[Off + 1] << 8)); };
+  auto u32 = [&](size_t Off) {
+    return uint32_t(H[Off]) | (uint32_t(H[Off + 1]) << 8) | (uint32_t(H[Off + 2]) << 16) |
+           (uint32_t(H[Off + 3]) << 24);
+  };
+  const bool Magic = std::memcmp(H, "\177ELF", 4) == 0;
+  const uint8_t OsAbi = H[ELF::EI_OSABI], AbiVer = H[ELF::EI_ABIVERSION];
+  bool PadZero = true;
+  for (size_t I = ELF::EI_PAD; I < ELF::EI_NIDENT; ++I)
+    PadZero &= H[I] == 0;
+  const bool OsAbiOk = OsAbi == ELF::ELFOSABI_NONE || OsAbi == ELF::ELFOSABI_GNU;
+  // sysdeps/unix/sysv/linux/ldsodefs.h VALID_ELF_ABIVERSION: GNU takes
+  // versions below LIBC_ABI_MAX (glibc 2.36: 4, abi-tags' last + 1).
+  const bool AbiVerOk = OsAbi == ELF::ELFOSABI_GNU ? AbiVer < 4 : AbiVer == 0;
+  if (!Magic || H[ELF::EI_CLASS] != Want.Class || H[ELF::EI_DATA] != Data ||
+      H[ELF::EI_VERSION] != ELF::EV_CURRENT || !OsAbiOk || !AbiVerOk || !PadZero) {
+    if (!Magic)
+      return fatal("invalid ELF header");
+    if (H[ELF::EI_CLASS] != Want.Class) {
+      ::close(FD);
+      V.Is = Verified::What::Skip;
+      V.Why = "another ELF class: skipped";
+      return V;
+    }
+    // elf_machine_matches_host before the data encoding.
+    if (u16(18) != Want.Machine) {
+      ::close(FD);
+      V.Is = Verified::What::Skip;
+      V.Why = "another machine (e_machine " + std::to_string(u16(18)) + "): skipped";
+      return V;
+    }
+    if (H[ELF::EI_DATA] != Data)
+      return fatal("ELF file data encoding not little-endian");
+    if (H[ELF::EI_VERSION] != ELF::EV_CURRENT)
+      return fatal("ELF file version ident does not match current one");
+    if (!OsAbiOk)
+      return fatal("ELF file OS ABI invalid");
+    if (!AbiVerOk)
+      return fatal("ELF file ABI version invalid");
+    return fatal("nonzero padding in e_ident");
+  }
+  if (u32(20) != ELF::EV_CURRENT)
+    return fatal("ELF file version does not match current one");
+  if (u16(18) != Want.Machine) {
+    ::close(FD);
+    V.Is = Verified::What::Skip;
+    V.Why = "another machine (e_machine " + std::to_string(u16(18)) + "): skipped";
+    return V;
+  }
+  const uint16_t Type = u16(16);
+  if (Type != ELF::ET_DYN && Type != ELF::ET_EXEC)
+    return fatal("only ET_DYN and ET_EXEC can be loaded");
+  const uint16_t PhEntSize = Want.Class == ELF::ELFCLASS32 ? u16(42) : u16(54);
+  if (PhEntSize != (Want.Class == ELF::ELFCLASS32 ? 32 : 56))
+    return fatal("ELF file's phentsize not the expected size");
+  ::close(FD);
+  V.Is = Verified::What::Accept;
+  return V;
+}
+
+/// The class and machine of the file at Abs (the root's): what its
+/// dependencies must match.
+std::optional<ELFKind> kindOfFile(const std::string &Abs) {
+  int FD = ::open(Abs.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (FD < 0)
+    return std::nullopt;
+  unsigned char H[20] = {};
+  ssize_t N = ::pread(FD, H, sizeof(H), 0);
+  ::close(FD);
+  if (N < 20 || std::memcmp(H, "\177ELF", 4) != 0)
+    return std::nullopt;
+  ELFKind K;
+  K.Class = H[ELF::EI_CLASS];
+  K.Machine = uint16_t(H[18] | (H[19] << 8));
+  return K;
+}
+
+struct LdSo {
+  LdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
+      : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
+  Shipment &S;
+  const ClosureOptions &O;
+  Closure &C;
+  size_t &Budget;
+  size_t RI;
+  ELFKind Want;
+  bool ReadBytes = true; // a directory or file: candidates are read; a zip: its records
+  std::vector<std::string> Optional;
+  const LoaderRules &LR = contract::rulesFor(objlib::Format::ELF);
+
+  // Per root: what ld.so holds while it loads.
+  DenseMap<size_t, size_t> LoaderOf;         // l_loader
+  DenseMap<size_t, std::string> Origin;      // l_origin: the opened path's directory, raw
+  DenseMap<size_t, std::vector<std::string>> Names; // l_libname and l_name
+  DenseSet<size_t> Loaded;
+  StringMap<bool> MissingDirs;               // r_search_path_elem: nonexisting
+  bool Exhausted = false;
+
+  Root &root() { return C.Roots[RI]; }
+  const Slice &sliceOf(size_t I) const { return S.images()[I].Info.Slices[0]; }
+
+  bool charge() {
+    if (Budget == 0) {
+      Exhausted = true;
+      C.Truncated = true;
+      return false;
+    }
+    --Budget;
+    return true;
+  }
+
+  /// The path under the root a raw absolute path names, or nullopt when
+  /// it is not under the root (the host's).
+  std::optional<std::string> relOf(StringRef Raw) const {
+    const std::string &Root = S.root();
+    if (Root == "/")
+      return Raw.starts_with("/") ? std::optional<std::string>(Raw.drop_front().str())
+                                  : std::nullopt;
+    if (Raw == Root)
+      return std::string();
+    if (Raw.starts_with(Root) && Raw.drop_front(Root.size()).starts_with("/"))
+      return Raw.drop_front(Root.size() + 1).str();
+    return std::nullopt;
+  }
+
+  std::string absOf(const std::string &Real) const {
+    return S.root() == "/" ? "/" + Real : S.root() + "/" + Real;
+  }
+
+  /// One candidate, as open_path and open_verify take it.
+  struct Try {
+    enum class What {
+      Missing,  // go on
+      Skip,     // another class or machine: go on
+      Found,    // Image
+      Fatal,    // ends the load: Why
+      Blocks,   // a FIFO: ld.so waits for a writer
+      Host,     // a link or ".." out of the tree: the machine's file
+      Loop,     // ELOOP: open_path gives this list up
+      AbsLink,  // found through an absolute link into the tree
+      Unknown,  // a file linkguard could not read
+    } Is = What::Missing;
+    std::optional<size_t> Image;
+    std::string Why;
+  };
+
+  Try tryFile(const std::string &Rel) {
+    Try T;
+    PathProbe P = S.probe(Rel);
+    switch (P.Is) {
+    case PathProbe::What::Missing:
+      return T;
+    case PathProbe::What::Loop:
+      T.Is = Try::What::Loop;
+      T.Why = "too many levels of symbolic links";
+      return T;
+    case PathProbe::What::Outside:
+      T.Is = Try::What::Host;
+      T.Why = P.Target == ".." ? "leads above the tree" : "a link to " + P.Target + ", outside the tree";
+      return T;
+    case PathProbe::What::Directory:
+      T.Is = Try::What::Fatal;
+      T.Why = "cannot read file data: Is a directory";
+      return T;
+    case PathProbe::What::Special:
+      T.Is = Try::What::Blocks;
+      T.Why = "a FIFO, socket or device: ld.so's open(2) of a FIFO blocks until a writer comes";
+      return T;
+    case PathProbe::What::File:
+      break;
+    }
+    if (ReadBytes) {
+      Verified V = openVerify(absOf(P.Real), Want);
+      if (V.Is == Verified::What::Skip) {
+        T.Is = Try::What::Skip;
+        T.Why = V.Why;
+        return T;
+      }
+      if (V.Is == Verified::What::Fatal) {
+        T.Is = Try::What::Fatal;
+        T.Why = V.Why;
+        return T;
+      }
+    }
+    bool Unreadable = false;
+    std::optional<size_t> I = S.imageAt(P.Real, &Unreadable);
+    if (!I) {
+      T.Is = ReadBytes ? Try::What::Unknown : Try::What::Missing;
+      T.Why = "linkguard cannot read it";
+      return T;
+    }
+    const objlib::BinaryInfo &B = S.images()[*I].Info;
+    if (B.Fmt != objlib::Format::ELF || B.Slices.empty()) {
+      T.Is = Try::What::Fatal;
+      T.Why = "invalid ELF header";
+      return T;
+    }
+    const Slice &Sl = B.Slices[0];
+    if (!ReadBytes) {
+      // A zip's member: its record stands for its bytes.
+      if (Sl.Arch != Want.Arch) {
+        T.Is = Try::What::Skip;
+        T.Why = "another machine (" + Sl.Arch + "): skipped";
+        return T;
+      }
+      if (Sl.FileType != "ET_DYN" && Sl.FileType != "ET_EXEC") {
+        T.Is = Try::What::Fatal;
+        T.Why = "only ET_DYN and ET_EXEC can be loaded";
+        return T;
+      }
+    }
+    T.Image = I;
+    // _dl_map_object_from_fd: the same file already loaded is that object.
+    if (Loaded.count(*I)) {
+      T.Is = Try::What::Found;
+      return T;
+    }
+    if (Sl.FileType == "ET_EXEC") {
+      T.Is = Try::What::Fatal;
+      T.Why = "cannot dynamically load executable";
+      return T;
+    }
+    if (!Sl.ELFDynamic) {
+      T.Is = Try::What::Fatal;
+      T.Why = "object file has no dynamic section";
+      return T;
+    }
+    if (Sl.ELFFlags1 & ELF::DF_1_PIE) {
+      T.Is = Try::What::Fatal;
+      T.Why = "cannot dynamically load position-independent executable";
+      return T;
+    }
+    T.Is = P.AbsoluteLink ? Try::What::AbsLink : Try::What::Found;
+    return T;
+  }
+
+  /// One dependency's search (steps 4-7). Two machines are followed at
+  /// once: this one's ld.so (Hit: glibc 2.36, every subdirectory searched)
+  /// and a baseline one that searches no subdirectory (Base): where they
+  /// part, the result is host-dependent.
+  struct Search {
+    std::vector<std::string> Tried;
+    size_t TriedLeft = 0;
+    std::vector<std::string> HostEntries; // host paths tried before the baseline's hit
+    /// An empty or relative entry among them: the process's current
+    /// directory, where any name, the runtime's too, may lie.
+    bool Cwd = false;
+    std::string Undecided;
+    bool Decided = false;  // Hit is set
+    bool Base = false;     // the baseline machine's search is over
+    Try Hit;
+    std::string HitRaw, HitLabel;
+    bool HitOptional = false; // Hit is in a glibc-hwcaps / legacy subdirectory
+    bool ListGivenUp = false;
+    void tried(std::string T) {
+      if (Tried.size() < MaxTriedListed)
+        Tried.push_back(std::move(T));
+      else
+        ++TriedLeft;
+    }
+  };
+
+  /// open_path over one directory entry, already expanded: Dir is the
+  /// raw directory as ld.so concatenates it.
+  void tryDir(Search &Se, const std::string &Dir, StringRef Leaf, const std::string &Label) {
+    std::optional<std::string> RelDir = relOf(Dir);
+    if (RelDir && !MissingDirs.count(*RelDir)) {
+      // The directory itself, as the kernel walks it: out of the tree
+      // (through "..", or a link) it is the machine's.
+      if (!charge())
+        return;
+      PathProbe D = S.probe(RelDir->empty() ? "." : *RelDir);
+      if (D.Is == PathProbe::What::Outside) {
+        Se.HostEntries.push_back(Label + " (" + Dir + ": " +
+                                 (D.Target == ".." ? std::string("above the tree")
+                                                   : "a link to " + D.Target) +
+                                 ")");
+        return;
+      }
+      if (D.Is != PathProbe::What::Directory) {
+        // Missing (or not a directory): every candidate in it fails with
+        // ENOENT/ENOTDIR; ld.so marks it nonexisting.
+        MissingDirs[*RelDir] = true;
+        // Named lexically, unless only the kernel's walk of ".." fails.
+        std::optional<std::string> NormRel = relOf(contract::normalizePath(Dir));
+        const bool DotDot =
+            NormRel && S.probe(NormRel->empty() ? "." : *NormRel).Is == PathProbe::What::Directory;
+        Se.tried(Label + " -> " +
+                 (DotDot ? contract::rawJoin(Dir, Leaf) + " (a directory before '..' is missing)"
+                         : contract::joinPath(Dir, Leaf) + " (no such directory)"));
+        return;
+      }
+    }
+    if (!RelDir) {
+      Se.HostEntries.push_back(Label + " (" + Dir + ")");
+      return;
+    }
+    if (MissingDirs.count(*RelDir))
+      return;
+    // Returns whether this candidate ends the list's walk.
+    auto one = [&](const std::string &Sub, bool IsOptional) -> bool {
+      std::string DirKey = RelDir->empty() ? Sub : *RelDir + "/" + Sub;
+      if (MissingDirs.count(DirKey))
+        return false;
+      if (!charge())
+        return true;
+      std::string Rel = DirKey.empty() || DirKey.back() == '/' ? DirKey + Leaf.str()
+                                                               : DirKey + "/" + Leaf.str();
+      Try T = tryFile(Rel);
+      std::string Raw = contract::rawJoin(Dir, Sub + Leaf.str());
+      switch (T.Is) {
+      case Try::What::Missing: {
+        // open_path: a directory (with its subdirectory) found missing is
+        // never tried again.
+        PathProbe D = S.probe(DirKey.empty() ? "." : DirKey);
+        if (D.Is != PathProbe::What::Directory)
+          MissingDirs[DirKey] = true;
+        if (!IsOptional)
+          Se.tried(Label + " -> " + contract::normalizePath(Raw));
+        return false;
+      }
+      case Try::What::Skip:
+        Se.tried(Label + " -> " + Raw + " (" + T.Why + ")");
+        return false;
+      case Try::What::Loop:
+        Se.tried(Label + " -> " + Raw + " (" + T.Why + ")");
+        Se.ListGivenUp = true; // open_path returns -1 for the whole list
+        return true;
+      case Try::What::Host:
+        Se.HostEntries.push_back(Label + " -> " + Raw + " (" + T.Why + ")");
+        return false;
+      default:
+        break;
+      }
+      if (!Se.Decided) {
+        Se.Decided = true;
+        Se.Hit = T;
+        Se.HitRaw = Raw;
+        Se.HitLabel = Label;
+        Se.HitOptional = IsOptional;
+      }
+      if (IsOptional)
+        return false; // the baseline machine goes on to the directory itself
+      Se.Base = true;
+      return true;
+    };
+    for (const std::string &Sub : Optional)
+      if (one(Sub, true))
+        return;
+    one("", false);
+  }
+
+  /// Whether the search is over for every machine.
+  static bool done(const Search &Se) { return Se.Base || Se.ListGivenUp; }
+
+  void searchList(Search &Se, size_t Holder, size_t Requester,
+                  const std::vector<std::string> &Entries, const char *Kind, StringRef Leaf) {
+    std::vector<std::string> Seen; // fillin_rpath: a directory once a list
+    Se.ListGivenUp = false;
+    for (const std::string &Entry : Entries) {
+      if (done(Se) || Exhausted)
+        break;
+      // The bound counts entries x names (issue 37 part 5): a directory
+      // found missing costs no system call again, but its entry is still
+      // walked, as ld.so walks it.
+      if (!charge())
+        break;
+      std::string Label = std::string(Kind) + " " + (Entry.empty() ? "''" : Entry) +
+                          (Holder == Requester ? "" : " of " + S.printName(Holder));
+      std::string Dir;
+      bool FromToken = false;
+      if (!Entry.empty()) {
+        Expansion Ex = contract::expand(LR, Entry, Origin.lookup(Holder), root().ExecutableDir);
+        if (!Ex.Undecidable.empty()) {
+          if (Se.Undecided.empty() && !Se.Base)
+            Se.Undecided = Label + ": " + Ex.Undecidable;
+          continue;
+        }
+        FromToken = Ex.FromToken;
+        Dir = Ex.Raw;
+        if (Dir.empty())
+          continue; // expand_dynamic_string_token: nothing left
+      }
+      while (Dir.size() > 1 && Dir.back() == '/')
+        Dir.pop_back();
+      if (llvm::is_contained(Seen, Dir))
+        continue;
+      Seen.push_back(Dir);
+      if (!FromToken) {
+        // The machine's own directory (absolute), or the process's current
+        // one (empty, relative): wherever the tree is unpacked.
+        if (!charge())
+          break;
+        Se.Cwd |= !StringRef(Dir).starts_with("/");
+        std::string Note = Dir.empty() ? " (the current directory)"
+                           : !StringRef(Dir).starts_with("/")
+                               ? " (relative to the current directory)"
+                               : "";
+        // Said, never counted: the build machine is where a baked path
+        // resolves, which proves nothing about the machines it ships to.
+        if (StringRef(Dir).starts_with("/") && ::access(contract::joinPath(Dir, Leaf).c_str(), F_OK) == 0)
+          Note = " (" + contract::joinPath(Dir, Leaf) +
+                 " exists on this machine, which proves nothing about the machines the tree "
+                 "ships to)";
+        Se.HostEntries.push_back(Label + Note);
+        continue;
+      }
+      tryDir(Se, Dir, Leaf, Label);
+    }
+    Se.ListGivenUp = false; // open_path's -1 ends this list only
+  }
+
+  static std::vector<std::string> entries(const Slice &Sl, SearchPathKind K) {
+    std::vector<std::string> Out;
+    for (const objlib::SearchPath &P : Sl.SearchPaths)
+      if (P.Kind == K)
+        Out.push_back(P.Path);
+    // decompose_rpath: an empty DT_RPATH/DT_RUNPATH string is none.
+    if (Out.size() == 1 && Out[0].empty())
+      Out.clear();
+    return Out;
+  }
+
+  void place(Edge &E, Outcome W, std::string Reason, std::string Advice = "") {
+    E.Where = W;
+    E.Reason = std::move(Reason);
+    E.Advice = std::move(Advice);
+  }
+
+  std::string triedText(const Search &Se) const {
+    if (Se.Tried.empty())
+      return "";
+    std::string T = " (tried " + llvm::join(Se.Tried, ", ");
+    if (Se.TriedLeft)
+      T += ", and " + std::to_string(Se.TriedLeft) + " more";
+    return T + ")";
+  }
+
+  static constexpr const char *HostAdvice =
+      "drop the absolute, empty or relative entry from DT_RUNPATH/DT_RPATH, or order it "
+      "after the $ORIGIN entry that finds the shipped copy (patchelf --set-rpath)";
+
+  /// The edge's outcome from a finished search of Leaf.
+  static std::string listed(const std::vector<std::string> &L) {
+    std::vector<std::string> Head(L.begin(), L.begin() + std::min(L.size(), MaxTriedListed));
+    std::string T = llvm::join(Head, ", ");
+    if (L.size() > MaxTriedListed)
+      T += ", and " + std::to_string(L.size() - MaxTriedListed) + " more";
+    return T;
+  }
+
+  void conclude(Edge &E, const Search &Se, StringRef Leaf, bool SystemName) {
+    const std::string What = "a DT_NEEDED name";
+    if (Exhausted) {
+      place(E, Outcome::Unknown,
+            "is " + What + " whose search is past the bound (" + std::to_string(O.MaxEdges) +
+                " dependencies and search directories tried in all): undecided",
+            "judge a smaller tree, or shorten the search paths that make the bound");
+      return;
+    }
+    if (Se.Decided) {
+      const Try &T = Se.Hit;
+      std::string Host = listed(Se.HostEntries);
+      if (Se.HitOptional) {
+        place(E, Outcome::HostDependent,
+              "resolves to " + Se.HitRaw + " through " + Se.HitLabel +
+                  " only on machines whose ld.so searches that subdirectory (glibc-hwcaps "
+                  "by CPU level; tls/, x86_64/, haswell/ before glibc 2.37); others load " +
+                  (Se.Base ? "another file" : "no file of the tree") + triedText(Se),
+              "ship one copy, in the directory itself, or make every subdirectory copy a "
+              "build of the same library (then judge each)");
+        if (T.Image)
+          E.Target = T.Image;
+        return;
+      }
+      // The runtime's own names are the system's wherever a machine's
+      // directory is tried first; the current directory is no system's.
+      if (!Host.empty() && (!SystemName || Se.Cwd)) {
+        place(E, Outcome::HostDependent,
+              "resolves to " + Se.HitRaw + " through " + Se.HitLabel + ", but ld.so tries " +
+                  Host + " first: a machine with the library there loads that copy",
+              HostAdvice);
+        if (T.Image)
+          E.Target = T.Image;
+        return;
+      }
+      if (!Se.Undecided.empty()) {
+        place(E, Outcome::Unknown,
+              "resolves to " + Se.HitRaw + ", but ld.so first tries " + Se.Undecided,
+              "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
+        return;
+      }
+      switch (T.Is) {
+      case Try::What::Found:
+        E.Target = T.Image;
+        E.ResolvedPath = contract::normalizePath(Se.HitRaw);
+        E.Via = Se.HitLabel;
+        place(E, Outcome::Shipped,
+              "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
+        return;
+      case Try::What::AbsLink:
+        // Loads here; unpacked at another path, the link names nothing (or
+        // that machine's file).
+        place(E, Outcome::HostDependent,
+              "resolves to " + Se.HitRaw + " through an absolute symbolic link into the tree: "
+                  "it loads only where the tree is unpacked at " + S.root(),
+              "make the link relative");
+        if (T.Image)
+          E.Target = T.Image;
+        return;
+      case Try::What::Fatal:
+        place(E, Outcome::Unresolved,
+              "ld.so stops at " + Se.HitRaw + " (through " + Se.HitLabel + "): " + T.Why +
+                  "; the load fails there, before any later directory",
+              "remove " + Se.HitRaw + " from the shipment, or ship the library there");
+        return;
+      case Try::What::Blocks:
+        place(E, Outcome::Unresolved, "ld.so opens " + Se.HitRaw + ": " + T.Why,
+              "remove " + Se.HitRaw + " from the shipment");
+        return;
+      case Try::What::Unknown:
+        place(E, Outcome::Unknown,
+              "ld.so would load " + Se.HitRaw + ", which linkguard cannot read",
+              "see the read error reported for that file");
+        return;
+      default:
+        break;
+      }
+    }
+    if (SystemName && !Se.Cwd) {
+      place(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      return;
+    }
+    if (SystemName) {
+      place(E, Outcome::HostDependent,
+            "is the C/C++ runtime's, but ld.so first tries " + listed(Se.HostEntries) +
+                ": a file of that name in the process's current directory loads instead",
+            HostAdvice);
+      return;
+    }
+    if (!Se.HostEntries.empty()) {
+      place(E, Outcome::HostDependent,
+            "is " + What + " that resolves to no file of the tree; ld.so also tries " +
+                listed(Se.HostEntries) +
+                ": it loads only where the machine has it there" + triedText(Se),
+            "ship the library and find it through $ORIGIN, or declare it with --provided");
+      return;
+    }
+    if (!Se.Undecided.empty()) {
+      place(E, Outcome::Unknown,
+            "is " + What + " whose search cannot be decided: " + Se.Undecided,
+            "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
+      return;
+    }
+    std::string R = "is " + What + " that resolves to no file of the tree";
+    if (Se.Tried.empty())
+      R += " (no DT_RPATH/DT_RUNPATH that applies, and no --search)";
+    R += triedText(Se);
+    // A library shipped under another file name: ld.so opens file names.
+    for (size_t I = 0; I < S.images().size(); ++I)
+      for (const Slice &Sl : S.images()[I].Info.Slices)
+        if (Sl.InstallName && *Sl.InstallName == Leaf &&
+            sys::path::filename(S.images()[I].Rel, Posix) != Leaf) {
+          R += "; " + S.printName(I) + " has DT_SONAME " + *Sl.InstallName +
+               " but no file or link is named " + Leaf.str() + " where the loader looks";
+          I = S.images().size() - 1;
+          break;
+        }
+    place(E, Outcome::Unresolved, std::move(R),
+          "ship " + Leaf.str() + " in a directory a $ORIGIN entry of DT_RUNPATH names "
+          "(patchelf --set-rpath '$ORIGIN/...'), or declare it with --provided");
+  }
+
+  /// Step 3: an object already loaded that answers to Name.
+  std::optional<size_t> alreadyLoaded(StringRef Name) const {
+    for (size_t I : C.Roots[RI].Loaded) {
+      auto It = Names.find(I);
+      if (It != Names.end() && llvm::is_contained(It->second, Name))
+        return I;
+      const Slice &Sl = sliceOf(I);
+      if (Sl.InstallName && *Sl.InstallName == Name)
+        return I;
+    }
+    return std::nullopt;
+  }
+
+  void load(Edge &E, size_t From, size_t Img, const std::string &Raw, StringRef Name) {
+    Names[Img].push_back(Name.str());
+    if (!Loaded.insert(Img).second)
+      return;
+    LoaderOf[Img] = From;
+    Origin[Img] = std::string(sys::path::parent_path(Raw, Posix));
+    Names[Img].push_back(Raw);
+    root().Loaded.push_back(Img);
+    (void)E;
+  }
+
+  Edge resolve(size_t X, const objlib::Dependency &D) {
+    const Slice &Sl = sliceOf(X);
+    Edge E;
+    E.Root = RI;
+    E.Image = X;
+    E.Slice = Sl.Arch;
+    E.Dependency = D.Name;
+    E.Kind = D.Kind;
+    StringRef N = D.Name;
+    const bool SystemName = contract::isSystemName(LR, N);
+    if (SystemName && N.starts_with("/")) {
+      place(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      return E;
+    }
+    if (listedIn(O.SystemList, N)) {
+      place(E, Outcome::System, "is listed in the --system-list file");
+      return E;
+    }
+    contract::NameLookup L = contract::lookupName(LR, N, Origin.lookup(X), root().ExecutableDir);
+    // Step 3, after expand_dst: the name as ld.so compares it.
+    std::string Asked = L.Searched ? L.Leaf : (L.Path.Raw.empty() ? L.Path.Path : L.Path.Raw);
+    if (std::optional<size_t> Got = alreadyLoaded(Asked); Got && !(L.Searched && Asked.empty())) {
+      E.Target = Got;
+      E.ResolvedPath = S.absPath(*Got);
+      E.Via = "already loaded: " + S.printName(*Got) + " answers to " + Asked;
+      place(E, Outcome::Shipped, "is " + S.printName(*Got) + ", already loaded");
+      Names[*Got].push_back(Asked);
+      return E;
+    }
+    if (!L.Searched) {
+      const Expansion &Ex = L.Path;
+      if (!Ex.Undecidable.empty()) {
+        place(E, Outcome::Unknown, Ex.Undecidable,
+              "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
+        return E;
+      }
+      if (!Ex.FromToken) {
+        if (N.starts_with("/"))
+          place(E, Outcome::NonPortable,
+                "is an absolute path outside the system library family: it loads only where "
+                "that file exists",
+                "link against the library by its DT_SONAME and ship it beside, found through "
+                "$ORIGIN (patchelf --replace-needed)");
+        else
+          place(E, Outcome::NonPortable,
+                "is a relative path, which the loader resolves against the current directory "
+                "of the process",
+                "link against the library by its DT_SONAME (patchelf --replace-needed)");
+        return E;
+      }
+      Search Se;
+      std::optional<std::string> Rel = relOf(Ex.Raw);
+      if (!charge()) {
+        conclude(E, Se, N, false);
+        return E;
+      }
+      if (!Rel) {
+        place(E, Outcome::NonPortable,
+              "resolves to " + Ex.Path + ", outside the tree " + S.root(),
+              "ship the library inside the tree");
+        return E;
+      }
+      Try T = tryFile(*Rel);
+      Se.Hit = T;
+      Se.HitRaw = Ex.Raw;
+      Se.HitLabel = "the image's directory";
+      switch (T.Is) {
+      case Try::What::Missing:
+      case Try::What::Skip:
+      case Try::What::Loop:
+        place(E, Outcome::Unresolved,
+              "resolves to " + Ex.Raw + (T.Is == Try::What::Missing ? ", which the tree does not hold"
+                                                                    : ": " + T.Why),
+              "ship the library at that path");
+        return E;
+      case Try::What::Host:
+        place(E, Outcome::HostDependent, "resolves to " + Ex.Raw + ", which " + T.Why,
+              "ship the library inside the tree");
+        return E;
+      default:
+        Se.Decided = true;
+        conclude(E, Se, N, false);
+        if (E.Where == Outcome::Shipped) {
+          E.Via = "the image's directory";
+          load(E, X, *E.Target, Ex.Raw, Asked);
+        }
+        return E;
+      }
+    }
+    // Step 4: a name without '/'.
+    Search Se;
+    if (!Sl.ELFRunPathTag) {
+      std::vector<size_t> Chain;
+      for (std::optional<size_t> P = X; P;) {
+        Chain.push_back(*P);
+        auto It = LoaderOf.find(*P);
+        P = It == LoaderOf.end() ? std::nullopt : std::optional<size_t>(It->second);
+      }
+      if (root().Host && !llvm::is_contained(Chain, *root().Host))
+        Chain.push_back(*root().Host);
+      for (size_t H : Chain) {
+        if (done(Se) || Exhausted)
+          break;
+        const Slice &HS = sliceOf(H);
+        if (HS.ELFRunPathTag)
+          continue; // its DT_RPATH is ignored
+        searchList(Se, H, X, entries(HS, SearchPathKind::RPath), "DT_RPATH", L.Leaf);
+      }
+    }
+    if (!done(Se) && !Exhausted)
+      searchList(Se, X, X, entries(Sl, SearchPathKind::RunPath), "DT_RUNPATH", L.Leaf);
+    if (!done(Se) && !Exhausted)
+      for (const std::string &Dir : O.SearchDirs) {
+        if (done(Se) || Exhausted)
+          break;
+        std::string Abs = StringRef(Dir).starts_with("/") ? contract::normalizePath(Dir)
+                                                          : contract::joinPath(S.root(), Dir);
+        tryDir(Se, Abs, L.Leaf, "--search " + Dir);
+      }
+    conclude(E, Se, L.Leaf, SystemName);
+    if (E.Target && (E.Where == Outcome::Shipped || E.Where == Outcome::HostDependent))
+      load(E, X, *E.Target, Se.HitRaw, Asked);
+    return E;
+  }
+
+  /// What ld.so refuses about the root itself.
+  void judgeRoot() {
+    Root &R = root();
+    const objlib::BinaryInfo &B = S.images()[R.Image].Info;
+    if (B.Fmt != objlib::Format::ELF || B.Slices.empty())
+      return;
+    const Slice &Sl = B.Slices[0];
+    // elf/dl-load.c _dl_map_object_from_fd: "shared object cannot be
+    // dlopen()ed" (DF_1_NOOPEN under __RTLD_DLOPEN). A root no executable
+    // loads is opened by dlopen (an extension module, a model, a plugin);
+    // as a DT_NEEDED dependency the same image is fine.
+    if (!R.Executable && (Sl.ELFFlags1 & ELF::DF_1_NOOPEN))
+      R.Refusals.push_back(
+          "is marked -z nodlopen (DF_1_NOOPEN) and loaded by no executable of the tree: "
+          "dlopen refuses it (\"shared object cannot be dlopen()ed\", glibc "
+          "_dl_map_object_from_fd); link it without -z nodlopen");
+    // The kernel runs PT_INTERP before ld.so exists: a program whose
+    // interpreter is the build machine's runs nowhere else.
+    if (R.Executable && !Sl.ELFInterpreter.empty() &&
+        !contract::isSystemName(LR, Sl.ELFInterpreter))
+      R.Refusals.push_back("has PT_INTERP " + Sl.ELFInterpreter +
+                           ", which is not the system's loader: the kernel runs it before "
+                           "anything loads, and it exists only where it was built; link "
+                           "with the system's (-Wl,--dynamic-linker=/lib64/ld-linux-x86-64.so.2)");
+  }
+
+  void run() {
+    Root &R = root();
+    judgeRoot();
+    Loaded.insert(R.Image);
+    R.Loaded.push_back(R.Image);
+    // The root's origin: a main program's from /proc/self/exe (its links
+    // followed), a library's from the path it is opened by.
+    Origin[R.Image] = std::string(sys::path::parent_path(
+        R.Executable ? contract::mainProgramPath(S.absPath(R.Image)) : S.absPath(R.Image),
+        Posix));
+    Names[R.Image].push_back(S.absPath(R.Image));
+    if (R.Host && *R.Host != R.Image)
+      Origin[*R.Host] = R.ExecutableDir;
+    // Breadth-first: the queue is the load order itself.
+    for (size_t Q = 0; Q < R.Loaded.size(); ++Q) {
+      const size_t X = R.Loaded[Q];
+      const objlib::BinaryInfo &B = S.images()[X].Info;
+      if (B.Fmt != objlib::Format::ELF || B.Slices.empty())
+        continue;
+      for (const objlib::Dependency &D : B.Slices[0].Dependencies) {
+        if (!charge())
+          return;
+        Edge E = resolve(X, D);
+        if ((E.Where == Outcome::Unresolved || E.Where == Outcome::NonPortable ||
+             E.Where == Outcome::HostDependent) &&
+            listedIn(O.Provided, E.Dependency)) {
+          E.Target.reset();
+          place(E, Outcome::Provided, "is declared application-provided (--provided)");
+        }
+        C.Roots[RI].Edges.push_back(C.Edges.size());
+        C.Edges.push_back(std::move(E));
+      }
+    }
+  }
+};
+
+} // namespace
+
+void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RI, size_t &Budget) {
+  LdSo L(S, O, C, Budget, RI);
+  const size_t Img = C.Roots[RI].Image;
+  L.ReadBytes = S.kind() != Shipment::Kind::Zip;
+  std::optional<ELFKind> K;
+  if (L.ReadBytes)
+    K = kindOfFile(S.absPath(Img));
+  if (K) {
+    L.Want = *K;
+  } else {
+    L.ReadBytes = false;
+  }
+  L.Want.Arch = S.images()[Img].Info.Slices.empty() ? "" : S.images()[Img].Info.Slices[0].Arch;
+  if (!K && L.Want.Arch == "x86_64")
+    L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_X86_64;
+  L.Optional = optionalSubdirs(L.Want);
+  L.run();
+}
+
+} // namespace linkguard::shipment

@@ -1,0 +1,154 @@
+# ld.so's own algorithm (issue 37 part 2, shipment/LdSo.cpp): each shape is
+# judged by `check --portable` on the tree and on the executable alone
+# (--bundle-root: one resolver), and run under the real ld.so, whose result
+# is the evidence beside the verdict. Each failed on 7434022's closure.
+
+SUITE_ldso_shapes_PROBE() {
+  [ "$(uname -s)" = Linux ] || { echo "needs Linux's ld.so"; return; }
+  [ "$(uname -m)" = x86_64 ] || { echo "the shapes are x86-64's (glibc-hwcaps levels)"; return; }
+  [ -x "$CLANG" ] || echo "no $CLANG"
+}
+
+# lib DIR NAME [SONAME] [NEEDED...]: a shared library defining f_NAME.
+ldso_lib() {
+  local dir=$1 name=$2 soname=${3:-}
+  shift $(($# < 3 ? $# : 3))
+  mkdir -p "$dir"
+  local needed=() n
+  for n in "$@"; do needed+=(-l:"$n"); done
+  echo "int f_${name//[^a-zA-Z0-9]/_}(void){return 0;}" >"$E2E_ROOT/$name.c"
+  "$CLANG" -shared -fPIC -o "$dir/$name" "$E2E_ROOT/$name.c" ${soname:+-Wl,-soname,$soname} \
+    -L"$dir" "${needed[@]}" -Wl,--allow-shlib-undefined || test_failed "building $dir/$name"
+}
+
+# app DIR RUNPATH-FLAGS NEEDED...: bin/app needing the libraries in lib/.
+ldso_app() {
+  local dir=$1 rp=$2; shift 2
+  mkdir -p "$dir/bin"
+  echo 'int main(void){return 0;}' >"$E2E_ROOT/main.c"
+  local needed=() n
+  for n in "$@"; do needed+=(-l:"$n"); done
+  "$CLANG" -o "$dir/bin/app" "$E2E_ROOT/main.c" -L"$dir/lib" -Wl,--no-as-needed "${needed[@]}" \
+    $rp || test_failed "building $dir/bin/app"
+}
+
+# verdict TREE: check --portable's exit status on the tree, and on bin/app
+# alone in the tree's bundle root; both must be the same.
+ldso_verdict() {
+  local tree=$1 a b
+  "$LINKGUARD_BIN" check --portable "$tree" >tree.out 2>&1; a=$?
+  "$LINKGUARD_BIN" check --portable --bundle-root "$tree" "$tree/bin/app" >file.out 2>&1; b=$?
+  expect_equal "$b" "$a" "the file's verdict equals the tree's ($(cat tree.out file.out))"
+  echo "$a"
+}
+
+SUITE_ldso_shapes() {
+  TEST "breadth-first: libx is loaded through libb's DT_RUNPATH before libc asks for it"
+  # app -> liba.so, libb.so; liba.so -> libc3.so; libc3.so -> libx.so (no
+  # runpath); libb.so (DT_RUNPATH $ORIGIN/sub) -> libx.so in lib/sub.
+  # ld.so's queue: app, liba, libb, libc3 (liba's), libx (libb's, found in
+  # sub/), then libc3's libx.so is the one already loaded: it runs. Depth
+  # first, libc3 would ask for libx.so before libb loaded it, and fail.
+  ldso_lib t/lib/sub libx.so
+  echo 'int f_libc3(void){return 0;}' >c.c
+  "$CLANG" -shared -fPIC -o t/lib/libc3.so c.c -Lt/lib/sub -l:libx.so
+  echo 'int f_libb(void){return 0;}' >b.c
+  "$CLANG" -shared -fPIC -o t/lib/libb.so b.c -Lt/lib/sub -l:libx.so -Wl,-rpath,'$ORIGIN/sub' -Wl,--enable-new-dtags
+  echo 'int f_liba(void){return 0;}' >a.c
+  "$CLANG" -shared -fPIC -o t/lib/liba.so a.c -Lt/lib -l:libc3.so -Wl,-rpath,'$ORIGIN' -Wl,--enable-new-dtags
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib -Wl,--enable-new-dtags" liba.so libb.so
+  expect_status 0 t/bin/app
+  expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
+
+  TEST "a glibc-hwcaps copy is host-dependent, and ld.so takes it on a CPU of that level"
+  ldso_lib t/lib libx.so
+  ldso_lib t/lib/glibc-hwcaps/x86-64-v2 libx.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib -Wl,--enable-new-dtags" libx.so
+  maps=$(LD_DEBUG=libs t/bin/app 2>&1 | grep 'calling init: .*libx')
+  expect_contains "$maps" "glibc-hwcaps/x86-64-v2/libx.so" "this CPU (x86-64-v2 or better) takes the copy"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "glibc-hwcaps/x86-64-v2/libx.so"
+  "$LINKGUARD_BIN" inspect --tree --json t >tree.json
+  expect_contains "$(cat tree.json)" '"placement": "host-dependent"'
+
+  TEST "an empty file before the shipped copy ends ld.so's search: file too short"
+  ldso_lib t/lib/real liby.so
+  mkdir -p t/lib/first && : >t/lib/first/liby.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib/first:\$ORIGIN/../lib/real -Wl,--enable-new-dtags -Lt/lib/real" liby.so
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  expect_contains "$(cat ld.err)" "file too short"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "file too short"
+
+  TEST "a wrong-machine candidate is skipped and the search goes on"
+  ldso_lib t/lib/real libz1.so
+  mkdir -p t/lib/first
+  echo 'int g(void){return 0;}' >g.c
+  "$CLANG" -target aarch64-linux-gnu -shared -fPIC -nostdlib -fuse-ld=lld -o t/lib/first/libz1.so g.c ||
+    test_failed "aarch64 library"
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib/first:\$ORIGIN/../lib/real -Wl,--enable-new-dtags -Lt/lib/real" libz1.so
+  expect_status 0 t/bin/app
+  expect_equal "$(ldso_verdict t)" 0 "check --portable"
+
+  TEST "an ET_REL candidate ends the search: only ET_DYN and ET_EXEC can be loaded"
+  ldso_lib t/lib/real libr.so
+  mkdir -p t/lib/first
+  echo 'int h(void){return 0;}' >h.c
+  "$CLANG" -c -fPIC -o t/lib/first/libr.so h.c
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib/first:\$ORIGIN/../lib/real -Wl,--enable-new-dtags -Lt/lib/real" libr.so
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  expect_contains "$(cat ld.err)" "only ET_DYN and ET_EXEC"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "only ET_DYN and ET_EXEC can be loaded"
+
+  TEST "a PIE as a dependency: cannot dynamically load position-independent executable"
+  ldso_lib t/lib libpie.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib -Wl,--enable-new-dtags" libpie.so
+  echo 'int main(void){return 0;}' >pie.c
+  "$CLANG" -fPIE -pie -o t/lib/libpie.so pie.c # the library replaced by a PIE
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  expect_contains "$(cat ld.err)" "position-independent executable"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "position-independent executable"
+
+  TEST "an absolute DT_RUNPATH entry before \$ORIGIN is host-dependent: a copy there loads instead"
+  ldso_lib t/lib libw.so
+  host=$E2E_ROOT/hostdir
+  ldso_app t "-Wl,-rpath,$host:\$ORIGIN/../lib -Wl,--enable-new-dtags" libw.so
+  expect_status 0 t/bin/app
+  ldso_lib "$host" libw.so
+  maps=$(LD_DEBUG=libs t/bin/app 2>&1 | grep 'calling init: .*libw')
+  expect_contains "$maps" "$host/libw.so" "with the machine's copy, ld.so loads it"
+  rm -rf "$host"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "ld.so tries DT_RUNPATH $host first"
+
+  TEST "the executable's DT_RPATH serves its libraries' names, unless the requester has DT_RUNPATH"
+  ldso_lib t/lib/deep libb2.so
+  echo 'int f_liba2(void){return 0;}' >a2.c
+  "$CLANG" -shared -fPIC -o t/lib/liba2.so a2.c -Lt/lib/deep -l:libb2.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib:\$ORIGIN/../lib/deep -Wl,--disable-new-dtags" liba2.so
+  expect_contains "$("$LLVM_BIN/llvm-readelf" -d t/bin/app)" "(RPATH)"
+  expect_status 0 t/bin/app
+  expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
+  # liba2.so with a DT_RUNPATH of its own: ld.so uses no DT_RPATH for what
+  # liba2.so asks for.
+  patchelf --set-rpath '$ORIGIN' t/lib/liba2.so
+  expect_contains "$("$LLVM_BIN/llvm-readelf" -d t/lib/liba2.so)" "(RUNPATH)"
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "DT_NEEDED libb2.so"
+
+  TEST "a directory where ld.so looks ends its search: cannot read file data"
+  ldso_lib t/lib/real libd.so
+  mkdir -p t/lib/first/libd.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib/first:\$ORIGIN/../lib/real -Wl,--enable-new-dtags -Lt/lib/real" libd.so
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "cannot read file data"
+}
