@@ -301,6 +301,7 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
       if (R.Image == 0) {
         contract::Finding F;
         F.Rule = "portable";
+        F.Placement = "refused";
         F.Message = M;
         Out.Findings.push_back(std::move(F));
       }
@@ -318,6 +319,8 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
     F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
     F.Dependency = E.Dependency;
     F.Rule = "portable";
+    F.Placement = shipment::outcomeName(E.Where);
+    F.Advice = E.Advice; // the resolver's own, when it has one
     F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
                              : std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                    E.Dependency + " (" + E.Slice + ") of " +
@@ -346,13 +349,19 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   if (Spec_.Portable && !Source && CO && Info.Fmt == objlib::Format::ELF) {
     OwnClosure Own = elfFileClosure(Path, *Spec_.Portable, *CO);
     Spec_.Portable.reset();
+    if (Spec_.DropFlag.empty())
+      Spec_.DropFlag = dropFlagFor(Info.Fmt);
     contract::Verdict V = contract::judge(Info, Spec_, Exists);
     contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Own.Findings)
       V.Findings.push_back(std::move(F));
     for (contract::Finding &F : Extra)
       V.Findings.push_back(std::move(F));
-    json::Object R = fileRecord(Info, V, containerToJSON(Source),
+    contract::AdviceContext Advice;
+    Advice.Fmt = Info.Fmt;
+    Advice.DropFlag = Spec_.DropFlag.empty() ? dropFlagFor(Info.Fmt) : Spec_.DropFlag;
+    Advice.ExecutableGiven = !CO->Executable.empty();
+    json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
                                 json::Value(std::move(Own.Placements)), T);
     putName(R, "path", Path);
     return R;
@@ -634,6 +643,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Dependency = E.Dependency;
     F.Rule = "portable";
     F.Placement = shipment::outcomeName(E.Where);
+    F.Advice = E.Advice; // the resolver's own, when it has one
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }
@@ -644,6 +654,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       contract::Finding F;
       F.Slice = sliceOf(R.Image, R.Arch);
       F.Rule = "portable";
+      F.Placement = "refused";
       F.Message = M;
       Extra[R.Image].push_back(std::move(F));
     }
@@ -669,8 +680,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (size_t I = 0; I < N; ++I) {
     objlib::BinaryInfo &Info = S->images()[I].Info;
     contract::Verdict V;
-    if (AnyPerFile)
-      V = contract::judge(Info, PerFile, contract::realFileProbe());
+    if (AnyPerFile) {
+      // The drop flag of this image's format (a tree may hold both).
+      contract::ContractSpec Mine = PerFile;
+      Mine.DropFlag = dropFlagFor(Info.Fmt);
+      V = contract::judge(Info, Mine, contract::realFileProbe());
+    }
     // What the closure does not judge: the file's own install name and
     // dyld's load-time refusals (--portable's per-file part).
     if (Contract.Portable)

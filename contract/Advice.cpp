@@ -153,11 +153,30 @@ struct PlacementAdvice {
   std::string (*Advise)(const Finding &, const AdviceContext &);
 };
 
+/// A file whose loading depends on the machine (shipment::Outcome::
+/// HostDependent): the tree's own copy must win on every machine.
+std::string hostDependent(const Finding &, const AdviceContext &C) {
+  return std::string("drop the absolute (or empty, or relative) search entry, or order it after ") +
+         (macho(C) ? "@loader_path" : "$ORIGIN") +
+         " entries, so that the tree's own copy loads wherever it is unpacked";
+}
+
+/// A root the loader refuses outright (shipment::Root::Refusals: a
+/// -z nodlopen library that is dlopened, a PT_INTERP that is not the
+/// system's loader).
+std::string refused(const Finding &, const AdviceContext &) {
+  return "link it again without what the loader refuses: no -z nodlopen for a library "
+         "that is dlopened, the system's loader as PT_INTERP (the linker's default "
+         "--dynamic-linker)";
+}
+
 // clang-format off
 const PlacementAdvice PlacementTable[] = {
-    {"non-portable", shipOrProvide},     // contract::Placement, shipment::Outcome
-    {"unresolved",   shipOrProvide},     // shipment::Outcome (not weak)
-    {"unknown",      undecidedPlacement},
+    {"non-portable",   shipOrProvide},     // contract::Placement, shipment::Outcome
+    {"unresolved",     shipOrProvide},     // shipment::Outcome (not weak)
+    {"unknown",        undecidedPlacement},
+    {"host-dependent", hostDependent},     // shipment::Outcome
+    {"refused",        refused},           // shipment::Root::Refusals
 };
 // clang-format on
 
@@ -247,7 +266,10 @@ std::string adviceText(const Finding &F, const AdviceContext &C) {
 
 void advise(Verdict &V, const AdviceContext &C) {
   for (Finding &F : V.Findings)
-    F.Advice = adviceText(F, C);
+    // A link's fix already given (the resolver's own, or judge()'s) stays;
+    // another origin (a .pt2's member) has its own.
+    if (F.Advice.empty() || C.From != Origin::Link)
+      F.Advice = adviceText(F, C);
 }
 
 std::vector<StringRef> advisedRules() {

@@ -240,6 +240,7 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
   S->Given = Path;
   S->Root = absolute(Path) + "!";
   S->Read = Read;
+  std::vector<ShippedImage> ObjectMembers;
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
@@ -261,8 +262,13 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
         std::string Rel = normalizePath(I.Member);
         if (isObjectFile(*Info)) {
           S->Skipped.push_back({I.Name, objectWhy(*Info)});
-          if (!I.Offset)
+          if (!I.Offset) {
+            // A member the loader would open and refuse: kept after the
+            // walked images (no root, never judged) for imageAt().
             S->Objects[Rel] = true;
+            Info->Path = Path + "!" + Rel;
+            ObjectMembers.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt});
+          }
           return;
         }
         if (I.Offset) {
@@ -286,6 +292,13 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
   if (E)
     return std::move(E);
   S->Walked = S->Images.size();
+  for (ShippedImage &O : ObjectMembers) {
+    for (StringRef D = sys::path::parent_path(O.Rel, sys::path::Style::posix); !D.empty();
+         D = sys::path::parent_path(D, sys::path::Style::posix))
+      S->ZipDirs[D] = true;
+    S->ByRel[O.Rel] = S->Images.size();
+    S->Images.push_back(std::move(O));
+  }
   return std::move(S);
 }
 
@@ -463,10 +476,11 @@ std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary, bool *Obj
     return true;
   };
   if (K == Kind::Zip) {
+    if (object(Norm))
+      return std::nullopt;
     auto It = ByRel.find(Norm);
     if (It != ByRel.end())
       return It->second;
-    object(Norm);
     return std::nullopt;
   }
   // As the kernel walks it: "x/.." only when x is a directory of the tree
@@ -600,7 +614,7 @@ std::optional<size_t> Shipment::imageAt(const std::string &Real, bool *Unreadabl
     return It->second;
   if (K == Kind::File) {
     bool NotBinary = false;
-    std::optional<size_t> I = readLazily(Real, &NotBinary);
+    std::optional<size_t> I = readLazily(Real, &NotBinary, nullptr);
     if (!I && Unreadable && Unread.count(Real))
       *Unreadable = true;
     return I;
