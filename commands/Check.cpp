@@ -23,6 +23,7 @@
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
+#include "contract/Advice.h"
 #include "contract/LoaderRules.h"
 #include "contract/PlatformPolicy.h"
 #include "signature/CodeSignature.h"
@@ -51,9 +52,10 @@ const CommandSpec Spec = {
     "under --portable or --unique a tree or a zip is judged by its load closure, as\n"
     "dyld and ld.so will load it (docs/check.md).",
     "Text output: one line per finding, \"FILE[ (arch, ...)]: violation|kept|unknown:\n"
-    "message\" (one line for a dependency that breaks several rules, naming the\n"
-    "others after \"also:\"); a file or member without findings: \"FILE: holds\"; then\n"
-    "a summary line (--quiet: the summary line alone). Every name printed is\n"
+    "message; advice\" (the advice is its fix; one line for a dependency that breaks\n"
+    "several rules, naming the others after \"also:\"); a file or member without\n"
+    "findings: \"FILE: holds\"; then a summary line (a tree's object files are counted\n"
+    "as skipped, not judged; --quiet: the summary line alone). Every name printed is\n"
     "accepted back as FILE: PKG!member (quote it in an interactive shell: '!' is\n"
     "history expansion there; or write PKG/member), FILE@0xOFFSET.\n"
     "\n"
@@ -65,6 +67,7 @@ const CommandSpec Spec = {
 struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
   int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
+  int64_t Skipped = 0;   // a tree's object files: not shipped images
 };
 
 /// Keeps the strongest of the exit statuses of the inputs' failures: a
@@ -193,6 +196,35 @@ void judgeSignaturesAt(const std::string &Path, const std::string &Name,
   signature::judgeSignatures((*Buf)->getBuffer(), Scope, Name, Info.Universal, V);
 }
 
+/// Whether an image of the zip Container (at Member) is part of a PyTorch
+/// export: a .pt2 (torch._inductor.package writes its model libraries
+/// under data/aotinductor/). Its user's fix is to export again, and the
+/// torch process that loads it provides PyTorch's own libraries.
+bool isPyTorchExport(StringRef Container, StringRef Member) {
+  return Container.ends_with_insensitive(".pt2") || Member.contains("data/aotinductor/");
+}
+
+/// PyTorch's own libraries as provided, for a PyTorch export's
+/// portability (docs/check.md): appended to the user's --provided.
+void providePyTorch(std::vector<contract::Pattern> &Provided) {
+  for (const contract::Pattern &P : contract::pytorchProvided())
+    if (llvm::none_of(Provided, [&](const contract::Pattern &Q) { return Q.Text == P.Text; }))
+      Provided.push_back(P);
+}
+
+/// The reason of a dependency provided only by the PyTorch default (not by
+/// a --provided of the user's), instead of "(--provided)".
+bool providedByPyTorch(const std::string &Dependency, const std::vector<contract::Pattern> &User) {
+  auto Matches = [&](const contract::Pattern &P) {
+    return StringRef(Dependency).starts_with("/") ? P.matchesWholeName(Dependency)
+                                                  : P.matches(Dependency);
+  };
+  return llvm::none_of(User, Matches) && llvm::any_of(contract::pytorchProvided(), Matches);
+}
+const char *const PyTorchProvidedReason =
+    "is PyTorch's own library, which the torch process that loads a .pt2 provides "
+    "(docs/check.md)";
+
 /// The text's lines, and what the summary counts: the findings of one slice
 /// on one dependency with one kind are one line, with the first rule's
 /// message (forbid-unreferenced's, which names the fix, when it is among
@@ -201,7 +233,7 @@ void judgeSignaturesAt(const std::string &Path, const std::string &Name,
 /// not four). A finding about no dependency (an install name, a duplicate
 /// LC_RPATH) is a line of its own. The JSON keeps every rule's finding.
 struct FindingLine {
-  std::string Slice, Dependency, Kind, Message;
+  std::string Slice, Dependency, Kind, Message, Advice;
   std::vector<std::string> AlsoRules;
   std::string FirstRule;
 };
@@ -216,7 +248,8 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
       return !Dep.empty() && L.Slice == Slice && L.Dependency == Dep && L.Kind == Kind;
     });
     if (It == Lines.end()) {
-      Lines.push_back({Slice, Dep, Kind, printableName(F, "message"), {}, Rule});
+      Lines.push_back(
+          {Slice, Dep, Kind, printableName(F, "message"), printableName(F, "advice"), {}, Rule});
     } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
       // The line leads with the rule that says what to do: a library kept
       // although nothing binds to it is dropped by the rule's link flag
@@ -226,6 +259,7 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
         It->AlsoRules.insert(It->AlsoRules.begin(), It->FirstRule);
         It->FirstRule = Rule;
         It->Message = printableName(F, "message");
+        It->Advice = printableName(F, "advice");
       } else {
         It->AlsoRules.push_back(Rule);
       }
@@ -238,8 +272,11 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
 /// lines the text prints (findingLines), and an unknown one leaves the
 /// check undecided (92), never "holds" (fail closed) - a file's or a
 /// tree's image alike.
-json::Object fileRecord(const objlib::BinaryInfo &Info, const contract::Verdict &V,
-                        json::Value Container, json::Value Placements, Totals &T) {
+json::Object fileRecord(const objlib::BinaryInfo &Info, contract::Verdict &V,
+                        const contract::AdviceContext &Advice, json::Value Container,
+                        json::Value Placements, Totals &T) {
+  // Every finding's fix, for where the image came from (contract/Advice.h).
+  contract::advise(V, Advice);
   json::Array Arches;
   for (const objlib::Slice &S : Info.Slices)
     Arches.push_back(S.Arch);
@@ -289,6 +326,7 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
       if (R.Image == 0) {
         contract::Finding F;
         F.Rule = "portable";
+        F.Placement = "refused";
         F.Message = M;
         Out.Findings.push_back(std::move(F));
       }
@@ -306,6 +344,8 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
     F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
     F.Dependency = E.Dependency;
     F.Rule = "portable";
+    F.Placement = shipment::outcomeName(E.Where);
+    F.Advice = E.Advice; // the resolver's own, when it has one
     F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
                              : std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                    E.Dependency + " (" + E.Slice + ") of " +
@@ -335,6 +375,8 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   if (Spec_.Portable && !Source && CO && Info.Fmt == objlib::Format::ELF) {
     OwnClosure Own = elfFileClosure(Path, *Spec_.Portable, *CO);
     Spec_.Portable.reset();
+    if (Spec_.DropFlag.empty())
+      Spec_.DropFlag = dropFlagFor(Info.Fmt);
     contract::Verdict V = contract::judge(Info, Spec_, Exists);
     contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Own.Findings)
@@ -349,7 +391,11 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                  O->getString("dependency") == D;
         });
       }, V);
-    json::Object R = fileRecord(Info, V, containerToJSON(Source),
+    contract::AdviceContext Advice;
+    Advice.Fmt = Info.Fmt;
+    Advice.DropFlag = Spec_.DropFlag.empty() ? dropFlagFor(Info.Fmt) : Spec_.DropFlag;
+    Advice.ExecutableGiven = !CO->Executable.empty();
+    json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
                                 json::Value(std::move(Own.Placements)), T);
     putName(R, "path", Path);
     return R;
@@ -374,14 +420,20 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   }
   if (Spec_.DropFlag.empty())
     Spec_.DropFlag = dropFlagFor(Info.Fmt);
+  const bool PyTorch = Source && isPyTorchExport(Source->Container, Source->Member);
+  if (PyTorch && Spec_.Portable)
+    providePyTorch(Spec_.Portable->Provided);
   contract::Verdict V = contract::judge(Info, Spec_, Probe);
   for (contract::Finding &F : Extra)
     V.Findings.push_back(std::move(F));
   json::Array Placements;
   std::vector<std::string> ShippedDeps;
   if (Spec_.Portable)
-    for (const contract::DependencyPlacement &P :
+    for (contract::DependencyPlacement &P :
          contract::placeDependencies(Info, *Spec_.Portable, Probe)) {
+      if (PyTorch && P.Where == contract::Placement::Provided &&
+          providedByPyTorch(P.Dependency, Given.Portable->Provided))
+        P.Reason = PyTorchProvidedReason;
       if (P.Where == contract::Placement::Shipped)
         ShippedDeps.push_back(P.Dependency);
       Placements.push_back(placementRecord(P));
@@ -390,7 +442,12 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
     contract::judgePlatform(Info, *Platform, [&](StringRef D) {
       return llvm::is_contained(ShippedDeps, D);
     }, V);
-  json::Object R = fileRecord(Info, V, containerToJSON(Source),
+  contract::AdviceContext Advice;
+  Advice.Fmt = Info.Fmt;
+  Advice.DropFlag = Spec_.DropFlag;
+  Advice.From = PyTorch ? contract::Origin::PyTorchExport : contract::Origin::Link;
+  Advice.ExecutableGiven = Spec_.Portable && !Spec_.Portable->ExecutableDir.empty();
+  json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
                               Spec_.Portable ? json::Value(std::move(Placements))
                                              : json::Value(nullptr),
                               T);
@@ -415,6 +472,8 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     if (!L.Slice.empty())
       OS << " (" << printable(L.Slice) << ")";
     OS << ": " << coloured(L.Kind) << ": " << L.Message;
+    if (!L.Advice.empty())
+      OS << "; " << L.Advice;
     if (!L.AlsoRules.empty())
       OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
     OS << "\n";
@@ -426,7 +485,10 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
   auto n = [&](StringRef K) { return S.getInteger(K).value_or(0); };
   OS << "linkguard check: " << plural(n("files"), "file", "files") << ", "
      << plural(n("violations"), "violation", "violations") << ", " << n("kept") << " kept, "
-     << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors") << ": "
+     << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors");
+  if (n("skipped"))
+    OS << ", " << n("skipped") << " skipped";
+  OS << ": "
      << coloured(n("errors")       ? "incomplete"
                  : n("violations") ? "broken"
                  : n("undecided")  ? "undecided"
@@ -589,9 +651,28 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
   if (!S)
     return;
+  // A build directory's object files are linked into images, never
+  // loaded: counted, not judged (shipment::SkippedFile).
+  T.Skipped += static_cast<int64_t>(S->skipped().size());
+  // A PyTorch export: its user exports again, and the torch process that
+  // loads it provides PyTorch's own libraries.
+  const bool Zip = S->kind() == shipment::Shipment::Kind::Zip;
+  auto pytorchImage = [&](size_t I) {
+    return Zip && isPyTorchExport(S->given(), S->images()[I].Rel);
+  };
+  bool PyTorch = false;
+  for (size_t I = 0; I < S->walked() && !PyTorch; ++I)
+    PyTorch = pytorchImage(I);
+  shipment::ClosureOptions TreeCO = CO;
+  if (PyTorch)
+    providePyTorch(TreeCO.Provided);
   shipment::Closure C;
   if (WithClosure)
-    C = shipment::computeClosure(*S, CO);
+    C = shipment::computeClosure(*S, TreeCO);
+  if (PyTorch)
+    for (shipment::Edge &E : C.Edges)
+      if (E.Where == shipment::Outcome::Provided && providedByPyTorch(E.Dependency, CO.Provided))
+        E.Reason = PyTorchProvidedReason;
   const size_t N = S->walked();
   std::vector<std::vector<contract::Finding>> Extra(N);
   std::vector<json::Array> Placements(N);
@@ -612,6 +693,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Slice = sliceOf(E.Image, E.Slice);
     F.Dependency = E.Dependency;
     F.Rule = "portable";
+    F.Placement = shipment::outcomeName(E.Where);
+    F.Advice = E.Advice; // the resolver's own, when it has one
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }
@@ -622,6 +705,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       contract::Finding F;
       F.Slice = sliceOf(R.Image, R.Arch);
       F.Rule = "portable";
+      F.Placement = "refused";
       F.Message = M;
       Extra[R.Image].push_back(std::move(F));
     }
@@ -676,8 +760,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (size_t I = 0; I < N; ++I) {
     objlib::BinaryInfo &Info = S->images()[I].Info;
     contract::Verdict V;
-    if (AnyPerFile)
-      V = contract::judge(Info, PerFile, contract::realFileProbe());
+    if (AnyPerFile) {
+      // The drop flag of this image's format (a tree may hold both).
+      contract::ContractSpec Mine = PerFile;
+      Mine.DropFlag = dropFlagFor(Info.Fmt);
+      V = contract::judge(Info, Mine, contract::realFileProbe());
+    }
     // What the closure does not judge: the file's own install name and
     // dyld's load-time refusals (--portable's per-file part).
     if (Contract.Portable)
@@ -690,7 +778,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
           return E.Image == I && E.Dependency == D && E.Where == shipment::Outcome::Shipped;
         });
       }, V);
-    json::Object R = fileRecord(Info, V, shipmentContainer(*S, I),
+    contract::AdviceContext Advice;
+    Advice.Fmt = Info.Fmt;
+    Advice.DropFlag = dropFlagFor(Info.Fmt);
+    Advice.From = pytorchImage(I) ? contract::Origin::PyTorchExport : contract::Origin::Link;
+    Advice.ExecutableGiven = !CO.Executable.empty();
+    json::Object R = fileRecord(Info, V, Advice, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
                                 T);
@@ -712,10 +805,31 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       JudgeFile(File, InTree, K.PrefixIsImage);
   }
   if (!Nested && T.Files == FilesBefore) {
-    // An empty tree judged nothing: say so rather than "holds".
-    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
-    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
-          driver::ExitCode::MalformedBinary});
+    // Nothing was judged: say what the tree holds and what to add, rather
+    // than "holds".
+    std::string Why = Path + ": no Mach-O or ELF image to judge in the tree";
+    std::vector<std::string> Found;
+    if (!S->skipped().empty())
+      Found.push_back(std::to_string(S->skipped().size()) + " object file(s) (" +
+                      S->skipped().front().Name + ", ...: linked into images, never loaded)");
+    if (!S->models().empty())
+      Found.push_back(std::to_string(S->models().size()) + " ExecuTorch program(s) (" +
+                      contract::joinPath(Path, S->models().front().Rel) +
+                      ", ...: the libraries a .pte embeds are judged with --scan)");
+    size_t Zips = 0;
+    std::string FirstZip;
+    for (const shipment::TreeContainer &K : S->containers())
+      if (K.Archive && Zips++ == 0)
+        FirstZip = contract::joinPath(Path, K.Rel);
+    if (Zips)
+      Found.push_back(std::to_string(Zips) + " archive(s) with no Mach-O or ELF member (" +
+                      FirstZip + ", ...: a .pt2 exported without AOTInductor holds no compiled model)");
+    if (!Found.empty())
+      Why += "; found " + llvm::join(Found, "; ");
+    Why += "; add what ships: the executables and shared libraries (a model's runner, its "
+           "delegate libraries, an AOTInductor .pt2)";
+    errs() << "linkguard: error: " << printable(Why) << "\n";
+    fail({Path, "malformed", Why, driver::ExitCode::MalformedBinary});
   }
 }
 
@@ -738,7 +852,7 @@ int runCheck(const std::vector<std::string> &Args) {
     return usageError(Spec, "no contract given (--forbid, --require, --forbid-unreferenced, "
                             "--unused, --mps-aot, --portable, --unique)");
 
-  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/1",
+  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/2",
                          DocumentShape::Files,
                          {CL.Args.hasArg(OPT_quiet) ? Render() : printRecord, printSummary});
   const contract::FileProbe Exists = contract::realFileProbe();
@@ -886,6 +1000,7 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"unknown", T.Unknown},
                                {"errors", T.Errors},
                                {"undecided", T.Undecided},
+                               {"skipped", T.Skipped},
                                {"holds", Holds}}}});
   // A file that could not be read wins, then a violation, then a verdict
   // that could not be decided (a tree past its bounds, an unknown).

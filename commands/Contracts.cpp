@@ -2,6 +2,7 @@
 #include "commands/Contracts.h"
 
 #include "commands/Printer.h"
+#include "contract/Advice.h"
 #include "support/StableSort.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -76,6 +77,9 @@ json::Object findingRecord(const contract::Finding &F, StringRef NameKey) {
   if (!F.Dependency.empty())
     putName(R, NameKey, F.Dependency);
   putName(R, "message", F.Message);
+  // Every finding names its fix (contract/Advice.h); one made without it
+  // gets the table's for a link.
+  putName(R, "advice", F.Advice.empty() ? contract::adviceText(F, {}) : F.Advice);
   return R;
 }
 

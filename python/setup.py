@@ -15,6 +15,8 @@ The wheel then holds, as `cmake --install` lays them out:
                   start-up to every compile step)
   .data/data/     libexec/linkguard/linkguard-loader, share/man/man1/linkguard.1,
                   share/linkguard/cmake/linkguard-toolchain.cmake,
+                  share/doc/linkguard/schema/ (the JSON Schemas, where
+                  `check --help` says they are, baseline/ included)
                   share/doc/linkguard/*.md (what README.md points at)
 and the pure Python package `linkguard`. Tag: py3-none-<platform> (the
 Python code runs on any Python 3; the binaries decide the platform).
@@ -51,6 +53,17 @@ def version():
     if not m:
         raise SystemExit("setup.py: no project(linkguard VERSION ...) in ../CMakeLists.txt")
     return m.group(1)
+
+
+def schemas():
+    """The staged JSON Schemas (share/doc/linkguard/schema, baseline/ too)."""
+    top = os.path.join(STAGE, "share", "doc", "linkguard", "schema")
+    out = []
+    for dirpath, _, files in os.walk(top):
+        out += [os.path.relpath(os.path.join(dirpath, f), STAGE) for f in sorted(files) if f.endswith(".json")]
+    if not out:
+        raise SystemExit(f"setup.py: no JSON Schema under {top}: run scripts/wheel, which stages the build")
+    return sorted(out)
 
 
 def staged(rel):
@@ -96,7 +109,7 @@ if STAGE:
         os.chmod(dst + ".tmp", 0o755)
         os.replace(dst + ".tmp", dst)
         scripts.append(dst)
-    data_files = [(os.path.dirname(rel), [staged(rel)]) for rel in DATA]
+    data_files = [(os.path.dirname(rel), [staged(rel)]) for rel in DATA + schemas()]
     # The documentation README.md (the wheel's description) points at, where
     # `cmake --install` puts it: <prefix>/share/doc/linkguard/*.md.
     docs = os.path.dirname(staged(DOCS + "/python.md"))

@@ -84,6 +84,27 @@ struct ShippedImage {
   std::optional<uint64_t> Offset;
 };
 
+/// A Mach-O or ELF file of the tree that is no shipped image: an object
+/// file (MH_OBJECT, ET_REL; a build directory's .o, recognised by its type,
+/// not its name) is linked into images and never loaded. Counted as
+/// skipped, never judged nor a root; lookup() still sees it as a file
+/// (Object), one the loader cannot load.
+struct SkippedFile {
+  std::string Name; // as printed: DIR/rel, PKG!member
+  std::string Why;  // "an object file (MH_OBJECT)"
+};
+
+/// Whether every slice of Info is an object file (MH_OBJECT, ET_REL).
+bool isObjectFile(const objlib::BinaryInfo &Info);
+
+/// A file of the tree that is a model, not a binary: an ExecuTorch
+/// program (.pte: a flatbuffer with the file identifier "ET" and two
+/// digits at offset 4, pytorch/executorch schema/program.fbs). Its images
+/// are judged only under --scan (they are embedded, package/Scan.h).
+struct TreeModel {
+  std::string Rel;
+};
+
 /// A file that could not be read.
 struct ShipmentFailure {
   std::string Name; // as printed: DIR/rel, PKG!member
@@ -139,6 +160,10 @@ public:
   std::vector<ShippedImage> &images() { return Images; }
   const std::vector<ShippedImage> &images() const { return Images; }
   const std::vector<ShipmentFailure> &failures() const { return Failures; }
+  /// The object files of the walk, in path order (not images()).
+  const std::vector<SkippedFile> &skipped() const { return Skipped; }
+  /// Directory: the ExecuTorch programs among its other files.
+  const std::vector<TreeModel> &models() const { return Models; }
   /// Directory: the archives (and with KeepOthers, the other files) in
   /// it, in path order.
   const std::vector<TreeContainer> &containers() const { return Containers; }
@@ -149,8 +174,11 @@ public:
   /// The image the path Rel under the root names, following in-tree links
   /// (a directory) and walking "." and ".." as the kernel does (a zip:
   /// lexically); nullopt when it names no Mach-O/ELF file of the tree.
-  /// NotBinary is set when Rel names a file that is not one.
-  std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr);
+  /// NotBinary is set when Rel names a file that is not one; Object too
+  /// when that file is an object file (SkippedFile): a file the loader
+  /// opens and cannot load, not an absent one.
+  std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr,
+                               bool *Object = nullptr);
 
   /// What the kernel reaches at Rel under the root (PathProbe). A zip:
   /// its members, lexically; directories are the members' parents.
@@ -170,12 +198,14 @@ public:
 private:
   Shipment() = default;
   std::optional<std::string> resolveLinks(llvm::StringRef Rel) const;
-  std::optional<size_t> readLazily(const std::string &Rel, bool *NotBinary);
+  std::optional<size_t> readLazily(const std::string &Rel, bool *NotBinary, bool *Object);
 
   Kind K = Kind::Directory;
   std::string Root, Given;
   std::vector<ShippedImage> Images;
   std::vector<ShipmentFailure> Failures;
+  std::vector<SkippedFile> Skipped;
+  std::vector<TreeModel> Models;
   std::vector<TreeContainer> Containers;
   size_t Walked = 0;
   llvm::StringMap<size_t> ByRel;      // image rel -> index
@@ -186,6 +216,7 @@ private:
   llvm::StringMap<bool> ZipDirs;      // Zip: every parent directory of a member
   llvm::StringMap<bool> Unread;       // rels of binaries objlib could not read
   llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
+  llvm::StringMap<bool> Objects;      // object files (Skipped), by rel
   TreeLimits Limits;
   objlib::ReadOptions Read;
   struct ZipHold;

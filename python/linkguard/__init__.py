@@ -78,7 +78,7 @@ class Finding:
     ``file`` is the file given (for a container's member, the container);
     ``member`` the path inside the archive, or None; ``path`` linkguard's
     name for it (``PKG!member``, ``FILE@0xOFFSET``). ``kind`` is
-    ``violation``, ``kept`` or ``unknown``.
+    ``violation``, ``kept`` or ``unknown``; ``advice`` its fix (docs/check.md).
     """
 
     file: str
@@ -90,6 +90,7 @@ class Finding:
     path: str
     slice: Optional[str] = None
     symbols: Tuple[str, ...] = ()
+    advice: str = ""
 
 
 @dataclass(frozen=True)
@@ -277,6 +278,7 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
                 path=f.get("path", ""),
                 slice=g.get("slice"),
                 symbols=tuple(g.get("symbols") or ()),
+                advice=g.get("advice", ""),
             ))
     summary = doc.get("summary") or {}
     holds = code == 0 and summary.get("holds") is True
@@ -351,7 +353,7 @@ def try_load(path: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
     file, member = _origin(doc, name)
     findings = [Finding(file=file, member=member, kind=g.get("kind", ""),
                         dependency=g.get("image"), message=g.get("message", ""),
-                        rule=g.get("rule", ""), path=name)
+                        rule=g.get("rule", ""), path=name, advice=g.get("advice", ""))
                 for g in doc.get("findings") or []]
     holds = code == 0 and doc.get("outcome") == "holds"
     return TryLoadResult(holds=holds, outcome=str(doc.get("outcome")), findings=findings,

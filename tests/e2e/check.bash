@@ -280,7 +280,7 @@ CPP
   summary=$(python3 -c '
 import json
 d = json.load(open("out.json"))
-assert d["schema"] == "linkguard-check/1"
+assert d["schema"] == "linkguard-check/2"
 f = d["files"][0]
 print(d["summary"]["files"], d["summary"]["violations"], d["summary"]["errors"],
       f["holds"], f["findings"][0]["rule"], f["findings"][0]["kind"],

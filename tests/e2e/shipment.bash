@@ -602,7 +602,7 @@ assert "unique openmp" in rules and "portable" in rules, rules
   LG inspect --tree --json a2 | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["schema"] == "linkguard-inspect-tree/1", d["schema"]
+assert d["schema"] == "linkguard-inspect-tree/2", d["schema"]
 roots = [r["path"] for r in d["files"]]
 assert roots == ["a2/bin/app"], roots
 a = [x for x in d["files"][0]["dependencies"] if x["dependency"] == "@rpath/libA.dylib"][0]

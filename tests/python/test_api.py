@@ -41,7 +41,7 @@ def test_check_verdict_equals_the_cli(mps, cli, files, kwargs, opts, code):
     assert r.raw["summary"] == doc["summary"]
     # Every violation line the CLI prints is a finding, with its file.
     lines = [ln for ln in text.stdout.splitlines() if ": violation: " in ln]
-    got = [f"{f.path}: violation: {f.message}" for f in r.findings if f.kind == "violation"]
+    got = [f"{f.path}: violation: {f.message}; {f.advice}" for f in r.findings if f.kind == "violation"]
     assert sorted(got) == sorted(lines)
     assert len(r.errors) == len(doc["errors"])
     if code == 1:

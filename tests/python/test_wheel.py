@@ -36,6 +36,21 @@ def test_layout_is_cmake_install_s(wheel):
     assert next(iter(blobs))[:4] == b"\x7fELF"
 
 
+def test_schemas_installed_where_help_says(venv):
+    """Every JSON Schema (baseline/ too) in the environment's prefix, where
+    `check --help` says (share/doc/linkguard/schema), byte for byte (issue 35 item 5)."""
+    h = run(os.path.join(venv, "bin", "linkguard"), "check", "--help")
+    assert "share/doc/linkguard/schema" in h.stdout, h.stdout
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "schema")
+    want = sorted(os.path.relpath(os.path.join(d, f), src) for d, _, fs in os.walk(src)
+                  for f in fs if f.endswith(".json"))
+    assert "check.json" in want and "baseline/v1/check.json" in want
+    for rel in want:
+        with open(os.path.join(src, rel), "rb") as a, \
+                open(os.path.join(venv, "share", "doc", "linkguard", "schema", rel), "rb") as b:
+            assert a.read() == b.read(), rel
+
+
 def test_tag_is_the_loader_s_highest_glibc(wheel, tmp_path):
     """manylinux_X_Y from linkguard-loader's version needs, read here from the
     raw bytes (the GLIBC_ names in .dynstr), not the way scripts/wheel reads them."""
