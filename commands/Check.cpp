@@ -233,16 +233,17 @@ json::Object fileRecord(const objlib::BinaryInfo &Info, const contract::Verdict 
                       {"placements", std::move(Placements)}};
 }
 
-/// --portable for a plain ELF file: the tree's own resolver (ld.so's
-/// algorithm, shipment/LdSo.cpp) over the file as a root in its bundle
-/// root (default: its directory), so the file and a tree holding it as a
-/// root get one verdict (issue 37): one search loop, not two.
+/// --portable for a plain file: the tree's own resolver (ld.so's
+/// algorithm, shipment/LdSo.cpp; dyld's, shipment/Dyld.cpp) over the file
+/// as a root in its bundle root (default: its directory), so the file and
+/// a tree holding it as a root get one verdict (issue 37): one search
+/// loop, not two.
 struct OwnClosure {
   std::vector<contract::Finding> Findings;
   json::Array Placements;
 };
-OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOptions &P,
-                          const shipment::ClosureOptions &Given) {
+OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptions &P,
+                       const shipment::ClosureOptions &Given) {
   OwnClosure Out;
   shipment::ClosureOptions CO = Given;
   CO.Unique.clear(); // fileConflicts judges the families
@@ -271,6 +272,9 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
       continue;
     contract::Finding F;
     F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
+    // A universal file's finding names its slice beside the file.
+    if (E.Image == 0 && (*S)->images()[0].Info.Slices.size() > 1)
+      F.Slice = E.Slice;
     F.Dependency = E.Dependency;
     F.Rule = "portable";
     F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
@@ -298,9 +302,11 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          std::vector<contract::Finding> Extra = {},
                          const shipment::ClosureOptions *CO = nullptr) {
   contract::ContractSpec Spec_ = Given;
-  if (Spec_.Portable && !Source && CO && Info.Fmt == objlib::Format::ELF) {
-    OwnClosure Own = elfFileClosure(Path, *Spec_.Portable, *CO);
+  if (Spec_.Portable && !Source && CO) {
+    OwnClosure Own = fileClosure(Path, *Spec_.Portable, *CO);
     Spec_.Portable.reset();
+    if (Spec_.DropFlag.empty())
+      Spec_.DropFlag = dropFlagFor(Info.Fmt);
     contract::Verdict V = contract::judge(Info, Spec_, Exists);
     contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Own.Findings)

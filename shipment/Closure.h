@@ -101,6 +101,9 @@ struct Root {
   std::string Arch;
   bool Executable = false; // a main program of the tree
   std::string ExecutableDir; // empty: @executable_path unknown
+  /// Mach-O: the slices dyld maps, best first (dyldGrading); the root's
+  /// "x86_64 on a Haswell CPU" takes x86_64h slices first.
+  std::vector<std::string> Grading;
   std::optional<size_t> Host; // --executable's image heading the chain
   std::vector<size_t> Edges;  // in resolution order
   std::vector<size_t> Loaded; // images, in load order
@@ -123,5 +126,18 @@ bool listedIn(const std::vector<contract::Pattern> &Patterns, llvm::StringRef Na
 /// order. Appends the root's edges to C and its images to the root.
 void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RootIndex,
                    size_t &Budget);
+
+/// dyld's load of one root (Dyld.cpp): dyld's own algorithm in its order,
+/// mapping from each file the slice Grading (the process's
+/// GradedArchitectures, best first) takes. Appends the root's edges to C
+/// and its images to the root.
+void closeWithDyld(Shipment &S, const ClosureOptions &O, Closure &C, size_t RootIndex,
+                   size_t &Budget, const std::vector<std::string> &Grading);
+
+/// The GradedArchitectures of a process whose main slice is Arch
+/// (mach_o/GradedArchitectures.cpp currentLoad): arm64 takes arm64e then
+/// arm64 (keys off), arm64e only arm64e; x86_64h then x86_64 (Haswell:
+/// also for an x86_64 main slice on a Haswell CPU).
+std::vector<std::string> dyldGrading(llvm::StringRef Arch, bool Haswell);
 
 } // namespace linkguard::shipment
