@@ -277,7 +277,10 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
       F.Slice = E.Slice;
     F.Dependency = E.Dependency;
     F.Rule = "portable";
-    F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
+    // The slice is named beside the file already (as contract::judge did).
+    F.Message = !F.Slice.empty() ? std::string(objlib::dependencyKindName(E.Kind)) + " " +
+                                       E.Dependency + " " + E.Reason
+                : E.Image == 0 ? edgeMessage(**S, C, E)
                              : std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                    E.Dependency + " (" + E.Slice + ") of " +
                                    (*S)->printName(E.Image) + ", which this file loads, " +
