@@ -2,15 +2,12 @@
 //
 // From each executable of a shipment, and from every image no executable
 // reaches (as its own root, @executable_path unknown unless an executable
-// is named), every dependency is resolved as the loader will, with the
-// rules of contract/LoaderRules.h: Mach-O @rpath through the LC_RPATHs of
-// the image and of every image that loaded it up to the root, each
-// expanded against the image holding it; @loader_path, @executable_path;
-// weak dylibs may be missing; re-exports load like any dependency. ELF:
-// DT_RPATH inherited down the chain, DT_RUNPATH the image's own only,
-// $ORIGIN; a name already loaded (its DT_SONAME) is not searched again.
-// Each dependency ends system / shipped (which file) / provided /
-// unresolved / non-portable / unknown, with the path that decided it.
+// is named), every dependency is resolved by the loader's own algorithm:
+// ELF by glibc's ld.so (LdSo.cpp, closeWithLdSo), Mach-O by dyld's
+// (Dyld.cpp, closeWithDyld: loadDependents' order, getLoader's candidates,
+// the slice GradedArchitectures maps). Each dependency ends system /
+// shipped (which file) / provided / unresolved / non-portable /
+// host-dependent / unknown, with the path that decided it and advice.
 //
 // Within one closure, two different libraries of one family (--unique
 // openmp: libomp under two install names, libomp and libiomp5, either with

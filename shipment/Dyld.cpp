@@ -146,7 +146,6 @@ struct Dyld {
   DenseMap<size_t, size_t> Mapped;        // image -> slice index dyld mapped
   DenseMap<size_t, size_t> ChainParent;   // the image whose expansion expanded it first
   DenseSet<size_t> Expanded;              // dependentsSet
-  StringMap<std::vector<std::string>> DirListing; // case collisions: a directory's names
   bool Exhausted = false;
 
   Root &root() { return C.Roots[RI]; }
@@ -308,11 +307,11 @@ struct Dyld {
     SmallVector<StringRef, 8> Parts;
     Rel.split(Parts, '/', -1, false);
     std::string Dir;
+    llvm::StringMap<Shipment::CaseNames> &Cache = S.caseListings();
     for (StringRef Part : Parts) {
-      std::vector<std::string> *Names = nullptr;
-      auto It = DirListing.find(Dir);
-      if (It == DirListing.end()) {
-        std::vector<std::string> L;
+      auto It = Cache.find(Dir);
+      if (It == Cache.end()) {
+        Shipment::CaseNames L;
         if (S.kind() == Shipment::Kind::Zip) {
           // A zip holds no directories of its own: its members' paths.
           for (const ShippedImage &Im : S.images()) {
@@ -321,8 +320,9 @@ struct Dyld {
               continue;
             R = Dir.empty() ? R : R.drop_front(Dir.size() + 1);
             std::string First = R.split('/').first.str();
-            if (!llvm::is_contained(L, First))
-              L.push_back(First);
+            std::vector<std::string> &V = L[StringRef(First).lower()];
+            if (!llvm::is_contained(V, First))
+              V.push_back(First);
           }
         } else {
           if (!charge())
@@ -331,15 +331,18 @@ struct Dyld {
           std::string Abs = Dir.empty() ? S.root() : S.root() + "/" + Dir;
           size_t N = 0;
           for (sys::fs::directory_iterator DI(Abs, EC), End; !EC && DI != End && N < MaxDirEntries;
-               DI.increment(EC), ++N)
-            L.push_back(sys::path::filename(DI->path()).str());
+               DI.increment(EC), ++N) {
+            std::string Name = sys::path::filename(DI->path()).str();
+            L[StringRef(Name).lower()].push_back(Name);
+          }
         }
-        It = DirListing.insert({Dir, std::move(L)}).first;
+        It = Cache.insert({Dir, std::move(L)}).first;
       }
-      Names = &It->second;
-      for (const std::string &Nm : *Names)
-        if (Nm != Part && StringRef(Nm).equals_insensitive(Part))
-          return (Dir.empty() ? "" : Dir + "/") + Nm;
+      auto Names = It->second.find(Part.lower());
+      if (Names != It->second.end())
+        for (const std::string &Nm : Names->second)
+          if (Nm != Part)
+            return (Dir.empty() ? "" : Dir + "/") + Nm;
       Dir = Dir.empty() ? Part.str() : Dir + "/" + Part.str();
     }
     return std::nullopt;
