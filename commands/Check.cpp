@@ -295,16 +295,17 @@ json::Object fileRecord(const objlib::BinaryInfo &Info, contract::Verdict &V,
                       {"placements", std::move(Placements)}};
 }
 
-/// --portable for a plain ELF file: the tree's own resolver (ld.so's
-/// algorithm, shipment/LdSo.cpp) over the file as a root in its bundle
-/// root (default: its directory), so the file and a tree holding it as a
-/// root get one verdict (issue 37): one search loop, not two.
+/// --portable for a plain file: the tree's own resolver (ld.so's
+/// algorithm, shipment/LdSo.cpp; dyld's, shipment/Dyld.cpp) over the file
+/// as a root in its bundle root (default: its directory), so the file and
+/// a tree holding it as a root get one verdict (issue 37): one search
+/// loop, not two.
 struct OwnClosure {
   std::vector<contract::Finding> Findings;
   json::Array Placements;
 };
-OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOptions &P,
-                          const shipment::ClosureOptions &Given) {
+OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptions &P,
+                       const shipment::ClosureOptions &Given) {
   OwnClosure Out;
   shipment::ClosureOptions CO = Given;
   CO.Unique.clear(); // fileConflicts judges the families
@@ -342,11 +343,17 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
       continue;
     contract::Finding F;
     F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
+    // A universal file's finding names its slice beside the file.
+    if (E.Image == 0 && (*S)->images()[0].Info.Slices.size() > 1)
+      F.Slice = E.Slice;
     F.Dependency = E.Dependency;
     F.Rule = "portable";
     F.Placement = shipment::outcomeName(E.Where);
     F.Advice = E.Advice; // the resolver's own, when it has one
-    F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
+    // The slice is named beside the file already (as contract::judge did).
+    F.Message = !F.Slice.empty() ? std::string(objlib::dependencyKindName(E.Kind)) + " " +
+                                       E.Dependency + " " + E.Reason
+                : E.Image == 0 ? edgeMessage(**S, C, E)
                              : std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                    E.Dependency + " (" + E.Slice + ") of " +
                                    (*S)->printName(E.Image) + ", which this file loads, " +
@@ -372,8 +379,8 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const shipment::ClosureOptions *CO = nullptr,
                          const contract::PlatformTarget *Platform = nullptr) {
   contract::ContractSpec Spec_ = Given;
-  if (Spec_.Portable && !Source && CO && Info.Fmt == objlib::Format::ELF) {
-    OwnClosure Own = elfFileClosure(Path, *Spec_.Portable, *CO);
+  if (Spec_.Portable && !Source && CO) {
+    OwnClosure Own = fileClosure(Path, *Spec_.Portable, *CO);
     Spec_.Portable.reset();
     if (Spec_.DropFlag.empty())
       Spec_.DropFlag = dropFlagFor(Info.Fmt);

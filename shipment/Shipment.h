@@ -193,6 +193,11 @@ public:
   /// The absolute path of image I under root().
   const std::string &absPath(size_t I) const { return Images[I].Abs; }
 
+  /// A directory's entries by their lower-case names (Dyld.cpp's check
+  /// for names that differ only in case), kept across roots.
+  using CaseNames = llvm::StringMap<std::vector<std::string>>;
+  llvm::StringMap<CaseNames> &caseListings() { return CaseListings; }
+
   ~Shipment();
 
 private:
@@ -219,6 +224,7 @@ private:
   llvm::StringMap<bool> Objects;      // object files (Skipped), by rel
   TreeLimits Limits;
   objlib::ReadOptions Read;
+  llvm::StringMap<CaseNames> CaseListings;
   struct ZipHold;
   std::unique_ptr<ZipHold> Zip;
 };

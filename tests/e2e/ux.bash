@@ -541,8 +541,10 @@ int main() { return omp_get_max_threads() + model() + prov(); }' >runner.cpp
   mac -shared omp.cpp -o mt/lib/libomp.dylib -Wl,-install_name,@rpath/libomp.dylib
   mac -shared wk.cpp -o libW.dylib -Wl,-install_name,@rpath/libW.dylib
   mac -shared prov.cpp -o libprov.dylib -Wl,-install_name,/opt/vendor/libprov.dylib
+  # SDK 14.0: its missing weak libW is unresolved and allowed (an older
+  # SDK's would be host-dependent: dyld's classic fallback directories).
   mac -shared model.cpp -o mt/lib/model.dylib -Wl,-install_name,@rpath/model.dylib \
-    -Lsdk/omp -lomp -Wl,-weak_library,libW.dylib
+    -Lsdk/omp -lomp -Wl,-weak_library,libW.dylib -Wl,-platform_version,macos,11.0,14.0
   mac runner.cpp -o mt/bin/runner mt/lib/libomp.dylib mt/lib/model.dylib libprov.dylib \
     -Wl,-rpath,@executable_path/../lib
   mac -shared prov.cpp -o mt/lib/libabs.dylib -Wl,-install_name,/opt/build/lib/libabs.dylib
