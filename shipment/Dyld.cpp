@@ -655,8 +655,7 @@ struct Dyld {
                     std::string(sys::fs::exists(D.Name)
                                     ? "; the file exists on this machine, which proves nothing "
                                       "about the machines the tree ships to"
-                                    : ""),
-                "ship the library and link against it as @rpath/ (install_name_tool -change)");
+                                    : ""));  // advice: contract/Advice's table (names the library)
         else
           place(E, Outcome::NonPortable,
                 "is a relative path, which the loader resolves against the current directory "

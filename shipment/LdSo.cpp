@@ -237,16 +237,6 @@ std::optional<ELFKind> kindOfFile(const std::string &Abs) {
   return K;
 }
 
-/// The default directories of Debian's ld.so (`ld.so --help`, "system
-/// search path") and the other distributions' (/lib64, /usr/lib64).
-bool isDefaultDir(StringRef Dir) {
-  static constexpr const char *Defaults[] = {
-      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-      "/usr/lib/aarch64-linux-gnu", "/lib", "/usr/lib", "/lib64", "/usr/lib64"};
-  std::string D = contract::normalizePath(Dir);
-  return llvm::is_contained(Defaults, StringRef(D));
-}
-
 struct LdSo {
   LdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
       : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
@@ -580,10 +570,10 @@ struct LdSo {
         // one (empty, relative): wherever the tree is unpacked.
         if (!charge())
           break;
-        // The runtime's own names stay the system's behind one of the
-        // default directories ld.so searches last anyway (ld.so --help);
-        // any other directory, or the current one, may hold a copy.
-        Se.Cwd |= !isDefaultDir(Dir);
+        // The C/C++ runtime's own names stay the system's behind an
+        // absolute directory (a machine that puts a libc there has made it
+        // its own C library), not behind the process's current directory.
+        Se.Cwd |= !StringRef(Dir).starts_with("/");
         std::string Note = Dir.empty() ? " (the current directory)"
                            : !StringRef(Dir).starts_with("/")
                                ? " (relative to the current directory)"
@@ -829,17 +819,15 @@ struct LdSo {
         return E;
       }
       if (!Ex.FromToken) {
+        // Advice: contract/Advice's table, which names the library.
         if (N.starts_with("/"))
           place(E, Outcome::NonPortable,
                 "is an absolute path outside the system library family: it loads only where "
-                "that file exists",
-                "link against the library by its DT_SONAME and ship it beside, found through "
-                "$ORIGIN (patchelf --replace-needed)");
+                "that file exists");
         else
           place(E, Outcome::NonPortable,
                 "is a relative path, which the loader resolves against the current directory "
-                "of the process",
-                "link against the library by its DT_SONAME (patchelf --replace-needed)");
+                "of the process");
         return E;
       }
       Search Se;

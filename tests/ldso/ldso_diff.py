@@ -619,11 +619,17 @@ def run_oracle(pool, spec, root, work, extra=()):
         os.makedirs(hostcopies, exist_ok=True)
         for n in names:
             shutil.copy(os.path.join(pool.d, "plain.so"), os.path.join(hostcopies, n))
-        # The runtime's own libc too, a real copy (the process still runs):
-        # an entry that is no default directory may hold one, and ld.so
-        # takes it before the system's (linkguard: host-dependent).
+        # The current directory and the directories above the tree also get
+        # the runtime's own libc, a real copy (the process still runs):
+        # ld.so takes it before the system's (linkguard: host-dependent).
+        # An absolute directory does not: linkguard takes the C/C++
+        # runtime behind one as the machine's own (docs/check.md).
+        cwdcopies = os.path.join(work, "cwdcopies")
+        os.makedirs(cwdcopies, exist_ok=True)
+        for n in names:
+            shutil.copy(os.path.join(pool.d, "plain.so"), os.path.join(cwdcopies, n))
         shutil.copy(os.path.realpath("/lib/x86_64-linux-gnu/libc.so.6"),
-                    os.path.join(hostcopies, "libc.so.6"))
+                    os.path.join(cwdcopies, "libc.so.6"))
     helper = os.path.join(pool.d, "dlopen")
     lines = ["exec 2>&1"]
 
@@ -652,9 +658,9 @@ def run_oracle(pool, spec, root, work, extra=()):
                       shq(hostcopies), HOST_LLVM, HOST_LLVM)]
         for d in outside_dirs(spec, root):
             lines += ["mkdir -p %s" % shq(d), "mount -t tmpfs lgfuzz %s" % shq(d),
-                      "cp %s/* %s/" % (shq(hostcopies), shq(d))]
+                      "cp %s/* %s/" % (shq(cwdcopies), shq(d))]
         lines += ["set +e"]
-        runs("A", root, hostcopies, masks)
+        runs("A", root, cwdcopies, masks)
         lines += ["set -e", "umount /srv", "umount %s" % HOST_LLVM, "mount -t tmpfs lgfuzz /srv",
                   "mount -t tmpfs lgfuzz %s" % HOST_LLVM,
                   "mount -t tmpfs lgfuzz /mnt", "mkdir -p %s" % reloc,
