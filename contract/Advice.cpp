@@ -193,6 +193,20 @@ std::string installName(const Finding &F, const AdviceContext &) {
          ") or after it (install_name_tool -id @rpath/" + L + ")";
 }
 
+/// A code signature that does not cover the bytes (signature/): the
+/// finding's own advice names the file; this is what stands without one.
+std::string codeSignature(const Finding &, const AdviceContext &) {
+  return "sign it after the last change to its bytes (install_name_tool and strip leave a "
+         "stale signature): codesign -f -s - FILE, or your identity's codesign";
+}
+
+/// A wheel's tag or the target promises less than the files need
+/// (contract/PlatformPolicy).
+std::string platform(const Finding &, const AdviceContext &) {
+  return "build for the target (MACOSX_DEPLOYMENT_TARGET, the architectures the tag "
+         "names, an older manylinux toolchain), or tag the wheel for what its files need";
+}
+
 /// dyld's refusals: what undoes each, where one tool does; otherwise the
 /// link that wrote the file (a tool that rewrote its load commands left
 /// what dyld refuses).
@@ -242,6 +256,8 @@ const RuleAdvice RuleTable[] = {
     {"install-name",        installName},
     {"dyld",                dyld},
     {"unique",              unique},
+    {"code-signature",      codeSignature},
+    {"platform",            platform},
 };
 // clang-format on
 

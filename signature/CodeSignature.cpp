@@ -417,18 +417,19 @@ void judgeSignatures(StringRef Bytes, Scope S, StringRef Name, bool Universal,
     F.Rule = "code-signature";
     F.Slice = Universal ? R.Arch : "";
     const bool Arm = StringRef(R.Arch).starts_with("arm64");
-    const std::string Fix = "; re-sign it after the last change: codesign -f -s - " + Name.str();
+    // The fix is the finding's advice (contract/Advice.h), after its message.
+    F.Advice = std::string(R.St == State::Unsigned ? "sign" : "re-sign") +
+               " it after the last change: codesign -f -s - " + Name.str();
     std::string M;
     llvm::raw_string_ostream OS(M);
     if (R.St == State::Malformed) {
       F.Kind = contract::FindingKind::Unknown;
       OS << "its code signature cannot be read (" << R.Why << "): whether "
-         << (Arm ? "Apple silicon" : "macOS") << " loads it is undecided" << Fix;
+         << (Arm ? "Apple silicon" : "macOS") << " loads it is undecided";
     } else if (R.St == State::Unsigned) {
       OS << "unsigned (no LC_CODE_SIGNATURE): "
          << (Arm ? "Apple silicon refuses to load an arm64 image without a code signature"
-                 : "--signatures=all asks every slice for a code signature")
-         << "; sign it after the last change: codesign -f -s - " << Name;
+                 : "--signatures=all asks every slice for a code signature");
     } else {
       OS << "changed after signing: ";
       if (R.BadPageCount) {
@@ -452,8 +453,7 @@ void judgeSignatures(StringRef Bytes, Scope S, StringRef Name, bool Universal,
            << " (special slot " << Slot << ") does not match";
       }
       OS << (Arm ? "; the kernel kills a process that maps such a page (Killed: 9)"
-                 : "; macOS refuses pages that do not match their signature")
-         << Fix;
+                 : "; macOS refuses pages that do not match their signature");
     }
     F.Message = std::move(OS.str());
     V.Findings.push_back(std::move(F));

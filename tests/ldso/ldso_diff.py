@@ -844,8 +844,9 @@ def compare(spec, root, oracle, doc, check_rc):
         # /usr/lib/llvm-14/lib that B hides), "unresolved" is as right as
         # host-dependent, as it is for a run without the host entry.
         a = o.get("variants", {}).get("A:default") or {"outside": []}
-        sysonly = all(x.startswith(SYSTEM_DIRS) or os.path.basename(x) in BASELINE
-                      for x in a["outside"])
+        # By where it came from: a glibc name from the current directory or
+        # a planted host directory is the host's copy, not the system's.
+        sysonly = all(x.startswith(SYSTEM_DIRS) for x in a["outside"])
         if o["hostdep"] and not (bad and sysonly and not any(
                 k.startswith("A:") and k != "A:default" and v != a for k, v in o["variants"].items())
                 and all(p not in "/" + x for v in o["variants"].values() for x in v["tree"]
@@ -872,10 +873,24 @@ def compare(spec, root, oracle, doc, check_rc):
                        for d in deps if d.get("placement") == "host-dependent" and d.get("file")}
             hdnames = {os.path.basename(d.get("dependency", "")) for d in deps
                        if d.get("placement") == "host-dependent"}
-            hd_legacy = hd and not bad and all(
-                any(p in d.get("reason", "") for p in LEGACY_PARTS + ("/xeon_phi/",)) and
-                "only on machines whose ld.so searches that subdirectory" in d.get("reason", "")
-                for d in deps if d.get("placement") == "host-dependent")
+            def legacy_hd(d):
+                return (d.get("placement") == "host-dependent" and
+                        any(p in d.get("reason", "") for p in LEGACY_PARTS + ("/xeon_phi/",)) and
+                        "only on machines whose ld.so searches that subdirectory" in
+                        d.get("reason", ""))
+            # What a legacy copy brings in loads only where that copy does:
+            # its own findings are that machine's, not this one's.
+            under = set()
+            for d in deps:  # flatten: parents before children
+                if d.get("_parent") in under or legacy_hd(d):
+                    if d.get("file"):
+                        under.add(d["file"])
+                    d["_legacy"] = d.get("_parent") in under and not legacy_hd(d)
+            bad_here = any(d.get("placement") in ("unresolved", "non-portable", "unknown") and
+                           not d.get("_legacy") for d in deps) or bool(rec.get("refusals"))
+            hd_legacy = hd and not bad_here and all(
+                legacy_hd(d) for d in deps
+                if d.get("placement") == "host-dependent" and not d.get("_legacy"))
             tolerated |= hd_legacy
             if (bad or hd) and not hd_legacy:
                 dis.append({"kind": "false violation", "root": rel, "rp": rp,
