@@ -471,7 +471,7 @@ public:
     std::optional<size_t> Me;
     const std::string Rel = contract::normalizePath(Source.Member);
     for (size_t I = 0; I < S->walked() && !Me; ++I)
-      if (Source.Member.empty() ? S->printName(I) == Name : S->images()[I].Rel == Rel)
+      if (Source.Member.empty() ? S->printName(I) == Name : S->images()[I].Member == Rel)
         Me = I;
     if (!Me)
       return Out;
@@ -530,8 +530,15 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   if (!S)
     return;
   shipment::Closure C;
-  if (WithClosure)
-    C = shipment::computeClosure(*S, CO);
+  // --root names files of the tree on the command line; a nested archive
+  // has its own recognised roots (an extension module, a model library).
+  shipment::ClosureOptions Here = CO;
+  if (Nested)
+    Here.Roots.clear();
+  if (WithClosure) {
+    C = shipment::computeClosure(*S, Here);
+    T.Undecided += undecidedRoots(Path, *S, Here);
+  }
   const size_t N = S->walked();
   std::vector<std::vector<contract::Finding>> Extra(N);
   std::vector<json::Array> Placements(N);
@@ -599,11 +606,18 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   InTree.Limits = shipment::treeZipLimits(Containers.Limits, Path, S->containers());
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = contract::joinPath(Path, K.Rel);
-    if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
+    if (WithClosure && package::classifyInput(File) == package::InputKind::Zip) {
       checkTree(File, Contract, CO, WithClosure, Read, InTree, JudgeFile, Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
-    else
+    } else if (!K.Archive) {
+      // A .pte (or, with --scan, any other file): the images in it, as its
+      // runtime writes them out and dlopens them, without --scan.
+      package::ContainerOptions Scanned = InTree;
+      Scanned.Scan = true;
+      JudgeFile(File, Scanned, K.PrefixIsImage);
+    } else {
       JudgeFile(File, InTree, K.PrefixIsImage);
+    }
   }
   if (!Nested && T.Files == FilesBefore) {
     // An empty tree judged nothing: say so rather than "holds".
@@ -662,7 +676,16 @@ int runCheck(const std::vector<std::string> &Args) {
                                  sys::path::Style::posix)
               .str();
   }
+  CO.Roots = CL.Args.getAllArgValues(OPT_root_EQ);
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
+  if (!CO.Roots.empty() && !WithClosure)
+    return usageError(Spec, "--root needs --portable or --unique");
+  if (WithClosure)
+    if (std::optional<std::string> Bad = configuredRoots(CO.Roots)) {
+      // Which files are roots is not known: no verdict.
+      errs() << "linkguard: error: " << printable(*Bad) << "\n";
+      return driver::toInt(driver::ExitCode::BadConfig);
+    }
   MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
                        bool SkipPrefix) {

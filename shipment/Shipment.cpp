@@ -1,5 +1,6 @@
 //===- Shipment.cpp - the binaries of a tree and the names they ship under -===//
 #include "shipment/Shipment.h"
+#include "shipment/Roots.h"
 
 #include "contract/LoaderRules.h"
 
@@ -7,6 +8,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cerrno>
@@ -105,6 +107,30 @@ Head readHead(const std::string &Path, int &Errno) {
                                                                   : Head::Binary;
 }
 
+/// Why a file named Rel is a Python extension module (a root of its own),
+/// empty when it is none: a tagged extension suffix by name, a plain
+/// ".so" only when Bytes export PyInit_<name> (shipment/Roots.h).
+std::string extensionRootWhy(StringRef Rel, function_ref<std::optional<MemoryBufferRef>()> Bytes) {
+  StringRef File = sys::path::filename(Rel, sys::path::Style::posix);
+  if (hasTaggedExtensionSuffix(File))
+    return "a Python extension module (its name ends in an extension suffix of "
+           "importlib.machinery.EXTENSION_SUFFIXES)";
+  std::string Module = plainExtensionModuleName(File);
+  if (Module.empty())
+    return "";
+  if (std::optional<MemoryBufferRef> B = Bytes())
+    if (exportsSymbol(*B, "PyInit_" + Module))
+      return "a Python extension module (it exports PyInit_" + Module + ")";
+  return "";
+}
+
+/// An ExecuTorch program: a .pte file (exir/_serialize/_program.py writes
+/// the flatbuffer identifier "ET" at offset 4). Its libraries are named
+/// data the runtime writes to a file and dlopens: judged without --scan.
+bool isModelProgram(StringRef Rel) {
+  return Rel.ends_with(".pte");
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
@@ -168,8 +194,10 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
                                  std::error_code(Errno, std::generic_category()).message()});
       continue;
     case Head::Other:
-      if (Limits.KeepOthers)
-        S->Containers.push_back({Rel, false, false}); // --scan: a blob may carry images
+      // --scan: a blob may carry images; a .pte always does what its
+      // runtime dlopens.
+      if (Limits.KeepOthers || isModelProgram(Rel))
+        S->Containers.push_back({Rel, false, false});
       continue; // not a Mach-O or ELF file: skipped silently
     case Head::Archive:
       S->Containers.push_back({Rel, false, true});
@@ -202,8 +230,18 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
       continue;
     }
     Info->Path = Name; // the tree's name, as given
+    std::unique_ptr<MemoryBuffer> Buf;
+    std::string Why = extensionRootWhy(Rel, [&]() -> std::optional<MemoryBufferRef> {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+          MemoryBuffer::getFile(Abs, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      if (!B)
+        return std::nullopt;
+      Buf = std::move(*B);
+      return Buf->getMemBufferRef();
+    });
     S->ByRel[Rel] = S->Images.size();
     S->Images.push_back({Rel, std::move(*Info), std::move(Abs)});
+    S->Images.back().RootWhy = std::move(Why);
   }
   S->Walked = S->Images.size();
   return std::move(S);
@@ -218,10 +256,17 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
   S->Given = Path;
   S->Root = absolute(Path) + "!";
   S->Read = Read;
+  // Where each member is when the package is used (shipment/Roots.h): a
+  // wheel as pip installs it, a .pt2 as its loader extracts it.
+  std::optional<ArchiveLayout> Layout;
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
         const bool Prefix = I.Member.empty();
+        if (!Layout && I.Archive) {
+          Layout = ArchiveLayout::of(Path, I.Archive->entries());
+          S->Undecided = Layout->undecided();
+        }
         if (Prefix && SkipPrefix)
           return;
         Expected<objlib::BinaryInfo> Info = objlib::readBinary(I.Data, I.Name, Read);
@@ -236,21 +281,31 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           S->Images.push_back({"", std::move(*Info), joinPath(S->Root, ""), I.Offset.value_or(0)});
           return;
         }
-        std::string Rel = normalizePath(I.Member);
+        Placement Where = Layout ? Layout->place(I.Member) : Placement{true, I.Member, false};
+        std::string Rel = normalizePath(Where.Rel);
         if (I.Offset) {
           // With --scan, an image found inside a member (PKG!m.pte@0x4c0):
           // named as check and inspect accept it back
           // (package::parseImageName), and no file a loader opens by name.
           Info->Path = I.Name;
-          S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), I.Offset});
+          S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), I.Offset,
+                               normalizePath(I.Member), Where.Present});
           return;
         }
-        Info->Path = Path + "!" + Rel;
-        for (StringRef D = sys::path::parent_path(Rel, sys::path::Style::posix); !D.empty();
-             D = sys::path::parent_path(D, sys::path::Style::posix))
-          S->ZipDirs[D] = true;
-        S->ByRel[Rel] = S->Images.size();
-        S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt});
+        Info->Path = Path + "!" + normalizePath(I.Member);
+        ShippedImage Img{Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt,
+                         normalizePath(I.Member), Where.Present};
+        if (Where.ModelLibrary)
+          Img.RootWhy = "the model library the .pt2's package loader loads";
+        else if (Where.Present)
+          Img.RootWhy = extensionRootWhy(Rel, [&] { return std::optional<MemoryBufferRef>(I.Data); });
+        if (Where.Present) {
+          for (StringRef D = sys::path::parent_path(Rel, sys::path::Style::posix); !D.empty();
+               D = sys::path::parent_path(D, sys::path::Style::posix))
+            S->ZipDirs[D] = true;
+          S->ByRel[Rel] = S->Images.size();
+        }
+        S->Images.push_back(std::move(Img));
       },
       [&](const std::string &Member, Error Failed) {
         S->Failures.push_back(failureOf(Member, std::move(Failed)));
