@@ -500,10 +500,14 @@ std::string absolute(StringRef P) {
 
 std::vector<std::string> rootsNamed(const Shipment &S, const ClosureOptions &O,
                                     std::vector<std::string> *Unmatched) {
+  // GlobPattern keeps references into its pattern: the strings outlive it.
+  std::vector<std::string> Patterns;
+  for (const std::string &P : O.Roots)
+    Patterns.push_back(normalizePath(P));
   std::vector<GlobPattern> Globs;
   std::vector<bool> Matched(O.Roots.size(), false);
-  for (const std::string &P : O.Roots) {
-    Expected<GlobPattern> G = GlobPattern::create(normalizePath(P));
+  for (const std::string &P : Patterns) {
+    Expected<GlobPattern> G = GlobPattern::create(P);
     if (!G) {
       consumeError(G.takeError());
       G = GlobPattern::create("");

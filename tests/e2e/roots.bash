@@ -115,4 +115,168 @@ SUITE_roots() {
     -Wl,-rpath,@loader_path/libs || test_failed "_b with LC_RPATH"
   out=$(LG check --portable w 2>&1); status=$?
   expect_equal "$status" 0 "control: $out"
+
+  SUITE_roots_wheels
+  SUITE_roots_models
+  SUITE_roots_named
+}
+
+# wheel OUT MEMBER=FILE...: a wheel as bdist_wheel lays it out, with its
+# .dist-info (WHEEL, METADATA, RECORD with sha256s: pip reads them).
+write_wheel() {
+  python3 - "$@" <<'PY' || test_failed "writing $1"
+import base64, hashlib, os, sys, zipfile
+out, pairs = sys.argv[1], [a.split("=", 1) for a in sys.argv[2:]]
+dist = "-".join(os.path.basename(out).split("-")[:2])
+info = dist + ".dist-info/"
+files = [(m, open(f, "rb").read()) for m, f in pairs]
+files += [(info + "WHEEL", b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n"),
+          (info + "METADATA", b"Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % tuple(x.encode() for x in dist.split("-")))]
+record = ""
+with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+    for name, data in files:
+        zi = zipfile.ZipInfo(name)
+        zi.external_attr = 0o100755 << 16  # S_IFREG: pip keeps the exec bit (zip_item_is_executable)
+        z.writestr(zi, data, zipfile.ZIP_DEFLATED)
+        h = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record += "%s,sha256=%s,%d\n" % (name, h, len(data))
+    z.writestr(info + "RECORD", record + info + "RECORD,,\n")
+PY
+}
+
+# pip_install WHEEL: installs it into the venv v/ (offline), when python3
+# can make one with pip here; prints why not otherwise.
+pip_install() {
+  [ -x v/bin/pip ] || python3 -m venv v >/dev/null 2>&1 || { echo "no venv"; return; }
+  [ -x v/bin/pip ] || { echo "no pip in the venv"; return; }
+  v/bin/pip install -q --no-index --no-deps "$1" >pip.log 2>&1 || echo "pip failed: $(cat pip.log)"
+}
+
+SUITE_roots_wheels() {
+  TEST "a wheel as pip installs it: .data/scripts in bin/, .data/data at the prefix, platlib in site-packages"
+  # scripts/tool (DT_RUNPATH $ORIGIN/../lib) needs libt.so from data/lib/;
+  # platlib/pkg/_e (DT_RUNPATH $ORIGIN/../pkg.libs) needs libx.so, which
+  # the wheel's root (site-packages) holds in pkg.libs/. Installed, both
+  # load; as stored in the zip, neither path leads anywhere.
+  roots_so libt.so 'int f_dep(void){return 1;}' -Wl,-soname,libt.so
+  roots_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
+  roots_so _e.so "$(pyinit _e)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../pkg.libs'
+  echo 'int f_dep(void); int main(void){return f_dep() - 1;}' >tool.c
+  "$CLANG" -o tool tool.c -L. -l:libt.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' ||
+    test_failed "tool"
+  W=pkg-1.0-cp311-cp311-linux_x86_64.whl
+  write_wheel $W pkg-1.0.data/scripts/tool=tool pkg-1.0.data/data/lib/libt.so=libt.so \
+    pkg-1.0.data/platlib/pkg/_e.cpython-311-x86_64-linux-gnu.so=_e.so pkg.libs/libx.so=libx.so \
+    pkg/__init__.py=/dev/null
+  why=$(pip_install $W)
+  if [ -z "$why" ]; then
+    expect_status 0 v/bin/tool
+    out=$(v/bin/python -c 'import pkg._e' 2>&1)
+    expect_contains "$out" "SystemError" "pip's install imports pkg._e (its libx.so found)"
+  else
+    echo "  (no pip evidence here: $why)"
+  fi
+  out=$(LG check --portable $W 2>&1); status=$?
+  expect_equal "$status" 0 "check --portable $W: $out"
+  LG check --json --portable $W | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+p = {p["dependency"]: p for f in d["files"] for p in f["placements"]}
+assert p["libt.so"]["resolvedPath"].endswith(".whl!/lib/libt.so"), p["libt.so"]
+assert p["libx.so"]["resolvedPath"].endswith(".whl!/lib/python3.11/site-packages/pkg.libs/libx.so"), p["libx.so"]
+names = [f["path"] for f in d["files"]]
+assert "'$W'!pkg-1.0.data/scripts/tool" in names, names
+' || test_failed "installed paths, member names"
+  # The same files where the zip's own names would resolve: as installed,
+  # tool's $ORIGIN/../data/lib is bin/../data/lib, which pip never makes.
+  "$CLANG" -o tool tool.c -L. -l:libt.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../data/lib' ||
+    test_failed "tool (stored layout)"
+  write_wheel stored-1.0-cp311-cp311-linux_x86_64.whl stored-1.0.data/scripts/tool=tool \
+    stored-1.0.data/data/lib/libt.so=libt.so
+  out=$(LG check --portable stored-1.0-cp311-cp311-linux_x86_64.whl 2>&1); status=$?
+  expect_equal "$status" 1 "stored layout: $out"
+  expect_contains "$out" "stored-1.0.data/scripts/tool: violation: DT_NEEDED libt.so"
+}
+
+SUITE_roots_models() {
+  TEST "a .pt2 as the package loader extracts it: a library outside data/aotinductor/<model>/ is not there"
+  # model.wrapper.so (DT_RUNPATH $ORIGIN/../../lib) needs libdep.so, stored
+  # at <pkg>/data/lib/: AOTIModelPackageLoader extracts only the model's
+  # directory (and data/constants), so at load time it is missing.
+  roots_so libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  roots_so model.so "$(pyinit m)" -L. -l:libdep.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../../lib'
+  python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/containers.py" pt2 m.pt2 data/lib/libdep.so=libdep.so \
+    data/aotinductor/model/model.wrapper.so=model.so || test_failed "m.pt2"
+  out=$(LG check --portable m.pt2 2>&1); status=$?
+  expect_equal "$status" 1 "check --portable m.pt2: $out"
+  expect_contains "$out" "m.pt2!m/data/aotinductor/model/model.wrapper.so: violation: DT_NEEDED libdep.so"
+  # Control: beside the model library, it is extracted with it.
+  roots_so model.so "$(pyinit m)" -L. -l:libdep.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN'
+  python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/containers.py" pt2 m.pt2 \
+    data/aotinductor/model/libdep.so=libdep.so data/aotinductor/model/model.wrapper.so=model.so ||
+    test_failed "m.pt2 (control)"
+  out=$(LG check --portable m.pt2 2>&1); status=$?
+  expect_equal "$status" 0 "control: $out"
+
+  TEST "a .pt2 whose model the loader compiles at load time is undecided (92)"
+  roots_so libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  python3 - <<'PY' || test_failed "c.pt2"
+import zipfile
+with zipfile.ZipFile("c.pt2", "w") as z:
+    z.writestr("c/archive_format", "pt2")
+    z.writestr("c/archive_version", "0")
+    z.writestr("c/data/aotinductor/model/model.wrapper.cpp", "// AOTInductor wrapper source\n")
+    z.write("libdep.so", "c/data/lib/libdep.so")
+PY
+  out=$(LG check --portable c.pt2 2>&1); status=$?
+  expect_equal "$status" 92 "check --portable c.pt2: $out"
+  expect_contains "$out" "c.pt2: the model c/data/aotinductor/model has no .so: the package loader compiles"
+
+  TEST "a directory holding a runner and a .pte whose library names /opt/llvm-openmp: judged without --scan"
+  write_sdk sdk
+  read -r -a MACHO <<<"$(macho_flags sdk)"
+  echo 'extern "C" int omp_get_max_threads(); extern "C" int forward() { return omp_get_max_threads(); }' >k.cpp
+  "$CLANGXX" "${MACHO[@]}" -shared -nostdlib++ k.cpp -Lsdk/omp -lomp -o plain.dylib || test_failed "plain.dylib"
+  echo 'int main() { return 0; }' >r.cpp
+  mkdir -p dist
+  "$CLANGXX" "${MACHO[@]}" -nostdlib++ r.cpp -o dist/executor_runner || test_failed "runner"
+  python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/containers.py" pte dist/model.pte plain.dylib >/dev/null ||
+    test_failed "model.pte"
+  out=$(LG check --portable dist 2>&1); status=$?
+  expect_equal "$status" 1 "check --portable dist: $out"
+  expect_contains "$out" "dist/model.pte@0x"
+  expect_contains "$out" "/opt/llvm-openmp/lib/libomp.dylib"
+}
+
+SUITE_roots_named() {
+  TEST "--root and [roots]: a plugin an executable also loads is judged on its own"
+  roots_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  roots_so t/lib/libplugin.so 'int f_dep(void); int plug(void){return f_dep();}' -Lt/lib -l:libdep.so
+  echo 'int main(void){return 0;}' >m.c
+  mkdir -p t/bin
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libplugin.so \
+    -Wl,--disable-new-dtags,-rpath,'$ORIGIN/../lib' || test_failed "building app"
+  expect_status 0 t/bin/app
+  out=$(LG check --portable t 2>&1); status=$?
+  expect_equal "$status" 0 "without --root: $out"
+  out=$(LG check --portable --root lib/libplugin.so t 2>&1); status=$?
+  expect_equal "$status" 1 "--root lib/libplugin.so: $out"
+  expect_contains "$out" "t/lib/libplugin.so: violation: DT_NEEDED libdep.so"
+  out=$(LG check --portable --root 'lib/libplug*.so' t 2>&1); status=$?
+  expect_equal "$status" 1 "--root glob: $out"
+  out=$(LG inspect --tree --root lib/libplugin.so t 2>&1); status=$?
+  expect_contains "$out" "t/lib/libplugin.so (x86_64, root)"
+  # A --root that names nothing is no verdict.
+  out=$(LG check --portable --root lib/libnothere.so t 2>&1); status=$?
+  expect_equal "$status" 92 "--root naming nothing: $out"
+  expect_contains "$out" "--root lib/libnothere.so names no Mach-O or ELF file of the tree: undecided"
+  # [roots] in the project's linkguard.toml does what --root does.
+  printf '[roots]\npaths = ["lib/libplugin.so"]\n' >linkguard.toml
+  out=$(LG check --portable t 2>&1); status=$?
+  expect_equal "$status" 1 "[roots]: $out"
+  expect_contains "$out" "t/lib/libplugin.so: violation: DT_NEEDED libdep.so"
+  printf '[roots]\npath = ["lib/libplugin.so"]\n' >linkguard.toml
+  out=$(LG check --portable t 2>&1); status=$?
+  expect_equal "$status" 78 "a misspelt [roots] key: $out"
+  expect_contains "$out" "unknown key 'roots.path'"
 }
