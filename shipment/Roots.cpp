@@ -190,7 +190,10 @@ ArchiveLayout ArchiveLayout::of(StringRef Path, const std::vector<package::ZipEn
   for (const std::string &Dir : L.ModelDirs) {
     std::string So, Cpp;
     for (const package::ZipEntry &E : Entries) {
-      if (E.isDirectory() || !StringRef(E.Name).starts_with(Dir))
+      // What the loop extracts for this model: its directory and the
+      // constants; the extension test runs on each of them.
+      if (E.isDirectory() || !(StringRef(E.Name).starts_with(Dir) ||
+                               StringRef(E.Name).starts_with(L.Prefix + "data/constants")))
         continue;
       StringRef Ext = StringRef(E.Name).substr(StringRef(E.Name).find_last_of('.'));
       if (Ext == ".so")
