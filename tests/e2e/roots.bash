@@ -116,6 +116,35 @@ SUITE_roots() {
   out=$(LG check --portable w 2>&1); status=$?
   expect_equal "$status" 0 "control: $out"
 
+  TEST "a Mach-O fast.so exporting _PyInit_fast is a module (dyld info and chained fixups alike)"
+  # app (LC_RPATHs for pkg/ and pkg/libs/) loads @rpath/fast.so, which
+  # needs @rpath/libdep.dylib and has no LC_RPATH: fine under app, not
+  # when Python imports it. Without the export it is an ordinary library.
+  write_sdk sdk
+  read -r -a MACHO <<<"$(macho_flags sdk)"
+  mkdir -p w/pkg/libs
+  echo 'extern "C" int f_dep() { return 1; }' >dep.cpp
+  "$CLANGXX" "${MACHO[@]}" -shared -nostdlib++ dep.cpp -o w/pkg/libs/libdep.dylib \
+    -Wl,-install_name,@rpath/libdep.dylib || test_failed "libdep.dylib"
+  echo 'extern "C" int f_dep(); extern "C" void *PyInit_fast() { f_dep(); return 0; }' >m.cpp
+  echo 'extern "C" int f_dep(); extern "C" void *Init_fast() { f_dep(); return 0; }' >n.cpp
+  echo 'extern "C" int main() { return 0; }' >a.cpp
+  for fixups in "" -Wl,-fixup_chains; do
+    for src in m n; do
+      "$CLANGXX" "${MACHO[@]}" -shared -nostdlib++ $src.cpp -o w/pkg/fast.so w/pkg/libs/libdep.dylib \
+        -Wl,-install_name,@rpath/fast.so $fixups || test_failed "fast.so $fixups"
+      "$CLANGXX" "${MACHO[@]}" -nostdlib++ a.cpp -o w/app w/pkg/fast.so $fixups \
+        -Wl,-rpath,@executable_path/pkg/libs -Wl,-rpath,@executable_path/pkg || test_failed "app"
+      out=$(LG check --portable w 2>&1); status=$?
+      if [ $src = m ]; then
+        expect_equal "$status" 1 "with _PyInit_fast ${fixups:-(dyld info)}: $out"
+        expect_contains "$out" "w/pkg/fast.so: violation: LC_LOAD_DYLIB @rpath/libdep.dylib"
+      else
+        expect_equal "$status" 0 "without it ${fixups:-(dyld info)}: $out"
+      fi
+    done
+  done
+
   SUITE_roots_wheels
   SUITE_roots_models
   SUITE_roots_named
