@@ -210,14 +210,20 @@ json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,
                  {"executable", R.Executable},
                  {"executableDir", orNull(R.ExecutableDir)},
                  {"container", shipmentContainer(S, R.Image)},
-                 {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)}};
+                 {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)},
+                 {"rootReason", nullptr}};
   putName(O, "path", S.printName(R.Image));
+  if (!R.Named.empty())
+    putName(O, "rootReason", R.Named);
   return O;
 }
 
 void printRootRecord(raw_ostream &OS, const json::Object &R) {
   OS << printableName(R, "path") << " (" << str(R, "arch")
-     << (R.getBoolean("executable").value_or(false) ? ", executable" : ", root") << ")\n";
+     << (R.getBoolean("executable").value_or(false) ? ", executable" : ", root");
+  if (R.getString("rootReason"))
+    OS << ": " << printableName(R, "rootReason");
+  OS << ")\n";
   if (const json::Array *A = R.getArray("dependencies"))
     printChildren(OS, *A, 1);
 }

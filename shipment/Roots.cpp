@@ -172,12 +172,20 @@ ArchiveLayout ArchiveLayout::of(StringRef Path, const std::vector<package::ZipEn
   // model's library is the last extracted file ending in
   // extension_file_ext() (".so", also on macOS); with none, a .cpp is
   // compiled at load time. Nothing else of the archive is on disk.
-  if (Entries.size() >= 2) {
-    StringRef P0 = StringRef(Entries[0].Name).split('/').first;
-    StringRef P1 = StringRef(Entries[1].Name).split('/').first;
-    if (!P0.empty() && P0 == P1)
-      L.Prefix = P0.str() + "/";
+  if (Entries.size() < 2) {
+    // The loader reads the second record's name to find the prefix; with
+    // one record what it extracts is not defined: every member is there,
+    // none is its model, and no verdict.
+    L.K = Kind::Plain;
+    L.Undecided.push_back("a .pt2 with fewer than two records: the package loader reads the "
+                          "first two records' names to find its prefix, so what it extracts "
+                          "cannot be told");
+    return L;
   }
+  StringRef P0 = StringRef(Entries[0].Name).split('/').first;
+  StringRef P1 = StringRef(Entries[1].Name).split('/').first;
+  if (!P0.empty() && P0 == P1)
+    L.Prefix = P0.str() + "/";
   const std::string AotiDir = L.Prefix + "data/aotinductor/";
   for (const package::ZipEntry &E : Entries) {
     StringRef N = E.Name;

@@ -294,7 +294,13 @@ SUITE_roots_named() {
   out=$(LG check --portable --root 'lib/libplug*.so' t 2>&1); status=$?
   expect_equal "$status" 1 "--root glob: $out"
   out=$(LG inspect --tree --root lib/libplugin.so t 2>&1); status=$?
-  expect_contains "$out" "t/lib/libplugin.so (x86_64, root)"
+  expect_contains "$out" "t/lib/libplugin.so (x86_64, root: named by --root lib/libplugin.so)"
+  LG inspect --tree --json --root lib/libplugin.so t | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = {f["path"]: f["rootReason"] for f in d["files"]}
+assert r["t/lib/libplugin.so"] == "named by --root lib/libplugin.so" and r["t/bin/app"] is None, r
+' || test_failed "inspect --tree --json: rootReason"
   # A --root that names nothing is no verdict.
   out=$(LG check --portable --root lib/libnothere.so t 2>&1); status=$?
   expect_equal "$status" 92 "--root naming nothing: $out"

@@ -77,4 +77,8 @@ TEST_CASE("a .pt2's members where the package loader extracts them") {
       "c.pt2", entries({"c/archive_format", "c/archive_version",
                         "c/data/aotinductor/model/model.wrapper.cpp"}));
   CHECK(C.undecided().size() == 1);
+  // One record: the loader's prefix test reads a second one.
+  ArchiveLayout One = ArchiveLayout::of("o.pt2", entries({"o/data/aotinductor/model/m.so"}));
+  CHECK(One.undecided().size() == 1);
+  CHECK(One.place("o/data/aotinductor/model/m.so").Present);
 }
