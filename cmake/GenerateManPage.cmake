@@ -22,7 +22,7 @@ endif()
 _linkguard_roff_block("${top}" top_roff)
 
 set(page ".TH LINKGUARD 1 \"\" \"linkguard ${VERSION}\" \"User Commands\"\n")
-string(APPEND page ".SH NAME\nlinkguard, linkguard-clang++, linkguard-clang \\- ")
+string(APPEND page ".SH NAME\nlinkguard, linkguard-clang++, linkguard-clang, linkguard-g++, linkguard-gcc \\- ")
 string(APPEND page "a compiler-driver wrapper that adds link flags only where they belong\n")
 string(APPEND page ".SH DESCRIPTION\n${top_roff}")
 string(APPEND page ".SH SUBCOMMANDS\n")

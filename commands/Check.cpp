@@ -23,7 +23,10 @@
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
+#include "contract/Advice.h"
 #include "contract/LoaderRules.h"
+#include "contract/PlatformPolicy.h"
+#include "signature/CodeSignature.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,9 +52,10 @@ const CommandSpec Spec = {
     "under --portable or --unique a tree or a zip is judged by its load closure, as\n"
     "dyld and ld.so will load it (docs/check.md).",
     "Text output: one line per finding, \"FILE[ (arch, ...)]: violation|kept|unknown:\n"
-    "message\" (one line for a dependency that breaks several rules, naming the\n"
-    "others after \"also:\"); a file or member without findings: \"FILE: holds\"; then\n"
-    "a summary line (--quiet: the summary line alone). Every name printed is\n"
+    "message; advice\" (the advice is its fix; one line for a dependency that breaks\n"
+    "several rules, naming the others after \"also:\"); a file or member without\n"
+    "findings: \"FILE: holds\"; then a summary line (a tree's object files are counted\n"
+    "as skipped, not judged; --quiet: the summary line alone). Every name printed is\n"
     "accepted back as FILE: PKG!member (quote it in an interactive shell: '!' is\n"
     "history expansion there; or write PKG/member), FILE@0xOFFSET.\n"
     "\n"
@@ -63,6 +67,7 @@ const CommandSpec Spec = {
 struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
   int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
+  int64_t Skipped = 0;   // a tree's object files: not shipped images
 };
 
 /// Keeps the strongest of the exit statuses of the inputs' failures: a
@@ -168,6 +173,58 @@ bool insideRoot(const std::string &P, const std::string &Root) {
   return contract::isUnder(RealP, RealRoot);
 }
 
+/// --portable's code signatures (rule code-signature, signature/): which
+/// slices, or none (--no-signatures, or no --portable).
+using SignatureScope = std::optional<signature::Scope>;
+
+/// The findings of a Mach-O image's code signatures, its bytes read from
+/// Path (a plain file or a file of a tree; mapped, not copied).
+void judgeSignaturesAt(const std::string &Path, const std::string &Name,
+                       const objlib::BinaryInfo &Info, signature::Scope Scope,
+                       contract::Verdict &V) {
+  if (Info.Fmt != objlib::Format::MachO)
+    return;
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf) {
+    contract::Finding F;
+    F.Kind = contract::FindingKind::Unknown;
+    F.Rule = "code-signature";
+    F.Message = "its code signature cannot be checked: " + Buf.getError().message();
+    V.Findings.push_back(std::move(F));
+    return;
+  }
+  signature::judgeSignatures((*Buf)->getBuffer(), Scope, Name, Info.Universal, V);
+}
+
+/// Whether an image of the zip Container (at Member) is part of a PyTorch
+/// export: a .pt2 (torch._inductor.package writes its model libraries
+/// under data/aotinductor/). Its user's fix is to export again, and the
+/// torch process that loads it provides PyTorch's own libraries.
+bool isPyTorchExport(StringRef Container, StringRef Member) {
+  return Container.ends_with_insensitive(".pt2") || Member.contains("data/aotinductor/");
+}
+
+/// PyTorch's own libraries as provided, for a PyTorch export's
+/// portability (docs/check.md): appended to the user's --provided.
+void providePyTorch(std::vector<contract::Pattern> &Provided) {
+  for (const contract::Pattern &P : contract::pytorchProvided())
+    if (llvm::none_of(Provided, [&](const contract::Pattern &Q) { return Q.Text == P.Text; }))
+      Provided.push_back(P);
+}
+
+/// The reason of a dependency provided only by the PyTorch default (not by
+/// a --provided of the user's), instead of "(--provided)".
+bool providedByPyTorch(const std::string &Dependency, const std::vector<contract::Pattern> &User) {
+  auto Matches = [&](const contract::Pattern &P) {
+    return StringRef(Dependency).starts_with("/") ? P.matchesWholeName(Dependency)
+                                                  : P.matches(Dependency);
+  };
+  return llvm::none_of(User, Matches) && llvm::any_of(contract::pytorchProvided(), Matches);
+}
+const char *const PyTorchProvidedReason =
+    "is PyTorch's own library, which the torch process that loads a .pt2 provides "
+    "(docs/check.md)";
+
 /// The text's lines, and what the summary counts: the findings of one slice
 /// on one dependency with one kind are one line, with the first rule's
 /// message (forbid-unreferenced's, which names the fix, when it is among
@@ -176,7 +233,7 @@ bool insideRoot(const std::string &P, const std::string &Root) {
 /// not four). A finding about no dependency (an install name, a duplicate
 /// LC_RPATH) is a line of its own. The JSON keeps every rule's finding.
 struct FindingLine {
-  std::string Slice, Dependency, Kind, Message;
+  std::string Slice, Dependency, Kind, Message, Advice;
   std::vector<std::string> AlsoRules;
   std::string FirstRule;
 };
@@ -191,7 +248,8 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
       return !Dep.empty() && L.Slice == Slice && L.Dependency == Dep && L.Kind == Kind;
     });
     if (It == Lines.end()) {
-      Lines.push_back({Slice, Dep, Kind, printableName(F, "message"), {}, Rule});
+      Lines.push_back(
+          {Slice, Dep, Kind, printableName(F, "message"), printableName(F, "advice"), {}, Rule});
     } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
       // The line leads with the rule that says what to do: a library kept
       // although nothing binds to it is dropped by the rule's link flag
@@ -201,6 +259,7 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
         It->AlsoRules.insert(It->AlsoRules.begin(), It->FirstRule);
         It->FirstRule = Rule;
         It->Message = printableName(F, "message");
+        It->Advice = printableName(F, "advice");
       } else {
         It->AlsoRules.push_back(Rule);
       }
@@ -213,8 +272,11 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
 /// lines the text prints (findingLines), and an unknown one leaves the
 /// check undecided (92), never "holds" (fail closed) - a file's or a
 /// tree's image alike.
-json::Object fileRecord(const objlib::BinaryInfo &Info, const contract::Verdict &V,
-                        json::Value Container, json::Value Placements, Totals &T) {
+json::Object fileRecord(const objlib::BinaryInfo &Info, contract::Verdict &V,
+                        const contract::AdviceContext &Advice, json::Value Container,
+                        json::Value Placements, Totals &T) {
+  // Every finding's fix, for where the image came from (contract/Advice.h).
+  contract::advise(V, Advice);
   json::Array Arches;
   for (const objlib::Slice &S : Info.Slices)
     Arches.push_back(S.Arch);
@@ -233,16 +295,17 @@ json::Object fileRecord(const objlib::BinaryInfo &Info, const contract::Verdict 
                       {"placements", std::move(Placements)}};
 }
 
-/// --portable for a plain ELF file: the tree's own resolver (ld.so's
-/// algorithm, shipment/LdSo.cpp) over the file as a root in its bundle
-/// root (default: its directory), so the file and a tree holding it as a
-/// root get one verdict (issue 37): one search loop, not two.
+/// --portable for a plain file: the tree's own resolver (ld.so's
+/// algorithm, shipment/LdSo.cpp; dyld's, shipment/Dyld.cpp) over the file
+/// as a root in its bundle root (default: its directory), so the file and
+/// a tree holding it as a root get one verdict (issue 37): one search
+/// loop, not two.
 struct OwnClosure {
   std::vector<contract::Finding> Findings;
   json::Array Placements;
 };
-OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOptions &P,
-                          const shipment::ClosureOptions &Given) {
+OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptions &P,
+                       const shipment::ClosureOptions &Given) {
   OwnClosure Out;
   shipment::ClosureOptions CO = Given;
   CO.Unique.clear(); // fileConflicts judges the families
@@ -259,6 +322,15 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
     return Out;
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);
+  for (const shipment::Root &R : C.Roots)
+    for (const std::string &M : R.Refusals)
+      if (R.Image == 0) {
+        contract::Finding F;
+        F.Rule = "portable";
+        F.Placement = "refused";
+        F.Message = M;
+        Out.Findings.push_back(std::move(F));
+      }
   // The file's closure is its load: a library it brings whose own
   // dependency fails fails the file's load too (named with that library).
   for (const shipment::Edge &E : C.Edges) {
@@ -271,9 +343,17 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
       continue;
     contract::Finding F;
     F.Kind = Unknown ? contract::FindingKind::Unknown : contract::FindingKind::Violation;
+    // A universal file's finding names its slice beside the file.
+    if (E.Image == 0 && (*S)->images()[0].Info.Slices.size() > 1)
+      F.Slice = E.Slice;
     F.Dependency = E.Dependency;
     F.Rule = "portable";
-    F.Message = E.Image == 0 ? edgeMessage(**S, C, E)
+    F.Placement = shipment::outcomeName(E.Where);
+    F.Advice = E.Advice; // the resolver's own, when it has one
+    // The slice is named beside the file already (as contract::judge did).
+    F.Message = !F.Slice.empty() ? std::string(objlib::dependencyKindName(E.Kind)) + " " +
+                                       E.Dependency + " " + E.Reason
+                : E.Image == 0 ? edgeMessage(**S, C, E)
                              : std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                    E.Dependency + " (" + E.Slice + ") of " +
                                    (*S)->printName(E.Image) + ", which this file loads, " +
@@ -296,18 +376,33 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const package::Image *Source, const contract::ContractSpec &Given,
                          const contract::FileProbe &Exists, Totals &T,
                          std::vector<contract::Finding> Extra = {},
-                         const shipment::ClosureOptions *CO = nullptr) {
+                         const shipment::ClosureOptions *CO = nullptr,
+                         const contract::PlatformTarget *Platform = nullptr) {
   contract::ContractSpec Spec_ = Given;
-  if (Spec_.Portable && !Source && CO && Info.Fmt == objlib::Format::ELF) {
-    OwnClosure Own = elfFileClosure(Path, *Spec_.Portable, *CO);
+  if (Spec_.Portable && !Source && CO) {
+    OwnClosure Own = fileClosure(Path, *Spec_.Portable, *CO);
     Spec_.Portable.reset();
+    if (Spec_.DropFlag.empty())
+      Spec_.DropFlag = dropFlagFor(Info.Fmt);
     contract::Verdict V = contract::judge(Info, Spec_, Exists);
     contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Own.Findings)
       V.Findings.push_back(std::move(F));
     for (contract::Finding &F : Extra)
       V.Findings.push_back(std::move(F));
-    json::Object R = fileRecord(Info, V, containerToJSON(Source),
+    if (Platform && !Platform->empty())
+      contract::judgePlatform(Info, *Platform, [&](StringRef D) {
+        return llvm::any_of(Own.Placements, [&](const json::Value &P) {
+          const json::Object *O = P.getAsObject();
+          return O && O->getString("placement") == StringRef("shipped") &&
+                 O->getString("dependency") == D;
+        });
+      }, V);
+    contract::AdviceContext Advice;
+    Advice.Fmt = Info.Fmt;
+    Advice.DropFlag = Spec_.DropFlag.empty() ? dropFlagFor(Info.Fmt) : Spec_.DropFlag;
+    Advice.ExecutableGiven = !CO->Executable.empty();
+    json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
                                 json::Value(std::move(Own.Placements)), T);
     putName(R, "path", Path);
     return R;
@@ -332,15 +427,34 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   }
   if (Spec_.DropFlag.empty())
     Spec_.DropFlag = dropFlagFor(Info.Fmt);
+  const bool PyTorch = Source && isPyTorchExport(Source->Container, Source->Member);
+  if (PyTorch && Spec_.Portable)
+    providePyTorch(Spec_.Portable->Provided);
   contract::Verdict V = contract::judge(Info, Spec_, Probe);
   for (contract::Finding &F : Extra)
     V.Findings.push_back(std::move(F));
   json::Array Placements;
+  std::vector<std::string> ShippedDeps;
   if (Spec_.Portable)
-    for (const contract::DependencyPlacement &P :
-         contract::placeDependencies(Info, *Spec_.Portable, Probe))
+    for (contract::DependencyPlacement &P :
+         contract::placeDependencies(Info, *Spec_.Portable, Probe)) {
+      if (PyTorch && P.Where == contract::Placement::Provided &&
+          providedByPyTorch(P.Dependency, Given.Portable->Provided))
+        P.Reason = PyTorchProvidedReason;
+      if (P.Where == contract::Placement::Shipped)
+        ShippedDeps.push_back(P.Dependency);
       Placements.push_back(placementRecord(P));
-  json::Object R = fileRecord(Info, V, containerToJSON(Source),
+    }
+  if (Platform && !Platform->empty())
+    contract::judgePlatform(Info, *Platform, [&](StringRef D) {
+      return llvm::is_contained(ShippedDeps, D);
+    }, V);
+  contract::AdviceContext Advice;
+  Advice.Fmt = Info.Fmt;
+  Advice.DropFlag = Spec_.DropFlag;
+  Advice.From = PyTorch ? contract::Origin::PyTorchExport : contract::Origin::Link;
+  Advice.ExecutableGiven = Spec_.Portable && !Spec_.Portable->ExecutableDir.empty();
+  json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
                               Spec_.Portable ? json::Value(std::move(Placements))
                                              : json::Value(nullptr),
                               T);
@@ -365,6 +479,8 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     if (!L.Slice.empty())
       OS << " (" << printable(L.Slice) << ")";
     OS << ": " << coloured(L.Kind) << ": " << L.Message;
+    if (!L.Advice.empty())
+      OS << "; " << L.Advice;
     if (!L.AlsoRules.empty())
       OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
     OS << "\n";
@@ -376,7 +492,10 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
   auto n = [&](StringRef K) { return S.getInteger(K).value_or(0); };
   OS << "linkguard check: " << plural(n("files"), "file", "files") << ", "
      << plural(n("violations"), "violation", "violations") << ", " << n("kept") << " kept, "
-     << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors") << ": "
+     << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors");
+  if (n("skipped"))
+    OS << ", " << n("skipped") << " skipped";
+  OS << ": "
      << coloured(n("errors")       ? "incomplete"
                  : n("violations") ? "broken"
                  : n("undecided")  ? "undecided"
@@ -505,7 +624,8 @@ private:
 /// judged after it: a zip under the closure as a shipment of its own
 /// (Nested: one without an image is no error), anything else by JudgeFile.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
-               const shipment::ClosureOptions &CO, bool WithClosure,
+               const shipment::ClosureOptions &CO, bool WithClosure, SignatureScope Signatures,
+               const contract::PlatformTarget &BasePlatform,
                const objlib::ReadOptions &Read, const package::ContainerOptions &Containers,
                function_ref<void(const std::string &, const package::ContainerOptions &, bool)>
                    JudgeFile,
@@ -524,21 +644,48 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   // names and search paths: the load commands alone.
   objlib::ReadOptions TreeRead = Read;
   TreeRead.Imports = PerFile.FailOnUnused || !PerFile.ForbidUnreferenced.empty();
+  // A wheel's platform tags (--portable): its files against them.
+  contract::PlatformTarget Platform = BasePlatform;
+  if (Contract.Portable)
+    if (std::optional<contract::PlatformTarget> Tags = contract::wheelTarget(Path)) {
+      Platform.Mac.insert(Platform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+      Platform.Linux = Tags->Linux;
+      Platform.Unknown = Tags->Unknown;
+    }
+  TreeRead.VersionNeeds = !Platform.Linux.empty();
   package::ContainerOptions Walk = Containers;
   Walk.EmptyIsFine = Nested;
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
   if (!S)
     return;
+  // A build directory's object files are linked into images, never
+  // loaded: counted, not judged (shipment::SkippedFile).
+  T.Skipped += static_cast<int64_t>(S->skipped().size());
+  // A PyTorch export: its user exports again, and the torch process that
+  // loads it provides PyTorch's own libraries.
+  const bool Zip = S->kind() == shipment::Shipment::Kind::Zip;
+  auto pytorchImage = [&](size_t I) {
+    return Zip && isPyTorchExport(S->given(), S->images()[I].Rel);
+  };
+  bool PyTorch = false;
+  for (size_t I = 0; I < S->walked() && !PyTorch; ++I)
+    PyTorch = pytorchImage(I);
+  shipment::ClosureOptions TreeCO = CO;
+  if (PyTorch)
+    providePyTorch(TreeCO.Provided);
   shipment::Closure C;
   // --root names files of the tree on the command line; a nested archive
   // has its own recognised roots (an extension module, a model library).
-  shipment::ClosureOptions Here = CO;
   if (Nested)
-    Here.Roots.clear();
+    TreeCO.Roots.clear();
   if (WithClosure) {
-    C = shipment::computeClosure(*S, Here);
-    T.Undecided += undecidedRoots(Path, *S, Here);
+    C = shipment::computeClosure(*S, TreeCO);
+    T.Undecided += undecidedRoots(Path, *S, TreeCO);
   }
+  if (PyTorch)
+    for (shipment::Edge &E : C.Edges)
+      if (E.Where == shipment::Outcome::Provided && providedByPyTorch(E.Dependency, CO.Provided))
+        E.Reason = PyTorchProvidedReason;
   const size_t N = S->walked();
   std::vector<std::vector<contract::Finding>> Extra(N);
   std::vector<json::Array> Placements(N);
@@ -559,9 +706,22 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Slice = sliceOf(E.Image, E.Slice);
     F.Dependency = E.Dependency;
     F.Rule = "portable";
+    F.Placement = shipment::outcomeName(E.Where);
+    F.Advice = E.Advice; // the resolver's own, when it has one
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }
+  for (const shipment::Root &R : C.Roots)
+    for (const std::string &M : R.Refusals) {
+      if (R.Image >= N)
+        continue;
+      contract::Finding F;
+      F.Slice = sliceOf(R.Image, R.Arch);
+      F.Rule = "portable";
+      F.Placement = "refused";
+      F.Message = M;
+      Extra[R.Image].push_back(std::move(F));
+    }
   for (const shipment::Conflict &K : C.Conflicts) {
     size_t Img = C.Roots[K.Root].Image;
     if (Img >= N)
@@ -579,20 +739,64 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
            << ": the load closure is too large to resolve (more than " << CO.MaxEdges
            << " dependencies and search directories tried): undecided\n";
   }
+  // Code signatures read the bytes: a directory's files from their path, a
+  // zip's members in one more pass over the archive (the walk kept none).
+  if (Signatures && S->kind() == shipment::Shipment::Kind::Zip) {
+    package::ContainerOptions Again = Walk;
+    Again.Scan = false;
+    consumeError(package::forEachImage(
+        Path, Again,
+        [&](const package::Image &Img) {
+          const std::string Rel = Img.Member.empty() ? "" : contract::normalizePath(Img.Member);
+          for (size_t I = 0; I < N; ++I) {
+            const shipment::ShippedImage &SI = S->images()[I];
+            if (SI.Rel != Rel || SI.Offset != Img.Offset || SI.Info.Fmt != objlib::Format::MachO)
+              continue;
+            contract::Verdict Sig;
+            signature::judgeSignatures(Img.Data.getBuffer(), *Signatures, S->printName(I),
+                                       SI.Info.Universal, Sig);
+            for (contract::Finding &F : Sig.Findings)
+              Extra[I].push_back(std::move(F));
+          }
+        },
+        [](const std::string &, Error E) { consumeError(std::move(E)); }));
+  } else if (Signatures) {
+    for (size_t I = 0; I < N; ++I) {
+      contract::Verdict Sig;
+      judgeSignaturesAt(S->absPath(I), S->printName(I), S->images()[I].Info, *Signatures, Sig);
+      for (contract::Finding &F : Sig.Findings)
+        Extra[I].push_back(std::move(F));
+    }
+  }
   const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
                           !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
   for (size_t I = 0; I < N; ++I) {
     objlib::BinaryInfo &Info = S->images()[I].Info;
     contract::Verdict V;
-    if (AnyPerFile)
-      V = contract::judge(Info, PerFile, contract::realFileProbe());
+    if (AnyPerFile) {
+      // The drop flag of this image's format (a tree may hold both).
+      contract::ContractSpec Mine = PerFile;
+      Mine.DropFlag = dropFlagFor(Info.Fmt);
+      V = contract::judge(Info, Mine, contract::realFileProbe());
+    }
     // What the closure does not judge: the file's own install name and
     // dyld's load-time refusals (--portable's per-file part).
     if (Contract.Portable)
       contract::judgeLoadability(Info, V);
     for (contract::Finding &F : Extra[I])
       V.Findings.push_back(std::move(F));
-    json::Object R = fileRecord(Info, V, shipmentContainer(*S, I),
+    if (Contract.Portable && !Platform.empty())
+      contract::judgePlatform(Info, Platform, [&](StringRef D) {
+        return llvm::any_of(C.Edges, [&](const shipment::Edge &E) {
+          return E.Image == I && E.Dependency == D && E.Where == shipment::Outcome::Shipped;
+        });
+      }, V);
+    contract::AdviceContext Advice;
+    Advice.Fmt = Info.Fmt;
+    Advice.DropFlag = dropFlagFor(Info.Fmt);
+    Advice.From = pytorchImage(I) ? contract::Origin::PyTorchExport : contract::Origin::Link;
+    Advice.ExecutableGiven = !CO.Executable.empty();
+    json::Object R = fileRecord(Info, V, Advice, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
                                 T);
@@ -607,7 +811,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = contract::joinPath(Path, K.Rel);
     if (WithClosure && package::classifyInput(File) == package::InputKind::Zip) {
-      checkTree(File, Contract, CO, WithClosure, Read, InTree, JudgeFile, Json, Out, T,
+      checkTree(File, Contract, CO, WithClosure, Signatures, BasePlatform, Read, InTree, JudgeFile,
+                Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
     } else if (!K.Archive) {
       // A .pte (or, with --scan, any other file): the images in it, as its
@@ -620,10 +825,31 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     }
   }
   if (!Nested && T.Files == FilesBefore) {
-    // An empty tree judged nothing: say so rather than "holds".
-    errs() << "linkguard: error: " << printable(Path) << ": no Mach-O or ELF file in the tree\n";
-    fail({Path, "malformed", Path + ": no Mach-O or ELF file in the tree",
-          driver::ExitCode::MalformedBinary});
+    // Nothing was judged: say what the tree holds and what to add, rather
+    // than "holds".
+    std::string Why = Path + ": no Mach-O or ELF image to judge in the tree";
+    std::vector<std::string> Found;
+    if (!S->skipped().empty())
+      Found.push_back(std::to_string(S->skipped().size()) + " object file(s) (" +
+                      S->skipped().front().Name + ", ...: linked into images, never loaded)");
+    if (!S->models().empty())
+      Found.push_back(std::to_string(S->models().size()) + " ExecuTorch program(s) (" +
+                      contract::joinPath(Path, S->models().front().Rel) +
+                      ", ...: no Mach-O or ELF image embedded)");
+    size_t Zips = 0;
+    std::string FirstZip;
+    for (const shipment::TreeContainer &K : S->containers())
+      if (K.Archive && Zips++ == 0)
+        FirstZip = contract::joinPath(Path, K.Rel);
+    if (Zips)
+      Found.push_back(std::to_string(Zips) + " archive(s) with no Mach-O or ELF member (" +
+                      FirstZip + ", ...: a .pt2 exported without AOTInductor holds no compiled model)");
+    if (!Found.empty())
+      Why += "; found " + llvm::join(Found, "; ");
+    Why += "; add what ships: the executables and shared libraries (a model's runner, its "
+           "delegate libraries, an AOTInductor .pt2)";
+    errs() << "linkguard: error: " << printable(Why) << "\n";
+    fail({Path, "malformed", Why, driver::ExitCode::MalformedBinary});
   }
 }
 
@@ -646,7 +872,7 @@ int runCheck(const std::vector<std::string> &Args) {
     return usageError(Spec, "no contract given (--forbid, --require, --forbid-unreferenced, "
                             "--unused, --mps-aot, --portable, --unique)");
 
-  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/1",
+  auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/2",
                          DocumentShape::Files,
                          {CL.Args.hasArg(OPT_quiet) ? Render() : printRecord, printSummary});
   const contract::FileProbe Exists = contract::realFileProbe();
@@ -678,6 +904,57 @@ int runCheck(const std::vector<std::string> &Args) {
   }
   CO.Roots = CL.Args.getAllArgValues(OPT_root_EQ);
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
+  SignatureScope Signatures;
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_signatures_EQ, OPT_no_signatures)) {
+    if (!Contract.Portable)
+      return usageError(Spec, optionName(A) + " needs --portable");
+    if (A->getOption().matches(OPT_signatures_EQ) && StringRef(A->getValue()) != "all" &&
+        StringRef(A->getValue()) != "arm64")
+      return usageError(Spec, "--signatures " + std::string(A->getValue()) +
+                                  ": not arm64 or all");
+  }
+  // The last of --signatures and --no-signatures wins; arm64 by default.
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_signatures_EQ, OPT_no_signatures);
+      Contract.Portable && !(A && A->getOption().matches(OPT_no_signatures)))
+    Signatures = A && StringRef(A->getValue()) == "all" ? signature::Scope::All
+                                                        : signature::Scope::Arm64;
+  // --macos-min, or MACOSX_DEPLOYMENT_TARGET: every macOS slice (--portable).
+  contract::PlatformTarget Platform;
+  if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ, OPT_platform_tag_EQ);
+      A && !Contract.Portable)
+    return usageError(Spec, optionName(A) + " needs --portable");
+  if (Contract.Portable) {
+    std::string Min, Source;
+    if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ)) {
+      Min = A->getValue();
+      Source = "--macos-min " + Min;
+    } else if (const char *Env = getenv("MACOSX_DEPLOYMENT_TARGET"); Env && *Env) {
+      Min = Env;
+      Source = "MACOSX_DEPLOYMENT_TARGET=" + Min;
+    }
+    if (!Min.empty()) {
+      std::optional<uint32_t> V = contract::parseMacOSVersion(Min);
+      if (!V)
+        return usageError(Spec, Source + ": not a macOS version (11.0, 10.15)");
+      Platform.Mac.push_back({"", *V, false, Source});
+    }
+    // --platform-tag: the inputs promise what a wheel with that tag does.
+    if (const opt::Arg *A = CL.Args.getLastArg(OPT_platform_tag_EQ)) {
+      std::optional<contract::PlatformTarget> Tags =
+          contract::wheelTarget("x-0-py3-none-" + std::string(A->getValue()) + ".whl");
+      if (!Tags || StringRef(A->getValue()).contains('-') || Tags->empty())
+        return usageError(Spec, "--platform-tag " + std::string(A->getValue()) +
+                                    ": not a platform tag (macosx_11_0_arm64, "
+                                    "manylinux_2_17_x86_64, ...)");
+      for (auto &M : Tags->Mac)
+        M.Source.replace(0, strlen("the wheel tag "), "--platform-tag ");
+      for (auto &L : Tags->Linux)
+        L.Source.replace(0, strlen("the wheel tag "), "--platform-tag ");
+      Platform.Mac.insert(Platform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+      Platform.Linux = Tags->Linux;
+      Platform.Unknown = Tags->Unknown;
+    }
+  }
   if (!CO.Roots.empty() && !WithClosure)
     return usageError(Spec, "--root needs --portable or --unique");
   if (WithClosure)
@@ -698,9 +975,28 @@ int runCheck(const std::vector<std::string> &Args) {
             Conflicts = fileConflicts(Name, Contract, CO);
           else if (Source && !CO.Unique.empty())
             Conflicts = Members.of(*Source, Name, CO, Opts);
+          if (Signatures) {
+            contract::Verdict Sig;
+            if (Source && Info.Fmt == objlib::Format::MachO)
+              signature::judgeSignatures(Source->Data.getBuffer(), *Signatures, Name,
+                                         Info.Universal, Sig);
+            else if (!Source)
+              judgeSignaturesAt(Name, Name, Info, *Signatures, Sig);
+            for (contract::Finding &F : Sig.Findings)
+              Conflicts.push_back(std::move(F));
+          }
+          // A wheel's member: the wheel's tags too.
+          contract::PlatformTarget FilePlatform = Platform;
+          if (Contract.Portable && Source && Source->Archive)
+            if (std::optional<contract::PlatformTarget> Tags =
+                    contract::wheelTarget(Source->Container)) {
+              FilePlatform.Mac.insert(FilePlatform.Mac.end(), Tags->Mac.begin(), Tags->Mac.end());
+              FilePlatform.Linux = Tags->Linux;
+              FilePlatform.Unknown = Tags->Unknown;
+            }
           // checkRecord counts their unknowns with the file's.
-          Out->result(
-              checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts), &CO));
+          Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts),
+                                  &CO, &FilePlatform));
         },
         [&](const InputFailure &F) {
           ++T.Files;
@@ -712,7 +1008,7 @@ int runCheck(const std::vector<std::string> &Args) {
   };
   for (const std::string &Path : CL.Positionals) {
     if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Read, Containers, JudgeFile,
+      checkTree(Path, Contract, CO, WithClosure, Signatures, Platform, Read, Containers, JudgeFile,
                 CL.Args.hasArg(OPT_json), *Out, T, Status);
       continue;
     }
@@ -733,6 +1029,7 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"unknown", T.Unknown},
                                {"errors", T.Errors},
                                {"undecided", T.Undecided},
+                               {"skipped", T.Skipped},
                                {"holds", Holds}}}});
   // A file that could not be read wins, then a violation, then a verdict
   // that could not be decided (a tree past its bounds, an unknown).

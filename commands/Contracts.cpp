@@ -2,6 +2,8 @@
 #include "commands/Contracts.h"
 
 #include "commands/Printer.h"
+#include "contract/Advice.h"
+#include "support/StableSort.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Option/Option.h"
@@ -75,6 +77,9 @@ json::Object findingRecord(const contract::Finding &F, StringRef NameKey) {
   if (!F.Dependency.empty())
     putName(R, NameKey, F.Dependency);
   putName(R, "message", F.Message);
+  // Every finding names its fix (contract/Advice.h); one made without it
+  // gets the table's for a link.
+  putName(R, "advice", F.Advice.empty() ? contract::adviceText(F, {}) : F.Advice);
   return R;
 }
 
@@ -90,8 +95,8 @@ json::Array findingsRecord(const contract::Verdict &V) {
     Rank.try_emplace(F.Slice, Rank.size());
     Ordered.push_back(&F);
   }
-  std::stable_sort(Ordered.begin(), Ordered.end(),
-                   [&](const contract::Finding *A, const contract::Finding *B) {
+  stableSort(Ordered,
+             [&](const contract::Finding *A, const contract::Finding *B) {
                      return Rank.lookup(A->Slice) < Rank.lookup(B->Slice);
                    });
   json::Array A;

@@ -30,8 +30,10 @@ namespace {
 const CommandSpec Spec = {
     "env", EnvVis, "linkguard env [--shell sh|bash|zsh|fish]",
     "Prints the shell lines that set what `linkguard run` applies: CXX and CC set to\n"
-    "linkguard-clang++ and linkguard-clang beside this linkguard, and the previous\n"
-    "CXX/CC recorded as LINKGUARD_CXX/LINKGUARD_CC. Use it as:\n"
+    "the drop-ins beside this linkguard named for the real compiler's family\n"
+    "(linkguard-g++/linkguard-gcc for GCC, linkguard-clang++/linkguard-clang for\n"
+    "clang; unset CXX/CC: g++/gcc on Linux, clang++/clang on macOS), and the\n"
+    "previous CXX/CC recorded as LINKGUARD_CXX/LINKGUARD_CC. Use it as:\n"
     "  eval \"$(linkguard env)\"           (POSIX sh, dash, bash, zsh)\n"
     "  linkguard env --shell fish | source\n"
     "A CXX/CC that already runs linkguard is left out (never wrapped twice). Every\n"

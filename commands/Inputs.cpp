@@ -163,7 +163,13 @@ void forEachInputBinary(
     if (Visited == 0) // an empty tree judged nothing: never "holds"
       Visit(Path,
             make_error<objlib::ReadError>(objlib::ReadErrorKind::Malformed,
-                                          Path + ": no Mach-O or ELF file in the tree"),
+                                          Path + ": no Mach-O or ELF file in the tree" +
+                                              ((*S)->skipped().empty()
+                                                   ? std::string()
+                                                   : " (" +
+                                                         std::to_string((*S)->skipped().size()) +
+                                                         " object file(s) skipped: linked "
+                                                         "into images, never loaded)")),
             nullptr);
     return;
   }

@@ -214,7 +214,7 @@ int inspectTree(const ParsedCommandLine &CL) {
   if (CL.Args.hasArg(OPT_symbols, OPT_rpaths, OPT_arch_EQ) || CL.Args.hasArg(OPT_scan))
     return usageError(Spec, "--tree takes no --symbols, --rpaths, --arch or --scan");
   const bool Json = CL.Args.hasArg(OPT_json);
-  auto Out = makePrinter(Json, outs(), "linkguard-inspect-tree/1", DocumentShape::Files,
+  auto Out = makePrinter(Json, outs(), "linkguard-inspect-tree/2", DocumentShape::Files,
                          {printRootRecord, [](raw_ostream &OS, const json::Object &Doc) {
                             for (const std::string &K : stringsOf(Doc, "conflicts"))
                               OS << "conflict: " << printable(K) << "\n";

@@ -70,6 +70,17 @@ def portable : F<"portable", "Every dependency is a system library, shipped unde
                              "bundle root, or --provided; an absolute path outside the "
                              "system prefixes is non-portable even when the file exists "
                              "on this machine", [CheckVis]>;
+def no_signatures : F<"no-signatures", "Under --portable, do not check Mach-O code signatures "
+                                       "(rule code-signature; on for arm64 slices)", [CheckVis]>;
+defm signatures : Eq<"signatures", "<arm64|all>", "Under --portable, the slices whose code "
+                     "signature is checked: arm64 (Apple silicon refuses them unsigned or "
+                     "changed after signing; the default) or all", [CheckVis]>;
+defm macos_min : Eq<"macos-min", "<version>", "Under --portable, no slice needs a macOS newer "
+                    "than VERSION (default: MACOSX_DEPLOYMENT_TARGET; a wheel: its tag's)",
+                    [CheckVis]>;
+defm platform_tag : Eq<"platform-tag", "<tag>", "Under --portable, judge the inputs as a wheel "
+                       "tagged TAG is (macosx_11_0_arm64, manylinux_2_17_x86_64, ...; a set "
+                       "with '.'): a tree or a file given a target", [CheckVis]>;
 defm bundle_root : Eq<"bundle-root", "<dir>", "What ships (default: each binary's directory)",
                       [CheckVis]>;
 defm search : Eq<"search", "<dir>", "An application library directory where @rpath names "

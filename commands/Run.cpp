@@ -28,14 +28,18 @@ namespace {
 
 const CommandSpec Spec = {
     "run", RunVis, "linkguard run [--] COMMAND ARGS...",
-    "Runs COMMAND (no shell) with CXX and CC set to the linkguard-clang++ and\n"
-    "linkguard-clang beside this linkguard, and the previous CXX/CC recorded as\n"
-    "LINKGUARD_CXX/LINKGUARD_CC, the real compilers linkguard runs. Every process\n"
-    "that reads CXX/CC (make, cmake at configure time, PyTorch's cpp_builder) then\n"
-    "compiles and links through linkguard. An unset CXX/CC leaves\n"
-    "LINKGUARD_CXX/LINKGUARD_CC unset: the compiler is then found on PATH. A CXX/CC\n"
-    "that already runs linkguard is kept as it is: linkguard never wraps itself. An\n"
-    "explicit LINKGUARD_CXX/LINKGUARD_CC is kept.",
+    "Runs COMMAND (no shell) with CXX and CC set to the drop-ins beside this\n"
+    "linkguard named for the real compiler's family: linkguard-g++ and\n"
+    "linkguard-gcc for GCC, linkguard-clang++ and linkguard-clang for clang (builds\n"
+    "such as PyTorch's cpp_builder choose flags by that name). The previous CXX/CC\n"
+    "is recorded as LINKGUARD_CXX/LINKGUARD_CC, the real compilers linkguard runs.\n"
+    "Every process that reads CXX/CC (make, cmake at configure time, PyTorch's\n"
+    "cpp_builder) then compiles and links through linkguard. An unset CXX/CC leaves\n"
+    "LINKGUARD_CXX/LINKGUARD_CC unset and keeps the compiler a build without it\n"
+    "runs: g++/gcc on Linux, clang++/clang on macOS (the other family's when only it\n"
+    "is on PATH), found on PATH. A CXX/CC that already runs linkguard is kept as it\n"
+    "is: linkguard never wraps itself. An explicit LINKGUARD_CXX/LINKGUARD_CC is\n"
+    "kept, and names the family.",
     "The exit status is COMMAND's; 71 when it cannot be started.\n",
     "expected a command (linkguard run -- cmake --build build)",
     /*TakesCommand=*/true};

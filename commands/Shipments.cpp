@@ -212,6 +212,10 @@ json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,
                  {"container", shipmentContainer(S, R.Image)},
                  {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)},
                  {"rootReason", nullptr}};
+  json::Array Refusals;
+  for (const std::string &M : R.Refusals)
+    Refusals.push_back(M);
+  O["refusals"] = std::move(Refusals);
   putName(O, "path", S.printName(R.Image));
   if (!R.Named.empty())
     putName(O, "rootReason", R.Named);
@@ -224,6 +228,9 @@ void printRootRecord(raw_ostream &OS, const json::Object &R) {
   if (R.getString("rootReason"))
     OS << ": " << printableName(R, "rootReason");
   OS << ")\n";
+  if (const json::Array *A = R.getArray("refusals"))
+    for (const json::Value &V : *A)
+      OS.indent(4) << "refused: " << printable(V.getAsString().value_or("")) << "\n";
   if (const json::Array *A = R.getArray("dependencies"))
     printChildren(OS, *A, 1);
 }

@@ -197,6 +197,9 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
     json::Object I{{"origin", tryload::originName(M.From)}};
     putName(I, "path", M.Image.Path);
     putName(I, "realPath", M.Image.RealPath);
+    I["via"] = nullptr;
+    if (!M.Image.Via.empty())
+      putName(I, "via", M.Image.Via);
     Images.push_back(std::move(I));
   }
   for (const contract::Pattern &P : O.Spec.Forbid)
@@ -263,6 +266,8 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
       OS << Name << ": image: " << str(I, "origin") << ": " << printableName(I, "path");
       if (!str(I, "realPath").empty() && printableName(I, "realPath") != printableName(I, "path"))
         OS << " -> " << printableName(I, "realPath");
+      if (!str(I, "via").empty())
+        OS << " (loaded by " << printableName(I, "via") << ")";
       OS << "\n";
     }
     if (const json::Object *C = R.getObject("call")) {
@@ -277,7 +282,10 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     OS << Name << ": note: " << printable(str(R, "note")) << "\n";
   for (const json::Value &V : *R.getArray("findings")) {
     const json::Object &F = *V.getAsObject();
-    OS << Name << ": " << coloured(str(F, "kind")) << ": " << printableName(F, "message") << "\n";
+    OS << Name << ": " << coloured(str(F, "kind")) << ": " << printableName(F, "message");
+    if (!str(F, "advice").empty())
+      OS << "; " << printableName(F, "advice");
+    OS << "\n";
   }
   int64_t Violations = R.getInteger("violations").value_or(0);
   OS << "linkguard try-load: " << R.getArray("images")->size() << " images mapped, "
@@ -387,9 +395,10 @@ int runTryLoad(const std::vector<std::string> &Args) {
   RemoveDir();
   if (!Run)
     return fail(Run.takeError());
+  Facts->Name = Target->Name; // what brought an image in, as the user named it
   tryload::TryLoadVerdict Verdict = tryload::judgeRun(*Run, *Facts, O.Call, O.Spec);
   int Exit = exitCodeOf(Verdict.What);
-  auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/1", DocumentShape::Single,
+  auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/2", DocumentShape::Single,
                          {printRecord, nullptr});
   const std::optional<package::Image> &Source = Target->Source;
   Out->result(tryLoadRecord(O, Target->Name, Req.Library, Req.LoaderPath, Removed,

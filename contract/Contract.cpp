@@ -1,6 +1,7 @@
 //===- Contract.cpp - judge a BinaryInfo against a ContractSpec -----------===//
 #include "contract/Contract.h"
 
+#include "contract/Advice.h"
 #include "contract/DyldRules.h"
 #include "libnames/LibraryNames.h"
 
@@ -87,13 +88,7 @@ static void judgeSlice(const Slice &S, const std::string &SliceName,
         add(FindingKind::Violation, D.Name, "forbid-unreferenced " + P.Text,
             D.Name + " is still a dependency (" +
                 objlib::dependencyKindName(D.Kind) +
-                ") although no symbol binds to it; " +
-                (Spec.DropFlag.empty() ? std::string()
-                                       : "link with " + Spec.DropFlag + " or ") +
-                "drop it from the link line" +
-                (Fmt == objlib::Format::MachO
-                     ? " (a -needed-l / -needed_library keeps it)"
-                     : " (a --no-as-needed before it keeps it)"));
+                ") although no symbol binds to it");
         break;
       case Referenced::Unknown:
         add(FindingKind::Unknown, D.Name, "forbid-unreferenced " + P.Text,
@@ -148,6 +143,7 @@ static void judgePortability(const BinaryInfo &Binary,
     F.Slice = Binary.Slices.size() > 1 ? P.Slice : std::string();
     F.Dependency = P.Dependency;
     F.Rule = "portable";
+    F.Placement = placementName(P.Where);
     // A universal file's finding names its slice beside the file; a thin
     // file's names its architecture here.
     F.Message = std::string(objlib::dependencyKindName(P.Kind)) + " " +
@@ -188,6 +184,12 @@ Verdict judge(const BinaryInfo &Binary, const ContractSpec &Spec,
     judgePortability(Binary, *Spec.Portable, Exists, V);
     judgeLoadability(Binary, V);
   }
+  // The link's fix; check re-advises a finding for where its image came
+  // from (a .pt2's member: export again).
+  AdviceContext C;
+  C.Fmt = Binary.Fmt;
+  C.DropFlag = Spec.DropFlag;
+  advise(V, C);
   return V;
 }
 

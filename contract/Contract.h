@@ -60,6 +60,12 @@ struct Finding {
   std::string Rule;    // "forbid-unreferenced openmp", "require libsystem", ...
   std::string Message; // one sentence: what was found and what to do
   std::vector<std::string> Symbols; // the imports that keep it, for Kept
+  /// What to do about it (contract/Advice.h): never empty in a record.
+  std::string Advice;
+  /// A portable finding's placement ("non-portable", "unresolved",
+  /// "unknown": placementName / shipment::outcomeName), which its advice
+  /// is keyed by; empty for the other rules.
+  std::string Placement;
 };
 
 struct Verdict {

@@ -68,6 +68,8 @@ struct Gate {
 };
 
 enum class Check {
+  MalformedCommand,
+  MainDriverKit,
   UnknownPlatform,
   IncompatiblePlatforms,
   UnknownRequiredCommand,
@@ -123,14 +125,33 @@ struct Rule {
 
 // clang-format off
 const Rule Rules[] = {
+  // In dyld's order (issue 34: the first refusal a release meets is the
+  // message it prints): the loader's own check, then Header::valid's
+  // validStructureLoadCommands, validSemanticsPlatform, UUID, InstallName,
+  // LinkedDylibs, RPath, Segments (validSegment per segment, then the
+  // __TEXT, overlap and order checks), LinkerOptions, Main.
+  // Not in valid(): the loader itself refuses to dlopen an image whose
+  // header has MH_NO_DYNAMIC_ACCESS (0x400, the bit that was
+  // MH_NOFIXPREBINDING), from dyld-1323.3. A dependency is not refused;
+  // a shipped dylib or bundle may be dlopen()ed (an AOTI model is).
+  {Check::NoDynamicAccess, "no-dynamic-access",
+   "makeJustInTimeLoaderDisk (Header::noDynamicAccess)",
+   "cannot dlopen() image marked for no dynamic access '%s'",
+   {{Never, Never}, {Always, Never}, {Always, Never}}},
+  // validStructureLoadCommands walks the commands with forEachLoadCommand,
+  // which refuses a command outside sizeofcmds; with the next rule, the
+  // first command in load-command order decides (issue 34).
+  {Check::MalformedCommand, "load-command-malformed",
+   "forEachLoadCommand (validStructureLoadCommands)",
+   "malformed load command (%d of %d) at %p with mh=%p, %s", SAME(Always)},
+  {Check::UnknownRequiredCommand, "unknown-required-load-command",
+   "validStructureLoadCommands",
+   "load command #%d unknown required load command 0x%08X", SAME(Always)},
   {Check::UnknownPlatform, "unknown-platform", "validSemanticsPlatform",
    "unknown platform", SAME(Always)},
   {Check::IncompatiblePlatforms, "incompatible-platforms",
    "validSemanticsPlatform (PlatformAndVersions::zip)",
    "incompatible platforms: %s - %s", SAME(Always)},
-  {Check::UnknownRequiredCommand, "unknown-required-load-command",
-   "validStructureLoadCommands",
-   "load command #%d unknown required load command 0x%08X", SAME(Always)},
   {Check::TooManyUUIDs, "uuid-count", "validSemanticsUUID",
    "too many LC_UUID load commands", SAME(Always)},
   // Policy::enforceHasUUID: fall2021; a main executable only from fall2025
@@ -222,6 +243,8 @@ const Rule Rules[] = {
   {Check::SegmentVMOrder, "segment-vm-order", "validSemanticsSegments",
    "segment '%s' vm address out of order",
    {{Fall2019, Never}, {Fall2019, Fall2025}, {Fall2019, Fall2025}}},
+  {Check::MalformedLinkerOption, "linker-option", "validSemanticsLinkerOptions",
+   "malformed LC_LINKER_OPTION command", SAME(Always)},
   // validSemanticsMain runs for MH_EXECUTE only.
   {Check::MainInCacheFlag, "main-in-cache-flag", "validSemanticsMain",
    "MH_EXECUTE has MH_DYLIB_IN_CACHE bit set", SAME(Fall2021)},
@@ -231,18 +254,10 @@ const Rule Rules[] = {
    "multiple LC_UNIXTHREAD load commands", SAME(Always)},
   {Check::MainAndUnixThread, "main-and-unixthread", "validSemanticsMain",
    "can't have LC_MAIN and LC_UNIXTHREAD load commands", SAME(Always)},
+  {Check::MainDriverKit, "main-driverkit", "validSemanticsMain",
+   "LC_MAIN not allowed for driverkit", SAME(Always)},
   {Check::MissingEntry, "main-missing", "validSemanticsMain",
    "missing LC_MAIN or LC_UNIXTHREAD in main executable", SAME(Always)},
-  {Check::MalformedLinkerOption, "linker-option", "validSemanticsLinkerOptions",
-   "malformed LC_LINKER_OPTION command", SAME(Always)},
-  // Not in valid(): the loader itself refuses to dlopen an image whose
-  // header has MH_NO_DYNAMIC_ACCESS (0x400, the bit that was
-  // MH_NOFIXPREBINDING), from dyld-1323.3. A dependency is not refused;
-  // a shipped dylib or bundle may be dlopen()ed (an AOTI model is).
-  {Check::NoDynamicAccess, "no-dynamic-access",
-   "makeJustInTimeLoaderDisk (Header::noDynamicAccess)",
-   "cannot dlopen() image marked for no dynamic access '%s'",
-   {{Never, Never}, {Always, Never}, {Always, Never}}},
 };
 // clang-format on
 #undef SAME
@@ -321,6 +336,10 @@ std::string firstVersion(const PlatformYears &P, DyldEpoch E) {
 struct Facts {
   const objlib::Slice &S;
   const MachOLoadFacts &F;
+  /// The segment (index in F.Segments) the last validSegment finding is
+  /// on: dyld runs validSegment segment by segment, every check on one
+  /// segment before the next segment (issue 34).
+  mutable size_t SegIndex = 0;
   bool isExecutable() const { return F.FileType == MachO::MH_EXECUTE; }
   bool isDylibOrStub() const {
     return F.FileType == MachO::MH_DYLIB ||
@@ -405,27 +424,36 @@ std::optional<std::string> fails(Check C, const Facts &X) {
         return &G;
     return nullptr;
   };
+  // Records G as the segment of a validSegment finding (always true).
+  auto at = [&](const MachOSegment &G) {
+    X.SegIndex = static_cast<size_t>(&G - Segs.data());
+    return true;
+  };
+  // validSemanticsSegments looks at the last segment named __TEXT.
+  auto lastSegment = [&](llvm::StringRef Name) -> const MachOSegment * {
+    for (size_t I = Segs.size(); I-- > 0;)
+      if (Segs[I].Name == Name)
+        return &Segs[I];
+    return nullptr;
+  };
   // validSegment skips the rest of a segment that is not mapped.
   auto unmapped = [](const MachOSegment &G) {
     return G.FileSize > G.VMSize && G.VMSize == 0 && G.InitProt == 0;
   };
   constexpr uint32_t R = 1, W = 2, Xp = 4;
   switch (C) {
-  case Check::UnknownPlatform: {
-    if (F.FileType == MachO::MH_FILESET || F.FileType == MachO::MH_PRELOAD ||
-        X.isStaticExecutable())
-      return std::nullopt;
-    std::vector<MachOPlatform> All = dyldPlatforms(F);
-    if (All.empty())
-      return std::string("unknown platform");
-    for (const MachOPlatform &P : All)
-      if (!knownPlatform(P.Platform))
-        return std::string("unknown platform");
-    return std::nullopt;
-  }
+  case Check::UnknownPlatform:
   case Check::IncompatiblePlatforms: {
-    // Platform commands combine one by one: the same platform again, or
-    // macOS with Mac Catalyst ("zippered"); anything else is refused.
+    // validSemanticsPlatform walks the platform commands in order: the
+    // first unknown platform, or the first pair zip() cannot combine (the
+    // same platform again, or macOS with Mac Catalyst, "zippered"),
+    // decides. Only an image with no platform at all is let go as a
+    // preload or static executable (issue 34: an unknown platform in a
+    // static executable is refused, and an incompatible pair before an
+    // unknown platform is what dyld prints). Never for a kernel
+    // collection.
+    if (F.FileType == MachO::MH_FILESET)
+      return std::nullopt;
     constexpr uint32_t Zippered = 0xFFFFFFFF; // not a file value
     auto name = [](uint32_t P) -> std::string {
       if (P == Zippered)
@@ -433,10 +461,13 @@ std::optional<std::string> fails(Check C, const Facts &X) {
       const PlatformYears *Y = platformYears(P);
       return Y ? Y->Name : (P ? "future" : "unknown");
     };
+    std::vector<MachOPlatform> All = dyldPlatforms(F);
     uint32_t Cur = 0;
-    for (const MachOPlatform &P : dyldPlatforms(F)) {
+    for (const MachOPlatform &P : All) {
       if (!knownPlatform(P.Platform))
-        return std::nullopt; // "unknown platform" first
+        return C == Check::UnknownPlatform
+                   ? std::optional<std::string>("unknown platform")
+                   : std::nullopt;
       bool MacPair = (Cur == MachO::PLATFORM_MACOS &&
                       P.Platform == MachO::PLATFORM_MACCATALYST) ||
                      (Cur == MachO::PLATFORM_MACCATALYST &&
@@ -447,14 +478,26 @@ std::optional<std::string> fails(Check C, const Facts &X) {
         Cur = Zippered;
       else if (Cur != Zippered || (P.Platform != MachO::PLATFORM_MACOS &&
                                    P.Platform != MachO::PLATFORM_MACCATALYST))
-        return "incompatible platforms: " + name(Cur) + " - " +
-               name(P.Platform);
+        return C == Check::IncompatiblePlatforms
+                   ? std::optional<std::string>("incompatible platforms: " +
+                                                name(Cur) + " - " +
+                                                name(P.Platform))
+                   : std::nullopt;
     }
+    if (All.empty() && C == Check::UnknownPlatform &&
+        F.FileType != MachO::MH_PRELOAD && !X.isStaticExecutable())
+      return std::string("unknown platform");
     return std::nullopt;
   }
+  case Check::MalformedCommand:
+    if (!F.MalformedCommand.first)
+      return std::nullopt;
+    X.SegIndex = F.MalformedCommand.first;
+    return "malformed load command " + F.MalformedCommand.second;
   case Check::UnknownRequiredCommand:
     if (F.UnknownRequired.empty())
       return std::nullopt;
+    X.SegIndex = F.UnknownRequired[0].first;
     {
       char Buf[16];
       snprintf(Buf, sizeof(Buf), "0x%08X", F.UnknownRequired[0].second);
@@ -490,11 +533,18 @@ std::optional<std::string> fails(Check C, const Facts &X) {
   case Check::NoLinkedDylib: {
     if (!X.isDyldManaged() || !F.LinkedDylibs.empty())
       return std::nullopt;
-    // The libSystem dylibs themselves may link nothing.
+    // The libSystem dylibs themselves may link nothing: Platform::
+    // libSystemDir of the zipped platform, "" (every image) for firmware,
+    // sepOS and the exclaveCore platforms (15, 17, .., 23), DriverKit's and
+    // ExclaveKit's (16, 18, .., 24) own (issue 34).
+    const uint32_t Pl = dyldPlatform(F).Platform;
     const char *SystemDir = "/usr/lib/system/";
-    for (const MachOPlatform &P : dyldPlatforms(F))
-      if (P.Platform == MachO::PLATFORM_DRIVERKIT)
-        SystemDir = "/System/DriverKit/usr/lib/system/";
+    if (Pl == 13 || Pl == 14 || (Pl >= 15 && Pl <= 23 && Pl % 2))
+      return std::nullopt;
+    if (Pl == MachO::PLATFORM_DRIVERKIT)
+      SystemDir = "/System/DriverKit/usr/lib/system/";
+    else if (Pl >= 16 && Pl <= 24)
+      SystemDir = "/System/ExclaveKit/usr/lib/system/";
     if (X.S.InstallName && llvm::StringRef(*X.S.InstallName).starts_with(SystemDir))
       return std::nullopt;
     return std::string(
@@ -512,8 +562,8 @@ std::optional<std::string> fails(Check C, const Facts &X) {
   }
   case Check::SegmentPastEOF:
     for (const MachOSegment &G : Segs)
-      if (G.FileOff + G.FileSize < G.FileOff ||
-          G.FileOff + G.FileSize > F.SliceSize)
+      if ((G.FileOff + G.FileSize < G.FileOff ||
+           G.FileOff + G.FileSize > F.SliceSize) && at(G))
         return "segment '" + G.Name +
                "' load command content extends beyond end of file";
     return std::nullopt;
@@ -521,12 +571,12 @@ std::optional<std::string> fails(Check C, const Facts &X) {
     if (F.FileType == MachO::MH_OBJECT)
       return std::nullopt;
     for (const MachOSegment &G : Segs)
-      if (G.FileSize > G.VMSize && !unmapped(G))
+      if (G.FileSize > G.VMSize && !unmapped(G) && at(G))
         return "segment '" + G.Name + "' filesize exceeds vmsize";
     return std::nullopt;
   case Check::SegmentBadProtBits:
     for (const MachOSegment &G : Segs)
-      if (!unmapped(G) && (G.InitProt & ~7u)) {
+      if (!unmapped(G) && (G.InitProt & ~7u) && at(G)) {
         char Buf[16];
         snprintf(Buf, sizeof(Buf), "0x%08X", G.InitProt);
         return G.Name + " segment permissions has invalid bits set (" + Buf +
@@ -534,27 +584,30 @@ std::optional<std::string> fails(Check C, const Facts &X) {
       }
     return std::nullopt;
   case Check::TextPermissions:
-    if (const MachOSegment *T = segment("__TEXT"))
-      if (X.isDyldManaged() && !unmapped(*T) && T->InitProt != (R | Xp))
+    // Every segment named __TEXT (validSegment compares each one's name).
+    for (const MachOSegment &G : Segs)
+      if (G.Name == "__TEXT" && X.isDyldManaged() && !unmapped(G) &&
+          G.InitProt != (R | Xp) && at(G))
         return std::string("__TEXT segment permissions is not 'r-x'");
     return std::nullopt;
   case Check::LinkeditPermissions:
     for (const MachOSegment &G : Segs)
-      if (G.Name == "__LINKEDIT" && !unmapped(G) && G.InitProt != R)
+      if (G.Name == "__LINKEDIT" && !unmapped(G) && G.InitProt != R && at(G))
         return std::string("__LINKEDIT segment permissions is not 'r--'");
     return std::nullopt;
   case Check::DataPermissions:
     if (F.FileType == MachO::MH_DYLIB_STUB)
       return std::nullopt;
     for (const MachOSegment &G : Segs)
-      if (G.Name == "__DATA" && !unmapped(G) && G.InitProt != (R | W))
+      if (G.Name == "__DATA" && !unmapped(G) && G.InitProt != (R | W) && at(G))
         return std::string("__DATA segment permissions is not 'rw-'");
     return std::nullopt;
   case Check::DataConstPermissions:
     if (F.FileType == MachO::MH_DYLIB_STUB)
       return std::nullopt;
     for (const MachOSegment &G : Segs)
-      if (G.Name == "__DATA_CONST" && !unmapped(G) && G.InitProt != (R | W))
+      if (G.Name == "__DATA_CONST" && !unmapped(G) && G.InitProt != (R | W) &&
+          at(G))
         return std::string("__DATA_CONST segment permissions is not 'rw-'");
     return std::nullopt;
   case Check::DataConstReadOnly: {
@@ -568,13 +621,13 @@ std::optional<std::string> fails(Check C, const Facts &X) {
       return std::nullopt;
     for (const MachOSegment &G : Segs)
       if (G.Name == "__DATA_CONST" && !unmapped(G) && G.InitProt == (R | W) &&
-          !(G.Flags & MachO::SG_READ_ONLY))
+          !(G.Flags & MachO::SG_READ_ONLY) && at(G))
         return std::string("__DATA_CONST segment missing SG_READ_ONLY flag");
     return std::nullopt;
   }
   case Check::SegmentWraps:
     for (const MachOSegment &G : Segs)
-      if (!unmapped(G) && G.VMAddr + G.VMSize < G.VMAddr)
+      if (!unmapped(G) && G.VMAddr + G.VMSize < G.VMAddr && at(G))
         return "'" + G.Name + "' segment vm range wraps";
     return std::nullopt;
   case Check::SectionTooLarge:
@@ -586,6 +639,7 @@ std::optional<std::string> fails(Check C, const Facts &X) {
       if (unmapped(G))
         continue;
       for (const objlib::MachOSection &Sc : G.Sections) {
+        at(G);
         if (static_cast<int64_t>(Sc.Size) < 0)
           return C == Check::SectionTooLarge
                      ? std::optional<std::string>("section '" + Sc.Name +
@@ -615,7 +669,9 @@ std::optional<std::string> fails(Check C, const Facts &X) {
   case Check::MissingText: {
     if (!X.isDyldManaged())
       return std::nullopt;
-    const MachOSegment *T = segment("__TEXT");
+    // The last __TEXT: the loop over the load commands keeps overwriting
+    // segmentIndexText (issue 34).
+    const MachOSegment *T = lastSegment("__TEXT");
     if (!T)
       return C == Check::MissingText
                  ? std::optional<std::string>("missing __TEXT segment")
@@ -649,7 +705,11 @@ std::optional<std::string> fails(Check C, const Facts &X) {
         bool File = !X.inDyldCache() &&
                     overlaps(P.FileOff, P.FileOff + P.FileSize, Q.FileOff,
                              Q.FileOff + Q.FileSize);
-        // dyld stops at the first pair with any of the three faults.
+        // dyld stops at the first pair with an overlap (always refused);
+        // at a pair with the same name only where the release enforces
+        // unique names, so the overlaps look past it and the pair's
+        // position orders the findings (issue 34).
+        X.SegIndex = I * Segs.size() + J;
         if (VM)
           return C == Check::SegmentVMOverlap
                      ? std::optional<std::string>("vm range of segment '" +
@@ -711,6 +771,14 @@ std::optional<std::string> fails(Check C, const Facts &X) {
     if (X.isExecutable() && F.Mains == 1 && F.UnixThreads == 1)
       return std::string("can't have LC_MAIN and LC_UNIXTHREAD load commands");
     return std::nullopt;
+  case Check::MainDriverKit: {
+    if (!X.isExecutable() || (!F.Mains && !F.UnixThreads))
+      return std::nullopt;
+    for (const MachOPlatform &P : dyldPlatforms(F))
+      if (P.Platform == MachO::PLATFORM_DRIVERKIT)
+        return std::string("LC_MAIN not allowed for driverkit");
+    return std::nullopt;
+  }
   case Check::MissingEntry: {
     if (!X.isExecutable() || F.Mains || F.UnixThreads)
       return std::nullopt;
@@ -739,6 +807,19 @@ std::string releaseName(const Release &R) {
 } // namespace
 
 DyldEpoch dyldEpoch(uint32_t Platform, uint32_t Version) {
+  // mach_o/Platform.cpp: firmware (13) and sepOS (14) are always fall
+  // 2020; each exclave platform (15..24) counts its versions as its base
+  // platform does (issue 34: they had no epoch, so no gate applied).
+  if (Platform == 13 || Platform == 14)
+    return epoch(2020, false);
+  if (Platform >= 15 && Platform <= 24) {
+    constexpr uint32_t Base[] = {
+        MachO::PLATFORM_MACOS,   MachO::PLATFORM_MACOS, MachO::PLATFORM_IOS,
+        MachO::PLATFORM_IOS,     MachO::PLATFORM_TVOS,  MachO::PLATFORM_TVOS,
+        MachO::PLATFORM_WATCHOS, MachO::PLATFORM_WATCHOS,
+        MachO::PLATFORM_XROS,    MachO::PLATFORM_XROS};
+    Platform = Base[Platform - 15];
+  }
   const PlatformYears *P = platformYears(Platform);
   if (!P)
     return 0;
@@ -755,17 +836,21 @@ DyldEpoch dyldEpoch(uint32_t Platform, uint32_t Version) {
       --Y;
     Year = Y;
   } else {
+    // In 16-bit arithmetic as dyld's yearForMajorVersion (uint16_t year):
+    // an sdk of 65535.x wraps to 1998 and meets no gate (issue 34).
     unsigned Major = major(Version);
+    uint16_t Y;
     if (P->AlignedIn2025 && Major >= 26)
-      Year = 2000 + (Major - 1);
+      Y = static_cast<uint16_t>(2000 + (Major - 1));
     else {
-      Year = P->BaseYear + Major;
-      if (P->AlignedIn2025 && Year > 2026)
-        Year = 2026; // versions in the gap before 26
+      Y = static_cast<uint16_t>(P->BaseYear + Major);
+      if (P->AlignedIn2025 && Y > 2026)
+        Y = 2026; // versions in the gap before 26
     }
     Spring = minor(Version) >= springMinor(*P, Major);
     if (Spring)
-      ++Year;
+      ++Y;
+    Year = Y;
   }
   return epoch(Year, Spring);
 }
@@ -802,11 +887,15 @@ std::vector<MachOPlatform> dyldPlatforms(const MachOLoadFacts &F) {
 }
 
 MachOPlatform dyldPlatform(const MachOLoadFacts &F) {
+  // PlatformAndVersions::zip (mach_o/Platform.cpp, the same at the three
+  // tags): the same platform again replaces the versions, and a zippered
+  // image keeps the versions of its last macOS command. So: the last macOS
+  // command, else the last command (issue 34: the first one was taken).
   std::vector<MachOPlatform> All = dyldPlatforms(F);
-  for (const MachOPlatform &P : All)
-    if (P.Platform == MachO::PLATFORM_MACOS)
-      return P;
-  return All.empty() ? MachOPlatform{} : All.front();
+  for (size_t I = All.size(); I-- > 0;)
+    if (All[I].Platform == MachO::PLATFORM_MACOS)
+      return All[I];
+  return All.empty() ? MachOPlatform{} : All.back();
 }
 
 std::string dyldEpochName(DyldEpoch E) {
@@ -831,11 +920,35 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
   const MachOPlatform P = dyldPlatform(F);
   const DyldEpoch E = dyldEpoch(P.Platform, P.SDK);
   const PlatformYears *Years = platformYears(P.Platform);
-  for (const Rule &Ru : Rules) {
+  // dyld's order: the table's, except that validSegment's checks run
+  // segment by segment (the key of each is its segment, then its row).
+  std::vector<std::pair<size_t, size_t>> Keys;
+  size_t FirstSegmentRow = 0;
+  while (FirstSegmentRow < std::size(Rules) &&
+         llvm::StringRef(Rules[FirstSegmentRow].Function) != "validSegment")
+    ++FirstSegmentRow;
+  auto rowOf = [](Check C) {
+    size_t R = 0;
+    while (R < std::size(Rules) && Rules[R].C != C)
+      ++R;
+    return R;
+  };
+  const size_t FirstCommandRow = rowOf(Check::MalformedCommand);
+  const size_t FirstPairRow = rowOf(Check::SegmentVMOverlap);
+  for (size_t Row = 0; Row < std::size(Rules); ++Row) {
+    const Rule &Ru = Rules[Row];
+    X.SegIndex = 0;
     std::optional<std::string> Msg = fails(Ru.C, X);
     if (!Msg)
       continue;
+    const bool PerSegment = llvm::StringRef(Ru.Function) == "validSegment";
+    const bool PerCommand = Ru.C == Check::MalformedCommand ||
+                            Ru.C == Check::UnknownRequiredCommand;
+    const bool PerPair = Ru.C == Check::SegmentVMOverlap ||
+                         Ru.C == Check::SegmentFileOverlap ||
+                         Ru.C == Check::DuplicateSegmentName;
     std::string Which;
+    unsigned Mask = 0;
     for (size_t I = 0; I < NumReleases; ++I) {
       DyldEpoch G =
           X.isExecutable()
@@ -843,6 +956,7 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
               : Ru.Gates[I].NonExecutable;
       if (G == Never || E < G)
         continue;
+      Mask |= 1u << I;
       Which += Which.empty() ? "" : "; ";
       Which += releaseName(Releases[I]);
       if (G != Always)
@@ -866,8 +980,33 @@ std::vector<DyldRefusal> dyldRefusals(const objlib::Slice &S) {
                          "64980: every gate applies)"
                        : "");
     Out.push_back({Ru.Id, Ru.Function, std::move(*Msg), std::move(Which),
-                   std::move(SDK)});
+                   std::move(SDK), Mask});
+    // Findings of one walk are ordered by where the walk met them: the
+    // segment (validSegment), the load command, the pair of segments.
+    Keys.push_back(PerSegment   ? std::make_pair(FirstSegmentRow, X.SegIndex)
+                   : PerCommand ? std::make_pair(FirstCommandRow, X.SegIndex)
+                   : PerPair    ? std::make_pair(FirstPairRow, X.SegIndex)
+                                : std::make_pair(Row, size_t(0)));
   }
+  std::vector<size_t> Order(Out.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  // Equal keys keep their order: the positions themselves break ties
+  // (std::stable_sort's buffer is deprecated under libstdc++ 12: StableSort.h).
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return Keys[A] < Keys[B] || (!(Keys[B] < Keys[A]) && A < B);
+  });
+  std::vector<DyldRefusal> Sorted;
+  Sorted.reserve(Out.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Out[I]));
+  return Sorted;
+}
+
+std::vector<std::string> dyldReleaseRanges() {
+  std::vector<std::string> Out;
+  for (const Release &R : Releases)
+    Out.push_back(releaseName(R));
   return Out;
 }
 

@@ -36,7 +36,15 @@ struct DyldRefusal {
   std::string Releases;
   /// The SDK the gates were compared with ("macOS SDK 15.4", "no SDK").
   std::string FileSDK;
+  /// Bit I set: dyldReleaseRanges()[I] refuses it (Releases, as bits).
+  unsigned ReleaseMask = 0;
 };
+
+/// The dyld releases the table knows, in order ("dyld-1284.13..dyld-1286.10",
+/// ...): the bits of DyldRefusal::ReleaseMask. dyldRefusals lists a slice's
+/// refusals in the order dyld's loader checks them, so a release's first
+/// refusal is the message that release prints.
+std::vector<std::string> dyldReleaseRanges();
 
 /// dyld's epoch encoding (mach_o/Platform.h): year * 10, + 5 for the fall
 /// release; 0 before any epoch.

@@ -1,16 +1,40 @@
 //===- LoadedImages.cpp - --forbid / --require over a process's images ----===//
 #include "contract/LoadedImages.h"
 
+#include "contract/Advice.h"
+
 namespace linkguard::contract {
 
-static bool matchesImage(const Pattern &P, const LoadedImage &I) {
+static bool matchesPath(const Pattern &P, const LoadedImage &I) {
   return P.matches(I.Path) || (!I.RealPath.empty() && P.matches(I.RealPath));
 }
 
-static std::string describe(const LoadedImage &I) {
-  if (I.RealPath.empty() || I.RealPath == I.Path)
-    return I.Path;
-  return I.Path + " (" + I.RealPath + ")";
+static bool matchesImage(const Pattern &P, const LoadedImage &I) {
+  if (matchesPath(P, I))
+    return true;
+  for (const std::string &N : I.OtherNames)
+    if (P.matches(N))
+      return true;
+  return false;
+}
+
+/// The image as P matched it: its path (and real path), or the other name
+/// that matched (a SONAME, a hard link's path) with its real path.
+static std::string describe(const Pattern &P, const LoadedImage &I) {
+  std::string D;
+  if (!matchesPath(P, I)) {
+    for (const std::string &N : I.OtherNames)
+      if (P.matches(N)) {
+        D = N + " (" + I.RealPath + ")";
+        break;
+      }
+  } else if (I.RealPath.empty() || I.RealPath == I.Path) {
+    D = I.Path;
+  } else {
+    D = I.Path + " (" + I.RealPath + ")";
+  }
+  return D + " is mapped in the process" +
+         (I.Via.empty() ? std::string() : " (loaded by " + I.Via + ")");
 }
 
 Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
@@ -23,8 +47,7 @@ Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                               "",
                               I.Path,
                               "forbid " + P.Text,
-                              describe(I) + " is mapped in the process, and '" +
-                                  P.Text + "' is forbidden",
+                              describe(P, I) + ", and '" + P.Text + "' is forbidden",
                               {}});
   for (const Pattern &P : Spec.Require) {
     bool Found = false;
@@ -39,6 +62,9 @@ Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
            "no image mapped in the process matches '" + P.Text + "'",
            {}});
   }
+  AdviceContext C;
+  C.From = Origin::Process;
+  advise(V, C);
   return V;
 }
 

@@ -22,11 +22,18 @@ namespace linkguard::contract {
 struct LoadedImage {
   std::string Path;
   std::string RealPath;
+  /// Other names of the same file (another path the process mapped it
+  /// under, its SONAME): a pattern matches them too, and the image is
+  /// still one finding.
+  std::vector<std::string> OtherNames;
+  /// The image whose dependency brought it in, when known (try-load).
+  std::string Via;
 };
 
 /// Judges Images against Spec.Forbid and Spec.Require; a pattern matches an
-/// image when it matches its path or its real path (whole name or file
-/// name). The rest of Spec does not apply to a process.
+/// image when it matches its path, its real path or one of its other names
+/// (whole name or file name): one finding per image and pattern. The rest
+/// of Spec does not apply to a process.
 Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                           const ContractSpec &Spec);
 

@@ -341,9 +341,7 @@ std::string installNameProblem(const Slice &S, Format Fmt) {
   return "is an absolute path outside /usr/lib/ and /System/Library/: "
          "everything linked against it will load " +
          N.str() +
-         ", which exists only where this library was installed; give it an "
-         "@rpath/ name (install_name_tool -id @rpath/" +
-         path::filename(N, Posix).str() + ")";
+         ", which exists only where this library was installed";
 }
 
 std::vector<DependencyPlacement>

@@ -1,6 +1,7 @@
 //===- CompilerResolution.cpp - find the real compiler, never ourselves ---===//
 #include "driver/CompilerResolution.h"
 
+#include "driver/CompilerFamily.h"
 #include "driver/DriverError.h"
 #include "flags/ProgramName.h"
 #include "driver/HostSearch.h"
@@ -327,7 +328,11 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
   // A name with a target prefix ("aarch64-linux-gnu-clang++") asks for that
   // target: falling back to plain clang++ would build for the host without a
   // word (docs/compiler-resolution.md).
-  const bool MayFallBack = flags::targetPrefixOfCompilerName(Req.WantedName).empty();
+  // Nor does a GCC name (linkguard-g++) fall back to clang++: a build that
+  // chose it by name adds GCC's flags (driver/CompilerFamily.h).
+  const bool MayFallBack = flags::targetPrefixOfCompilerName(Req.WantedName).empty() &&
+                           familyOfName(llvm::sys::path::filename(Req.WantedName)) !=
+                               CompilerFamily::Gcc;
   std::vector<std::string> Names = {Req.WantedName};
   if (MayFallBack)
     Names.push_back(Cxx ? "clang++" : "clang");
@@ -344,7 +349,8 @@ llvm::Expected<CompilerCommand> resolveCompiler(const ResolveRequest &Req,
         "no real compiler found: '" + Req.WantedName +
             "' is not on PATH (other than linkguard); linkguard does not fall back "
             "to clang++ for a name with a target prefix, which would build for the "
-            "host; set " + Own + " to the compiler to run");
+            "host, nor for a GCC name, whose flags clang rejects; set " + Own +
+            " to the compiler to run");
   for (const std::string &Name : Names)
     if (std::string Self = linkguardOnPath(Name, PathVar, Req.SelfPath); !Self.empty())
       return makeDriverError(ExitCode::Recursion,

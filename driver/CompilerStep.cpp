@@ -8,6 +8,7 @@
 #include "driver/CompilerStep.h"
 
 #include "driver/CMakeCompiler.h"
+#include "driver/CompilerFamily.h"
 #include "driver/DriverError.h"
 #include "driver/Job.h"
 #include "driver/FrontCache.h"
@@ -91,8 +92,16 @@ int runCompilerStep(const Invocation &Inv, const config::Config &Cfg,
     logWarn("ignoring rules file " + printable(I.Path) + ": " + printable(I.Reason) +
             " (set LINKGUARD_CONFIG=" + printable(I.Path) + " to use it anyway)");
   logPlan(*J, *P, Cfg);
-  if (P->Cls.Ph != flags::Phase::Probe)
+  if (P->Cls.Ph != flags::Phase::Probe) {
     warnIfCacheInFront(compilerIdentity(*J), Cfg, SelfPath, P->Cls.Ph == flags::Phase::Link);
+    // linkguard-clang++ in front of g++ (or linkguard-g++ in front of
+    // clang++): a build that reads the name adds the wrong family's flags.
+    if (J->Form != InvocationForm::Launcher)
+      warnIfFamilyDiffers((J->Form == InvocationForm::Wrapper ? "linkguard-" : "") +
+                              Inv.Request.WantedName,
+                          J->CompilerName, J->Launch.Executable, Cfg,
+                          P->Cls.Ph == flags::Phase::Link);
+  }
   noteCMakeCompiler(*J, *P, Cfg, SelfPath, Inv.Request.WantedName);
   if (!P->UnknownArgsWarning.empty())
     printDiagnostic("warning", printable(P->UnknownArgsWarning));

@@ -151,6 +151,8 @@ VerifyResult verifyLinkedOutput(const Plan &Plan, const OutputBefore &Before) {
     switch (F.Kind) {
     case contract::FindingKind::Violation: {
       std::string Line = Out + where(F) + ": " + printable(F.Message);
+      if (!F.Advice.empty())
+        Line += "; " + printable(F.Advice);
       if (++Said == Violations && !Hint.empty())
         Line += "; " + Hint;
       printDiagnostic(Severity, Line);

@@ -112,6 +112,12 @@ struct MachOLoadFacts {
   /// (1-based index, cmd) of each load command with LC_REQ_DYLD set that
   /// dyld does not know.
   std::vector<std::pair<unsigned, uint32_t>> UnknownRequired;
+  /// (1-based index, "(I of N), what") of the first load command dyld's
+  /// forEachLoadCommand refuses: one that starts at or past the end of
+  /// sizeofcmds ("off end of load commands"), is smaller than 8 bytes ("too
+  /// small") or ends past it ("too large"); index 0 when none. LLVM reads
+  /// such a file when the bytes are inside the file (issue 34).
+  std::pair<unsigned, std::string> MalformedCommand{0, {}};
   std::vector<MachOSegment> Segments; // in load-command order
 };
 
@@ -136,6 +142,11 @@ struct Slice {
   std::vector<Import> WeakLookupImports;
   /// ELF imports whose library cannot be known (no symbol version).
   std::vector<Import> UnattributedImports;
+  /// ELF: the symbol versions .gnu.version_r requires, as (the DT_NEEDED
+  /// file its record names, the version: "libc.so.6", "GLIBC_2.34"), in
+  /// file order. A wheel's manylinux / musllinux tag is judged against
+  /// them (contract/PlatformPolicy.h).
+  std::vector<std::pair<std::string, std::string>> VersionNeeds;
   /// Recoverable damage noticed while decoding.
   std::vector<std::string> Warnings;
   /// ELF only: DT_FLAGS_1 (DF_1_PIE, DF_1_NOOPEN, DF_1_NODEFLIB), the last

@@ -67,8 +67,11 @@ public:
 
     if (Error E = readDynamic())
       return std::move(E);
-    if (!Options.Imports)
+    if (!Options.Imports) {
+      if (Options.VersionNeeds)
+        readVersionNeedsOnly();
       return std::move(S); // every dependency stays Referenced::Unknown
+    }
     readImports();
 
     const bool SomeImportMayBindAnywhere =
@@ -295,6 +298,8 @@ private:
         const auto *VA = reinterpret_cast<const Elf_Vernaux *>(Start + AuxOff);
         if (File)
           Files[VA->vna_other & ELF::VERSYM_VERSION] = *File;
+        if (std::optional<std::string> Name = stringAt(*StrTab, VA->vna_name); File && Name)
+          S.VersionNeeds.emplace_back(*File, std::move(*Name));
         if (VA->vna_next == 0)
           break;
         AuxOff += VA->vna_next;
@@ -304,6 +309,21 @@ private:
       Off += VN->vn_next;
     }
     return Files;
+  }
+
+  /// .gnu.version_r alone (Slice::VersionNeeds), for a reader that reads
+  /// no import table.
+  void readVersionNeedsOnly() {
+    Expected<typename ELFT::ShdrRange> Sections = F.sections();
+    if (!Sections) {
+      warn("section headers: " + toString(Sections.takeError()));
+      return;
+    }
+    for (const Elf_Shdr &Sec : *Sections)
+      if (Sec.sh_type == ELF::SHT_GNU_verneed) {
+        (void)readVersionNeeds(Sec);
+        return;
+      }
   }
 
   void readImports() {

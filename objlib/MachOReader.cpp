@@ -35,9 +35,12 @@
 #include "objlib/FormatReaders.h"
 #include "objlib/MachOImports.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/BinaryFormat/MachO.h"
 #include "llvm/Object/MachO.h"
+#include "llvm/Support/SwapByteOrder.h"
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -175,6 +178,51 @@ void readLoadCommands(const MachOObjectFile &Obj, Slice &S, uint32_t CPUType,
                      : sizeof(MachO::mach_header)) +
       (Obj.is64Bit() ? Obj.getHeader64().sizeofcmds
                      : Obj.getHeader().sizeofcmds);
+  {
+    // dyld's forEachLoadCommand (mach_o/Header.cpp, UnsafeHeader.cpp at the
+    // three tags) bounds each command by sizeofcmds, not by the file. At
+    // most ncmds steps, each at least 8 bytes.
+    llvm::StringRef Data = Obj.getData();
+    const uint64_t Start = Obj.is64Bit() ? sizeof(MachO::mach_header_64)
+                                         : sizeof(MachO::mach_header);
+    const uint64_t End = F.HeaderAndCommands;
+    const uint32_t NCmds =
+        Obj.is64Bit() ? Obj.getHeader64().ncmds : Obj.getHeader().ncmds;
+    uint64_t Off = Start;
+    for (uint32_t I = 1; I <= NCmds; ++I) {
+      auto which = [&] {
+        return "(" + std::to_string(I) + " of " + std::to_string(NCmds) + ")";
+      };
+      auto hex = [](uint64_t V) {
+        char Buf[24];
+        snprintf(Buf, sizeof(Buf), "0x%llX", static_cast<unsigned long long>(V));
+        return std::string(Buf);
+      };
+      if (Off >= End) {
+        F.MalformedCommand = {I, which() + ", off end of load commands"};
+        break;
+      }
+      if (Off + 8 > Data.size()) {
+        F.MalformedCommand = {I, which() + ", past the end of the file"};
+        break;
+      }
+      uint32_t Size;
+      memcpy(&Size, Data.data() + Off + 4, 4);
+      if (Obj.isLittleEndian() != llvm::sys::IsLittleEndianHost)
+        Size = llvm::byteswap(Size);
+      if (Size < 8) {
+        F.MalformedCommand = {I, which() + ", size (" + hex(Size) + ") too small"};
+        break;
+      }
+      if (Off + Size > End) {
+        F.MalformedCommand = {I, which() + ", size (" + hex(Size) +
+                                     ") is too large, load commands end at " +
+                                     hex(End)};
+        break;
+      }
+      Off += Size;
+    }
+  }
   unsigned Index = 0;
   for (const MachOObjectFile::LoadCommandInfo &Load : Obj.load_commands()) {
     uint32_t Cmd = Load.C.cmd;

@@ -58,6 +58,9 @@ struct ReadOptions {
   /// closure of a tree, shipment/): its cost is then linear in the load
   /// commands' bytes.
   bool Imports = true;
+  /// With Imports false, still read .gnu.version_r into
+  /// Slice::VersionNeeds (ELF; one section, bounded by its size).
+  bool VersionNeeds = false;
   bool listsImportsOf(llvm::StringRef DependencyName) const {
     return !ListImportsOf || ListImportsOf(DependencyName);
   }

@@ -8,12 +8,16 @@ into a staging prefix and sets:
                          macosx_11_0_arm64, ...)
 
 The wheel then holds, as `cmake --install` lays them out:
-  .data/scripts/  linkguard, linkguard-clang++, linkguard-clang (byte copies
+  .data/scripts/  linkguard, linkguard-clang++, linkguard-clang, linkguard-g++,
+                  linkguard-gcc (byte copies
                   of one static executable: a wheel cannot hold a symbolic
                   link, and a Python shim would add the interpreter's
                   start-up to every compile step)
   .data/data/     libexec/linkguard/linkguard-loader, share/man/man1/linkguard.1,
-                  share/linkguard/cmake/linkguard-toolchain.cmake
+                  share/linkguard/cmake/linkguard-toolchain.cmake,
+                  share/doc/linkguard/schema/ (the JSON Schemas, where
+                  `check --help` says they are, baseline/ included)
+                  share/doc/linkguard/*.md (what README.md points at)
 and the pure Python package `linkguard`. Tag: py3-none-<platform> (the
 Python code runs on any Python 3; the binaries decide the platform).
 """
@@ -32,7 +36,8 @@ from wheel.bdist_wheel import bdist_wheel
 HERE = os.path.dirname(os.path.abspath(__file__))
 STAGE = os.environ.get("LINKGUARD_WHEEL_STAGE", "")
 PLAT = os.environ.get("LINKGUARD_WHEEL_PLAT", "")
-DRIVERS = ["linkguard", "linkguard-clang++", "linkguard-clang"]
+DRIVERS = ["linkguard", "linkguard-clang++", "linkguard-clang", "linkguard-g++", "linkguard-gcc"]
+DOCS = "share/doc/linkguard"
 DATA = [
     "libexec/linkguard/linkguard-loader",
     "share/man/man1/linkguard.1",
@@ -48,6 +53,17 @@ def version():
     if not m:
         raise SystemExit("setup.py: no project(linkguard VERSION ...) in ../CMakeLists.txt")
     return m.group(1)
+
+
+def schemas():
+    """The staged JSON Schemas (share/doc/linkguard/schema, baseline/ too)."""
+    top = os.path.join(STAGE, "share", "doc", "linkguard", "schema")
+    out = []
+    for dirpath, _, files in os.walk(top):
+        out += [os.path.relpath(os.path.join(dirpath, f), STAGE) for f in sorted(files) if f.endswith(".json")]
+    if not out:
+        raise SystemExit(f"setup.py: no JSON Schema under {top}: run scripts/wheel, which stages the build")
+    return sorted(out)
 
 
 def staged(rel):
@@ -81,7 +97,7 @@ class PlatformWheel(bdist_wheel):
 
 
 if STAGE:
-    # The three names are one executable, copied: staged() resolves bin/'s
+    # The five names are one executable, copied: staged() resolves bin/'s
     # symbolic links to the file itself.
     scripts_dir = os.path.join(os.environ.get("LINKGUARD_WHEEL_WORK", HERE), "build", "linkguard-scripts")
     os.makedirs(scripts_dir, exist_ok=True)
@@ -93,7 +109,11 @@ if STAGE:
         os.chmod(dst + ".tmp", 0o755)
         os.replace(dst + ".tmp", dst)
         scripts.append(dst)
-    data_files = [(os.path.dirname(rel), [staged(rel)]) for rel in DATA]
+    data_files = [(os.path.dirname(rel), [staged(rel)]) for rel in DATA + schemas()]
+    # The documentation README.md (the wheel's description) points at, where
+    # `cmake --install` puts it: <prefix>/share/doc/linkguard/*.md.
+    docs = os.path.dirname(staged(DOCS + "/python.md"))
+    data_files.append((DOCS, sorted(os.path.join(docs, n) for n in os.listdir(docs) if n.endswith(".md"))))
 else:  # an sdist or a metadata query: no binaries
     scripts, data_files = [], []
 

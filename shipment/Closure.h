@@ -2,15 +2,12 @@
 //
 // From each executable of a shipment, and from every image no executable
 // reaches (as its own root, @executable_path unknown unless an executable
-// is named), every dependency is resolved as the loader will, with the
-// rules of contract/LoaderRules.h: Mach-O @rpath through the LC_RPATHs of
-// the image and of every image that loaded it up to the root, each
-// expanded against the image holding it; @loader_path, @executable_path;
-// weak dylibs may be missing; re-exports load like any dependency. ELF:
-// DT_RPATH inherited down the chain, DT_RUNPATH the image's own only,
-// $ORIGIN; a name already loaded (its DT_SONAME) is not searched again.
-// Each dependency ends system / shipped (which file) / provided /
-// unresolved / non-portable / unknown, with the path that decided it.
+// is named), every dependency is resolved by the loader's own algorithm:
+// ELF by glibc's ld.so (LdSo.cpp, closeWithLdSo), Mach-O by dyld's
+// (Dyld.cpp, closeWithDyld: loadDependents' order, getLoader's candidates,
+// the slice GradedArchitectures maps). Each dependency ends system /
+// shipped (which file) / provided / unresolved / non-portable /
+// host-dependent / unknown, with the path that decided it and advice.
 //
 // Within one closure, two different libraries of one family (--unique
 // openmp: libomp under two install names, libomp and libiomp5, either with
@@ -107,9 +104,16 @@ struct Root {
   /// model library, --root): judged even where another root reaches it.
   std::string Named;
   std::string ExecutableDir; // empty: @executable_path unknown
+  /// Mach-O: the slices dyld maps, best first (dyldGrading); the root's
+  /// "x86_64 on a Haswell CPU" takes x86_64h slices first.
+  std::vector<std::string> Grading;
   std::optional<size_t> Host; // --executable's image heading the chain
   std::vector<size_t> Edges;  // in resolution order
   std::vector<size_t> Loaded; // images, in load order
+  /// Why the loader refuses the root itself (ld.so: a -z nodlopen image
+  /// as a dlopen root; a main program whose PT_INTERP no machine has):
+  /// each a finding on the root image.
+  std::vector<std::string> Refusals;
 };
 
 struct Closure {
@@ -136,5 +140,18 @@ bool listedIn(const std::vector<contract::Pattern> &Patterns, llvm::StringRef Na
 /// order. Appends the root's edges to C and its images to the root.
 void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RootIndex,
                    size_t &Budget);
+
+/// dyld's load of one root (Dyld.cpp): dyld's own algorithm in its order,
+/// mapping from each file the slice Grading (the process's
+/// GradedArchitectures, best first) takes. Appends the root's edges to C
+/// and its images to the root.
+void closeWithDyld(Shipment &S, const ClosureOptions &O, Closure &C, size_t RootIndex,
+                   size_t &Budget, const std::vector<std::string> &Grading);
+
+/// The GradedArchitectures of a process whose main slice is Arch
+/// (mach_o/GradedArchitectures.cpp currentLoad): arm64 takes arm64e then
+/// arm64 (keys off), arm64e only arm64e; x86_64h then x86_64 (Haswell:
+/// also for an x86_64 main slice on a Haswell CPU).
+std::vector<std::string> dyldGrading(llvm::StringRef Arch, bool Haswell);
 
 } // namespace linkguard::shipment

@@ -237,6 +237,16 @@ std::optional<ELFKind> kindOfFile(const std::string &Abs) {
   return K;
 }
 
+/// The default directories of Debian's ld.so (`ld.so --help`, "system
+/// search path") and the other distributions' (/lib64, /usr/lib64).
+bool isDefaultDir(StringRef Dir) {
+  static constexpr const char *Defaults[] = {
+      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+      "/usr/lib/aarch64-linux-gnu", "/lib", "/usr/lib", "/lib64", "/usr/lib64"};
+  std::string D = contract::normalizePath(Dir);
+  return llvm::is_contained(Defaults, StringRef(D));
+}
+
 struct LdSo {
   LdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
       : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
@@ -256,6 +266,9 @@ struct LdSo {
   DenseMap<size_t, std::vector<std::string>> Names; // l_libname and l_name
   DenseSet<size_t> Loaded;
   StringMap<bool> MissingDirs;               // r_search_path_elem: nonexisting
+  /// Names the system answered (loaded from outside the tree): asked
+  /// again, they are that object (_dl_name_match_p), with no search.
+  StringMap<bool> SystemLoaded;
   bool Exhausted = false;
 
   Root &root() { return C.Roots[RI]; }
@@ -372,9 +385,11 @@ struct LdSo {
       }
     }
     T.Image = I;
-    // _dl_map_object_from_fd: the same file already loaded is that object.
-    if (Loaded.count(*I)) {
-      T.Is = Try::What::Found;
+    // _dl_map_object_from_fd: the same file already loaded is that object
+    // (its device and inode), but for the main program the kernel mapped:
+    // ld.so holds no file identity for it, and loads the file again.
+    if (Loaded.count(*I) && !(root().Executable && *I == root().Image)) {
+      T.Is = P.AbsoluteLink ? Try::What::AbsLink : Try::What::Found;
       return T;
     }
     if (Sl.FileType == "ET_EXEC") {
@@ -385,6 +400,14 @@ struct LdSo {
     if (!Sl.ELFDynamic) {
       T.Is = Try::What::Fatal;
       T.Why = "object file has no dynamic section";
+      return T;
+    }
+    // The same check under dlopen: every object a dlopen root brings in is
+    // mapped in __RTLD_DLOPEN mode ("shared object cannot be dlopen()ed").
+    if ((Sl.ELFFlags1 & ELF::DF_1_NOOPEN) && !root().Executable) {
+      T.Is = Try::What::Fatal;
+      T.Why = "shared object cannot be dlopen()ed (-z nodlopen, DF_1_NOOPEN): " +
+              S.printName(root().Image) + " is opened by dlopen, and so is everything it loads";
       return T;
     }
     if (Sl.ELFFlags1 & ELF::DF_1_PIE) {
@@ -404,6 +427,10 @@ struct LdSo {
     std::vector<std::string> Tried;
     size_t TriedLeft = 0;
     std::vector<std::string> HostEntries; // host paths tried before the baseline's hit
+    /// An entry among them that is no default directory of ld.so (an
+    /// empty or relative one, the process's current directory, included):
+    /// a copy of even the runtime's names there loads first.
+    bool Cwd = false;
     std::string Undecided;
     bool Decided = false;  // Hit is set
     bool Base = false;     // the baseline machine's search is over
@@ -430,6 +457,7 @@ struct LdSo {
         return;
       PathProbe D = S.probe(RelDir->empty() ? "." : *RelDir);
       if (D.Is == PathProbe::What::Outside) {
+        Se.Cwd = true; // the machine's directory, no default one of ld.so
         Se.HostEntries.push_back(Label + " (" + Dir + ": " +
                                  (D.Target == ".." ? std::string("above the tree")
                                                    : "a link to " + D.Target) +
@@ -451,6 +479,7 @@ struct LdSo {
       }
     }
     if (!RelDir) {
+      Se.Cwd = true;
       Se.HostEntries.push_back(Label + " (" + Dir + ")");
       return;
     }
@@ -486,6 +515,7 @@ struct LdSo {
         Se.ListGivenUp = true; // open_path returns -1 for the whole list
         return true;
       case Try::What::Host:
+        Se.Cwd = true;
         Se.HostEntries.push_back(Label + " -> " + Raw + " (" + T.Why + ")");
         return false;
       default:
@@ -550,6 +580,10 @@ struct LdSo {
         // one (empty, relative): wherever the tree is unpacked.
         if (!charge())
           break;
+        // The runtime's own names stay the system's behind one of the
+        // default directories ld.so searches last anyway (ld.so --help);
+        // any other directory, or the current one, may hold a copy.
+        Se.Cwd |= !isDefaultDir(Dir);
         std::string Note = Dir.empty() ? " (the current directory)"
                            : !StringRef(Dir).starts_with("/")
                                ? " (relative to the current directory)"
@@ -631,7 +665,9 @@ struct LdSo {
           E.Target = T.Image;
         return;
       }
-      if (!Host.empty() && !SystemName) {
+      // The runtime's own names are the system's wherever a machine's
+      // directory is tried first; the current directory is no system's.
+      if (!Host.empty() && (!SystemName || Se.Cwd)) {
         place(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through " + Se.HitLabel + ", but ld.so tries " +
                   Host + " first: a machine with the library there loads that copy",
@@ -655,10 +691,14 @@ struct LdSo {
               "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
         return;
       case Try::What::AbsLink:
-        place(E, Outcome::NonPortable,
+        // Loads here; unpacked at another path, the link names nothing (or
+        // that machine's file).
+        place(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through an absolute symbolic link into the tree: "
-                  "it breaks where the tree is unpacked elsewhere",
+                  "it loads only where the tree is unpacked at " + S.root(),
               "make the link relative");
+        if (T.Image)
+          E.Target = T.Image;
         return;
       case Try::What::Fatal:
         place(E, Outcome::Unresolved,
@@ -679,8 +719,15 @@ struct LdSo {
         break;
       }
     }
-    if (SystemName) {
+    if (SystemName && !Se.Cwd) {
       place(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      return;
+    }
+    if (SystemName) {
+      place(E, Outcome::HostDependent,
+            "is the C/C++ runtime's, but ld.so first tries " + listed(Se.HostEntries) +
+                ": a copy of that name there loads instead of the system's",
+            HostAdvice);
       return;
     }
     if (!Se.HostEntries.empty()) {
@@ -761,6 +808,11 @@ struct LdSo {
     contract::NameLookup L = contract::lookupName(LR, N, Origin.lookup(X), root().ExecutableDir);
     // Step 3, after expand_dst: the name as ld.so compares it.
     std::string Asked = L.Searched ? L.Leaf : (L.Path.Raw.empty() ? L.Path.Path : L.Path.Raw);
+    if (SystemLoaded.count(Asked)) {
+      place(E, Outcome::System,
+            "is part of the C/C++ runtime every Linux system provides (already loaded)");
+      return E;
+    }
     if (std::optional<size_t> Got = alreadyLoaded(Asked); Got && !(L.Searched && Asked.empty())) {
       E.Target = Got;
       E.ResolvedPath = S.absPath(*Got);
@@ -862,11 +914,45 @@ struct LdSo {
     conclude(E, Se, L.Leaf, SystemName);
     if (E.Target && (E.Where == Outcome::Shipped || E.Where == Outcome::HostDependent))
       load(E, X, *E.Target, Se.HitRaw, Asked);
+    else if (E.Where == Outcome::System)
+      SystemLoaded[Asked] = true;
     return E;
+  }
+
+  /// What ld.so refuses about the root itself.
+  void judgeRoot() {
+    Root &R = root();
+    const objlib::BinaryInfo &B = S.images()[R.Image].Info;
+    if (B.Fmt != objlib::Format::ELF || B.Slices.empty())
+      return;
+    const Slice &Sl = B.Slices[0];
+    // elf/dl-load.c _dl_map_object_from_fd: "shared object cannot be
+    // dlopen()ed" (DF_1_NOOPEN under __RTLD_DLOPEN). A root no executable
+    // loads is opened by dlopen (an extension module, a model, a plugin);
+    // as a DT_NEEDED dependency the same image is fine.
+    if (!R.Executable && (Sl.ELFFlags1 & ELF::DF_1_NOOPEN))
+      R.Refusals.push_back(
+          "is marked -z nodlopen (DF_1_NOOPEN) and loaded by no executable of the tree: "
+          "dlopen refuses it (\"shared object cannot be dlopen()ed\", glibc "
+          "_dl_map_object_from_fd); link it without -z nodlopen");
+    // The kernel runs PT_INTERP before ld.so exists: a program whose
+    // interpreter is the build machine's runs nowhere else.
+    if (R.Executable && !Sl.ELFInterpreter.empty() &&
+        !contract::isSystemName(LR, Sl.ELFInterpreter))
+      R.Refusals.push_back("has PT_INTERP " + Sl.ELFInterpreter +
+                           ", which is not the system's loader: the kernel runs it before "
+                           "anything loads, and it exists only where it was built; link "
+                           "with the system's (-Wl,--dynamic-linker=/lib64/ld-linux-x86-64.so.2)");
   }
 
   void run() {
     Root &R = root();
+    judgeRoot();
+    // ld.so itself is loaded before anything (rtld.c), and a process that
+    // dlopens a root has the C library already.
+    SystemLoaded["ld-linux-x86-64.so.2"] = true;
+    if (!R.Executable)
+      SystemLoaded["libc.so.6"] = true;
     Loaded.insert(R.Image);
     R.Loaded.push_back(R.Image);
     // The root's origin: a main program's from /proc/self/exe (its links

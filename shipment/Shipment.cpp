@@ -7,6 +7,7 @@
 #include "package/Container.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -54,7 +55,20 @@ ShipmentFailure failureOf(const std::string &Name, Error E) {
 }
 
 /// What the first bytes of a file of the tree say it is.
-enum class Head { Binary, BinaryAndArchive, Archive, Other, Gone, Unreadable };
+enum class Head { Binary, BinaryAndArchive, Archive, Model, Other, Gone, Unreadable };
+
+/// An ExecuTorch program: a flatbuffer whose file identifier, at offset 4,
+/// is "ET" and two digits ("ET12": pytorch/executorch schema/program.fbs).
+bool looksLikeExecuTorchProgram(StringRef Bytes) {
+  return Bytes.size() >= 8 && Bytes.substr(4, 2) == "ET" && isDigit(Bytes[6]) &&
+         isDigit(Bytes[7]);
+}
+
+const char *objectWhy(const objlib::BinaryInfo &Info) {
+  return Info.Fmt == objlib::Format::MachO
+             ? "an object file (MH_OBJECT): linked into images, never loaded"
+             : "an object file (ET_REL): linked into images, never loaded";
+}
 
 /// The first bytes of the file: one open, one read, one close (no stat, no
 /// signal masking), so a tree of many small non-binaries costs little. A
@@ -85,7 +99,7 @@ Head readHead(const std::string &Path, int &Errno) {
   }
   if (N < 4 || !objlib::isBinaryMagic(identify_magic(Bytes))) {
     ::close(FD);
-    return Head::Other;
+    return looksLikeExecuTorchProgram(Bytes) ? Head::Model : Head::Other;
   }
   // A zip behind the binary ends with an end record ("PK\5\6") in its
   // last 64 KiB + 22 bytes: only a file that has one there is looked at
@@ -122,13 +136,6 @@ std::string extensionRootWhy(StringRef Rel, function_ref<std::optional<MemoryBuf
     if (exportsSymbol(*B, "PyInit_" + Module))
       return "a Python extension module (it exports PyInit_" + Module + ")";
   return "";
-}
-
-/// An ExecuTorch program: a .pte file (exir/_serialize/_program.py writes
-/// the flatbuffer identifier "ET" at offset 4). Its libraries are named
-/// data the runtime writes to a file and dlopens: judged without --scan.
-bool isModelProgram(StringRef Rel) {
-  return Rel.ends_with(".pte");
 }
 
 } // namespace
@@ -193,11 +200,15 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
                              joinPath(Path, Rel) + ": " +
                                  std::error_code(Errno, std::generic_category()).message()});
       continue;
+    case Head::Model:
+      // An ExecuTorch program: its runtime writes the libraries it embeds
+      // to a file and dlopens them, so they are judged without --scan.
+      S->Models.push_back({Rel});
+      S->Containers.push_back({Rel, false, false});
+      continue;
     case Head::Other:
-      // --scan: a blob may carry images; a .pte always does what its
-      // runtime dlopens.
-      if (Limits.KeepOthers || isModelProgram(Rel))
-        S->Containers.push_back({Rel, false, false});
+      if (Limits.KeepOthers)
+        S->Containers.push_back({Rel, false, false}); // --scan: a blob may carry images
       continue; // not a Mach-O or ELF file: skipped silently
     case Head::Archive:
       S->Containers.push_back({Rel, false, true});
@@ -227,6 +238,11 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
       if (At != std::string::npos)
         F.Message.replace(At, Abs.size(), Name);
       S->Failures.push_back(std::move(F));
+      continue;
+    }
+    if (isObjectFile(*Info)) {
+      S->Skipped.push_back({Name, objectWhy(*Info)});
+      S->Objects[Rel] = true;
       continue;
     }
     Info->Path = Name; // the tree's name, as given
@@ -259,6 +275,7 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
   // Where each member is when the package is used (shipment/Roots.h): a
   // wheel as pip installs it, a .pt2 as its loader extracts it.
   std::optional<ArchiveLayout> Layout;
+  std::vector<ShippedImage> ObjectMembers;
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
@@ -283,6 +300,18 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
         }
         Placement Where = Layout ? Layout->place(I.Member) : Placement{true, I.Member, false};
         std::string Rel = normalizePath(Where.Rel);
+        if (isObjectFile(*Info)) {
+          S->Skipped.push_back({I.Name, objectWhy(*Info)});
+          if (!I.Offset && Where.Present) {
+            // A member the loader would open and refuse: kept after the
+            // walked images (no root, never judged) for imageAt().
+            S->Objects[Rel] = true;
+            Info->Path = Path + "!" + normalizePath(I.Member);
+            ObjectMembers.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt,
+                                     normalizePath(I.Member), true});
+          }
+          return;
+        }
         if (I.Offset) {
           // With --scan, an image found inside a member (PKG!m.pte@0x4c0):
           // named as check and inspect accept it back
@@ -313,6 +342,13 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
   if (E)
     return std::move(E);
   S->Walked = S->Images.size();
+  for (ShippedImage &O : ObjectMembers) {
+    for (StringRef D = sys::path::parent_path(O.Rel, sys::path::Style::posix); !D.empty();
+         D = sys::path::parent_path(D, sys::path::Style::posix))
+      S->ZipDirs[D] = true;
+    S->ByRel[O.Rel] = S->Images.size();
+    S->Images.push_back(std::move(O));
+  }
   return std::move(S);
 }
 
@@ -344,6 +380,15 @@ Expected<std::unique_ptr<Shipment>> Shipment::file(const std::string &Path,
   S->Images.push_back({Rel.str(), std::move(*Info), Abs});
   S->Walked = 1;
   return std::move(S);
+}
+
+bool isObjectFile(const objlib::BinaryInfo &Info) {
+  if (Info.Slices.empty())
+    return false;
+  for (const objlib::Slice &S : Info.Slices)
+    if (S.FileType != "object" && S.FileType != "ET_REL")
+      return false;
+  return true;
 }
 
 package::ZipLimits treeZipLimits(const package::ZipLimits &Limits, const std::string &Dir,
@@ -436,7 +481,8 @@ std::optional<std::string> Shipment::resolveLinks(StringRef Rel) const {
   return Out;
 }
 
-std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBinary) {
+std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBinary,
+                                           bool *Object) {
   if (Tried.count(Rel))
     return std::nullopt;
   Tried[Rel] = true;
@@ -452,17 +498,36 @@ std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBina
     Failures.push_back(failureOf(Abs, Info.takeError()));
     return std::nullopt;
   }
+  if (isObjectFile(*Info)) {
+    Objects[Rel] = true;
+    if (NotBinary)
+      *NotBinary = true;
+    if (Object)
+      *Object = true;
+    return std::nullopt;
+  }
   Info->Path = Abs;
   ByRel[Rel] = Images.size();
   Images.push_back({Rel, std::move(*Info), Abs});
   return Images.size() - 1;
 }
 
-std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary) {
+std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary, bool *Object) {
   std::string Norm = normalizePath(Rel);
   if (StringRef(Norm).starts_with(".."))
     return std::nullopt;
+  auto object = [&](const std::string &R) {
+    if (!Objects.count(R))
+      return false;
+    if (NotBinary)
+      *NotBinary = true;
+    if (Object)
+      *Object = true;
+    return true;
+  };
   if (K == Kind::Zip) {
+    if (object(Norm))
+      return std::nullopt;
     auto It = ByRel.find(Norm);
     if (It != ByRel.end())
       return It->second;
@@ -477,8 +542,10 @@ std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary) {
   auto It = ByRel.find(*Real);
   if (It != ByRel.end())
     return It->second;
+  if (object(*Real))
+    return std::nullopt;
   if (K == Kind::File)
-    return readLazily(*Real, NotBinary);
+    return readLazily(*Real, NotBinary, Object);
   if (NotBinary && Files.count(*Real))
     *NotBinary = true;
   return std::nullopt;
@@ -597,7 +664,7 @@ std::optional<size_t> Shipment::imageAt(const std::string &Real, bool *Unreadabl
     return It->second;
   if (K == Kind::File) {
     bool NotBinary = false;
-    std::optional<size_t> I = readLazily(Real, &NotBinary);
+    std::optional<size_t> I = readLazily(Real, &NotBinary, nullptr);
     if (!I && Unreadable && Unread.count(Real))
       *Unreadable = true;
     return I;

@@ -93,6 +93,28 @@ struct ShippedImage {
   std::string RootWhy;
 };
 
+/// A Mach-O or ELF file of the tree that is no shipped image: an object
+/// file (MH_OBJECT, ET_REL; a build directory's .o, recognised by its type,
+/// not its name) is linked into images and never loaded. Counted as
+/// skipped, never judged nor a root; lookup() still sees it as a file
+/// (Object), one the loader cannot load.
+struct SkippedFile {
+  std::string Name; // as printed: DIR/rel, PKG!member
+  std::string Why;  // "an object file (MH_OBJECT)"
+};
+
+/// Whether every slice of Info is an object file (MH_OBJECT, ET_REL).
+bool isObjectFile(const objlib::BinaryInfo &Info);
+
+/// A file of the tree that is a model, not a binary: an ExecuTorch
+/// program (.pte: a flatbuffer with the file identifier "ET" and two
+/// digits at offset 4, pytorch/executorch schema/program.fbs). Its images
+/// are embedded (package/Scan.h) and judged without --scan: its runtime
+/// writes them to a file and dlopens them (issue 37 part 4).
+struct TreeModel {
+  std::string Rel;
+};
+
 /// A file that could not be read.
 struct ShipmentFailure {
   std::string Name; // as printed: DIR/rel, PKG!member
@@ -148,6 +170,10 @@ public:
   std::vector<ShippedImage> &images() { return Images; }
   const std::vector<ShippedImage> &images() const { return Images; }
   const std::vector<ShipmentFailure> &failures() const { return Failures; }
+  /// The object files of the walk, in path order (not images()).
+  const std::vector<SkippedFile> &skipped() const { return Skipped; }
+  /// Directory: the ExecuTorch programs among its other files.
+  const std::vector<TreeModel> &models() const { return Models; }
   /// Directory: the archives (and with KeepOthers, the other files) in
   /// it, in path order.
   const std::vector<TreeContainer> &containers() const { return Containers; }
@@ -161,8 +187,11 @@ public:
   /// The image the path Rel under the root names, following in-tree links
   /// (a directory) and walking "." and ".." as the kernel does (a zip:
   /// lexically); nullopt when it names no Mach-O/ELF file of the tree.
-  /// NotBinary is set when Rel names a file that is not one.
-  std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr);
+  /// NotBinary is set when Rel names a file that is not one; Object too
+  /// when that file is an object file (SkippedFile): a file the loader
+  /// opens and cannot load, not an absent one.
+  std::optional<size_t> lookup(llvm::StringRef Rel, bool *NotBinary = nullptr,
+                               bool *Object = nullptr);
 
   /// What the kernel reaches at Rel under the root (PathProbe). A zip:
   /// its members, lexically; directories are the members' parents.
@@ -177,17 +206,24 @@ public:
   /// The absolute path of image I under root().
   const std::string &absPath(size_t I) const { return Images[I].Abs; }
 
+  /// A directory's entries by their lower-case names (Dyld.cpp's check
+  /// for names that differ only in case), kept across roots.
+  using CaseNames = llvm::StringMap<std::vector<std::string>>;
+  llvm::StringMap<CaseNames> &caseListings() { return CaseListings; }
+
   ~Shipment();
 
 private:
   Shipment() = default;
   std::optional<std::string> resolveLinks(llvm::StringRef Rel) const;
-  std::optional<size_t> readLazily(const std::string &Rel, bool *NotBinary);
+  std::optional<size_t> readLazily(const std::string &Rel, bool *NotBinary, bool *Object);
 
   Kind K = Kind::Directory;
   std::string Root, Given;
   std::vector<ShippedImage> Images;
   std::vector<ShipmentFailure> Failures;
+  std::vector<SkippedFile> Skipped;
+  std::vector<TreeModel> Models;
   std::vector<TreeContainer> Containers;
   std::vector<std::string> Undecided;
   size_t Walked = 0;
@@ -199,8 +235,10 @@ private:
   llvm::StringMap<bool> ZipDirs;      // Zip: every parent directory of a member
   llvm::StringMap<bool> Unread;       // rels of binaries objlib could not read
   llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
+  llvm::StringMap<bool> Objects;      // object files (Skipped), by rel
   TreeLimits Limits;
   objlib::ReadOptions Read;
+  llvm::StringMap<CaseNames> CaseListings;
   struct ZipHold;
   std::unique_ptr<ZipHold> Zip;
 };

@@ -3,6 +3,7 @@
 
 #include "objlib/Reader.h"
 #include "support/EnumNames.h"
+#include "support/StableSort.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -136,6 +137,57 @@ llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path) {
   return F;
 }
 
+std::vector<std::string> neededOnDisk(const std::string &RealPath) {
+  if (unnamed(RealPath))
+    return {};
+  llvm::Expected<LibraryFacts> F = readLibraryFacts(RealPath);
+  if (!F) {
+    llvm::consumeError(F.takeError());
+    return {};
+  }
+  return F->Needed;
+}
+
+namespace {
+
+/// Names the image that brought each dependency in: the first image before
+/// it, in load order, whose needed list names its file (or its SONAME).
+/// Linear: each needed name goes into one map, first loader wins.
+void nameLoaders(std::vector<MappedImage> &Images, const LibraryFacts &Lib,
+                 const std::vector<std::optional<std::string>> &Sonames, NeededFn Needed) {
+  std::map<std::string, size_t> FirstAsker;
+  size_t Reads = 0;
+  for (size_t I = 0; I < Images.size(); ++I) {
+    MappedImage &M = Images[I];
+    if (M.From == Origin::Dependency) {
+      std::vector<std::string> Names{llvm::sys::path::filename(M.Image.Path).str(),
+                                     llvm::sys::path::filename(M.Image.RealPath).str()};
+      if (I < Sonames.size())
+        if (const std::optional<std::string> &S = Sonames[I])
+          Names.push_back(llvm::sys::path::filename(*S).str());
+      for (const std::string &N : Names) {
+        auto It = FirstAsker.find(N);
+        if (It != FirstAsker.end()) {
+          const MappedImage &By = Images[It->second];
+          M.Image.Via = By.From == Origin::Library && !Lib.Name.empty() ? Lib.Name
+                                                                        : By.Image.Path;
+          break;
+        }
+      }
+    }
+    if (M.From != Origin::Library && M.From != Origin::Dependency)
+      continue;
+    const std::vector<std::string> Asks =
+        M.From == Origin::Library ? Lib.Needed
+        : Reads++ < MaxNeededReads ? Needed(M.Image.RealPath)
+                                   : std::vector<std::string>();
+    for (const std::string &N : Asks)
+      FirstAsker.try_emplace(llvm::sys::path::filename(N).str(), I);
+  }
+}
+
+} // namespace
+
 std::optional<std::string> sonameOnDisk(const MappedFile &F) {
   struct stat St;
   if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
@@ -158,7 +210,8 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
 
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
                         const std::optional<std::string> &Call,
-                        const contract::ContractSpec &Spec, SonameFn Soname) {
+                        const contract::ContractSpec &Spec, SonameFn Soname,
+                        NeededFn Needed) {
   TryLoadVerdict V;
   const LoaderReport &R = Run.Report;
   auto incomplete = [&](std::string Why) {
@@ -268,8 +321,8 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       auto It = Reported.find(S.File.Path);
       return std::make_pair(S.Stop, It == Reported.end() ? Listed : It->second.first);
     };
-    std::stable_sort(Images.begin(), Images.end(),
-                     [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
+    stableSort(Images,
+               [&](const Seen &A, const Seen &B) { return rank(A) < rank(B); });
     for (const Seen &S : Images) {
       // The name the process used for it, when the report gives one.
       auto It = Reported.find(S.File.Path);
@@ -288,7 +341,6 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
               "memfd, a deleted file): whether --forbid matches it cannot be "
               "known";
       V.Images.push_back(M);
-      ForForbid.push_back(M.Image);
       ForRequire.push_back({S.File.Path, S.File.Path});
     }
     // Each image's SONAME, read by linkguard from the mapped file (once,
@@ -301,16 +353,17 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
         SonameOf[I] = Soname(Images[I].File);
       SonamesRead = true;
     };
-    for (const Seen &Im : Images) {
+    // One file is one image: the other paths it was mapped under are
+    // more names of it, not more images (a later stop shows it again).
+    for (size_t I = 0; I < Images.size(); ++I) {
+      const Seen &Im = Images[I];
       auto It = OtherPaths.find({Im.File.Major, Im.File.Minor, Im.File.Inode});
       if (It == OtherPaths.end())
         continue;
+      contract::LoadedImage &Named = V.Images[I].Image;
       for (const std::string &Other : It->second)
-        for (const contract::Pattern &P : Spec.Forbid)
-          if (P.matches(Other)) {
-            ForForbid.push_back({Other, Other});
-            break;
-          }
+        if (Other != Named.Path && Other != Named.RealPath)
+          Named.OtherNames.push_back(Other);
     }
     // --forbid matches it too: a copy of libgomp named innocent.so, loaded
     // for NEEDED libgomp.so.1 through a link, is libgomp.so.1, even when
@@ -320,15 +373,14 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       for (size_t I = 0; I < Images.size(); ++I) {
         if (!SonameOf[I])
           continue;
-        const contract::LoadedImage &Named = V.Images[I].Image;
-        for (const contract::Pattern &P : Spec.Forbid)
-          if (P.matches(*SonameOf[I]) && !P.matches(Named.Path) &&
-              !P.matches(Named.RealPath)) {
-            ForForbid.push_back({*SonameOf[I], Named.RealPath});
-            break;
-          }
+        contract::LoadedImage &Named = V.Images[I].Image;
+        if (*SonameOf[I] != Named.Path && *SonameOf[I] != Named.RealPath)
+          Named.OtherNames.push_back(*SonameOf[I]);
       }
     }
+    nameLoaders(V.Images, Lib, SonameOf, Needed);
+    for (const MappedImage &M : V.Images)
+      ForForbid.push_back(M.Image);
     // Every library the file asks for must be there: a loader cannot
     // have loaded the library without them. By file name, or by SONAME
     // (the file has as many DT_NEEDED as it likes: each set built once).
@@ -370,7 +422,19 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       Gap = "the loader reports that " + *Call +
             " returned, but the process never stopped after the call";
   } else {
+    // One file is one image: a real path listed again under another name
+    // (its link name) is another name of the first.
+    std::map<std::string, size_t> ByReal;
     for (const contract::LoadedImage &I : R.finalImages()) {
+      if (!I.RealPath.empty()) {
+        auto [It, New] = ByReal.try_emplace(I.RealPath, V.Images.size());
+        if (!New) {
+          contract::LoadedImage &First = V.Images[It->second].Image;
+          if (I.Path != First.Path && !llvm::is_contained(First.OtherNames, I.Path))
+            First.OtherNames.push_back(I.Path);
+          continue;
+        }
+      }
       MappedImage M{I, Origin::Dependency};
       if (I.Path == Lib.Path || I.RealPath == LibraryReal)
         M.From = Origin::Library;
@@ -379,9 +443,11 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       else if (R.Call == CallState::Returned && !listed(R.AfterLoad, I))
         M.From = Origin::Call;
       V.Images.push_back(M);
-      ForForbid.push_back(I);
       ForRequire.push_back(I);
     }
+    nameLoaders(V.Images, Lib, {}, Needed);
+    for (const MappedImage &M : V.Images)
+      ForForbid.push_back(M.Image);
     // The report is all there is: any gap in it fails closed (one without
     // its end record is a load or call failure below).
     for (const std::string &N : Lib.Needed) {

@@ -38,7 +38,7 @@ enum class Origin {
 const char *originName(Origin O); // "before-load", "library", ...
 
 struct MappedImage {
-  contract::LoadedImage Image;
+  contract::LoadedImage Image; // Image.Via: what brought it in, if known
   Origin From = Origin::Dependency;
 };
 
@@ -54,6 +54,9 @@ struct TryLoadVerdict {
 /// the run: nothing the loading process can change.
 struct LibraryFacts {
   std::string Path; // as dlopened (absolute)
+  /// The name the user knows it by (pkg.pt2!m.so), for what it brought in
+  /// (MappedImage's Via); empty: Path.
+  std::string Name;
   uint64_t Major = 0, Minor = 0, Inode = 0; // the file's identity
   /// What its load commands ask the loader for: every DT_NEEDED; Mach-O's
   /// LC_LOAD_DYLIB, LC_REEXPORT_DYLIB, LC_LOAD_UPWARD_DYLIB (a weak one may
@@ -74,6 +77,11 @@ using SonameFn =
     llvm::function_ref<std::optional<std::string>(const MappedFile &)>;
 std::optional<std::string> sonameOnDisk(const MappedFile &F);
 
+/// What a mapped image asks the loader for (its DT_NEEDED, Mach-O's
+/// dependencies), read from the file at RealPath; empty when unreadable.
+using NeededFn = llvm::function_ref<std::vector<std::string>(const std::string &RealPath)>;
+std::vector<std::string> neededOnDisk(const std::string &RealPath);
+
 /// Classifies a run of the loader and judges its images. When the parent
 /// watched the process (LoaderRun::Watched), the images are the files the
 /// kernel showed mapped with code at any stop (their union: a library
@@ -84,10 +92,17 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F);
 /// deleted file) under --forbid, all make the run Incomplete. --forbid also
 /// matches each image's SONAME as Soname reads it from the mapped file. Unwatched
 /// (macOS), the report is all there is, and any gap in it (no end, a needed
-/// library it does not list) is Incomplete too.
+/// library it does not list) is Incomplete too. One file is one image and
+/// one finding per pattern, whatever names it was mapped under; each
+/// dependency names the image whose needed list brought it in (Needed
+/// reads them, in load order, at most MaxNeededReads files).
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Library,
                         const std::optional<std::string> &Call,
                         const contract::ContractSpec &Spec,
-                        SonameFn Soname = sonameOnDisk);
+                        SonameFn Soname = sonameOnDisk, NeededFn Needed = neededOnDisk);
+
+/// How many images' needed lists judgeRun reads to name what brought each
+/// image in (past it, an image's Via stays empty).
+constexpr size_t MaxNeededReads = 4096;
 
 } // namespace linkguard::tryload

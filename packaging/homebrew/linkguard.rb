@@ -6,7 +6,7 @@
 #
 # Modelled on homebrew-core's formulae that build against LLVM
 # (include-what-you-use: std_cmake_args, a formula-named LLVM). linkguard
-# links LLVM's component archives, zstd's archive and the header-only
+# links LLVM's component archives, zstd's and libcrypto's archives and the header-only
 # spdlog/fmt/toml++ statically (CMakeLists.txt, LINKGUARD_STATIC), so the
 # installed binary needs only what macOS ships (libSystem, libc++, libz):
 # every dependency is a build dependency, and `brew linkage linkguard`
@@ -20,6 +20,7 @@ class Linkguard < Formula
   depends_on "fmt" => :build
   depends_on "llvm@19" => :build
   depends_on "ninja" => :build
+  depends_on "openssl@3" => :build
   depends_on "spdlog" => :build
   depends_on "tomlplusplus" => :build
   depends_on "zstd" => :build
@@ -32,6 +33,7 @@ class Linkguard < Formula
       -DBUILD_TESTING=OFF
       -DLINKGUARD_STATIC=ON
       -DLLVM_DIR=#{Formula["llvm@19"].opt_lib}/cmake/llvm
+      -DOPENSSL_ROOT_DIR=#{Formula["openssl@3"].opt_prefix}
     ]
     system "cmake", "-S", ".", "-B", "build", "-G", "Ninja", *args, *std_cmake_args
     system "cmake", "--build", "build"
@@ -40,6 +42,12 @@ class Linkguard < Formula
 
   test do
     system bin/"linkguard", "--version"
+    # The drop-ins, one pair per compiler family (builds read the family
+    # from the name): all four installed, each linkguard itself.
+    %w[linkguard-clang++ linkguard-clang linkguard-g++ linkguard-gcc].each do |name|
+      assert_predicate bin/name, :executable?
+      assert_equal (bin/"linkguard").realpath, (bin/name).realpath
+    end
 
     # The plan for an MPS AOT link (explain runs nothing).
     plan = shell_output("#{bin}/linkguard explain -- clang++ -target arm64-apple-macos11 " \

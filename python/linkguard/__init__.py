@@ -16,11 +16,15 @@ or is not a binary does not raise: the result does not hold and lists it in
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ._binary import binary, run
+
+if TYPE_CHECKING:  # imported on first use (__getattr__ below), for type checkers now
+    from . import inductor as inductor, testing as testing
 
 try:  # the installed distribution's version; a source checkout has none
     from importlib.metadata import PackageNotFoundError, version as _dist_version
@@ -35,7 +39,19 @@ except ImportError:  # pragma: no cover (Python < 3.8)
 __all__ = [
     "CheckResult", "Finding", "FileError", "InspectResult", "LinkguardError",
     "TryLoadResult", "UsageError", "binary", "check", "inspect", "try_load",
+    "inductor", "testing",
 ]
+
+# The submodules, loaded when first named (PEP 562): ``import linkguard`` then
+# ``linkguard.inductor.use()`` works, and ``import linkguard`` alone loads
+# neither (linkguard.inductor imports torch only inside use()).
+_LAZY = ("inductor", "testing")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # linkguard's exit codes (docs/exit-codes.md) that this layer treats specially.
 EXIT_USAGE = 64
@@ -62,7 +78,7 @@ class Finding:
     ``file`` is the file given (for a container's member, the container);
     ``member`` the path inside the archive, or None; ``path`` linkguard's
     name for it (``PKG!member``, ``FILE@0xOFFSET``). ``kind`` is
-    ``violation``, ``kept`` or ``unknown``.
+    ``violation``, ``kept`` or ``unknown``; ``advice`` its fix (docs/check.md).
     """
 
     file: str
@@ -74,6 +90,7 @@ class Finding:
     path: str
     slice: Optional[str] = None
     symbols: Tuple[str, ...] = ()
+    advice: str = ""
 
 
 @dataclass(frozen=True)
@@ -188,19 +205,38 @@ def _origin(record: Dict[str, Any], name: str) -> Tuple[str, Optional[str]]:
     return container.get("path") or name, container.get("member")
 
 
+def _size(name: str, value: Union[int, str]) -> str:
+    """--max-inflated's SIZE: bytes as an int, or linkguard's own spelling ("4G")."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TypeError(f"{name}: expected a size in bytes or a string such as '4G', got {value!r}")
+    return str(value)
+
+
 def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
           forbid_unreferenced: Iterable[str] = (), unused: bool = False, mps_aot: bool = False,
           portable: bool = False, bundle_root: Optional[Any] = None, search: Iterable[str] = (),
           provided: Iterable[str] = (), system_list: Optional[Any] = None,
-          scan: bool = False) -> CheckResult:
-    """``linkguard check --json`` over PATHS (files, containers, ``PKG!member``).
+          scan: bool = False, executable: Optional[Any] = None, unique: Iterable[str] = (),
+          max_inflated: Optional[Union[int, str]] = None, no_signatures: bool = False,
+          signatures: Optional[str] = None, macos_min: Optional[str] = None,
+          platform_tag: Optional[str] = None) -> CheckResult:
+    """``linkguard check --json`` over PATHS (files, containers, ``PKG!member``, trees).
 
-    The options are ``linkguard check``'s (docs/check.md). ``holds`` is True
-    only when linkguard exits 0 and its summary holds.
+    Every option of ``linkguard check`` is a keyword (docs/check.md), its
+    name with ``_`` for ``-``: ``executable=`` for ``--executable``,
+    ``unique=["openmp"]`` for ``--unique openmp``, ``max_inflated="4G"``;
+    a repeatable option takes a string or a list of them. ``--json`` is
+    always given; ``--quiet`` shapes the text only. ``holds`` is True only
+    when linkguard exits 0 and its summary holds.
     """
     import os
 
     args = ["check", "--json"]
+    if executable is not None:
+        args.append(f"--executable={os.fspath(executable)}")
+    args += [f"--unique={g}" for g in _strs("unique", unique)]
+    if max_inflated is not None:
+        args.append(f"--max-inflated={_size('max_inflated', max_inflated)}")
     args += [f"--forbid={p}" for p in _strs("forbid", forbid)]
     args += [f"--require={p}" for p in _strs("require", require)]
     args += [f"--forbid-unreferenced={p}" for p in _strs("forbid_unreferenced", forbid_unreferenced)]
@@ -218,6 +254,14 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
         args.append(f"--system-list={os.fspath(system_list)}")
     if scan:
         args.append("--scan")
+    if no_signatures:
+        args.append("--no-signatures")
+    if signatures is not None:
+        args.append(f"--signatures={signatures}")
+    if macos_min is not None:
+        args.append(f"--macos-min={macos_min}")
+    if platform_tag is not None:
+        args.append(f"--platform-tag={platform_tag}")
     args += ["--", *_fspaths(paths)]
     doc, code, err = _run_json(args)
     findings: List[Finding] = []
@@ -234,6 +278,7 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
                 path=f.get("path", ""),
                 slice=g.get("slice"),
                 symbols=tuple(g.get("symbols") or ()),
+                advice=g.get("advice", ""),
             ))
     summary = doc.get("summary") or {}
     holds = code == 0 and summary.get("holds") is True
@@ -242,9 +287,24 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
 
 
 def inspect(*paths: Any, symbols: bool = False, rpaths: bool = False, arch: Optional[str] = None,
-            scan: bool = False) -> InspectResult:
-    """``linkguard inspect --json`` over PATHS: dependencies in load order per slice."""
+            scan: bool = False, tree: bool = False, search: Iterable[str] = (),
+            executable: Optional[Any] = None,
+            max_inflated: Optional[Union[int, str]] = None) -> InspectResult:
+    """``linkguard inspect --json`` over PATHS: dependencies in load order per slice.
+
+    Every option of ``linkguard inspect`` is a keyword (``tree=True`` is
+    ``--tree``: the load closure; its document is in ``.raw``).
+    """
+    import os
+
     args = ["inspect", "--json"]
+    if tree:
+        args.append("--tree")
+    args += [f"--search={d}" for d in _strs("search", search)]
+    if executable is not None:
+        args.append(f"--executable={os.fspath(executable)}")
+    if max_inflated is not None:
+        args.append(f"--max-inflated={_size('max_inflated', max_inflated)}")
     if symbols:
         args.append("--symbols")
     if rpaths:
@@ -260,11 +320,22 @@ def inspect(*paths: Any, symbols: bool = False, rpaths: bool = False, arch: Opti
 
 def try_load(path: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
              call: Optional[str] = None, hide: Iterable[Any] = (), keep_env: bool = False,
-             lazy: bool = False, scan: bool = False) -> TryLoadResult:
-    """``linkguard try-load --json PATH``: load it in a fresh process and judge what it maps."""
+             lazy: bool = False, scan: bool = False, timeout: Optional[int] = None,
+             max_inflated: Optional[Union[int, str]] = None) -> TryLoadResult:
+    """``linkguard try-load --json PATH``: load it in a fresh process and judge what it maps.
+
+    Every option of ``linkguard try-load`` is a keyword (``timeout=`` in
+    whole seconds, 0: never).
+    """
     import os
 
     args = ["try-load", "--json"]
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, int):
+            raise TypeError(f"timeout: expected whole seconds, got {timeout!r}")
+        args.append(f"--timeout={timeout}")
+    if max_inflated is not None:
+        args.append(f"--max-inflated={_size('max_inflated', max_inflated)}")
     args += [f"--forbid={p}" for p in _strs("forbid", forbid)]
     args += [f"--require={p}" for p in _strs("require", require)]
     if call is not None:
@@ -282,7 +353,7 @@ def try_load(path: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
     file, member = _origin(doc, name)
     findings = [Finding(file=file, member=member, kind=g.get("kind", ""),
                         dependency=g.get("image"), message=g.get("message", ""),
-                        rule=g.get("rule", ""), path=name)
+                        rule=g.get("rule", ""), path=name, advice=g.get("advice", ""))
                 for g in doc.get("findings") or []]
     holds = code == 0 and doc.get("outcome") == "holds"
     return TryLoadResult(holds=holds, outcome=str(doc.get("outcome")), findings=findings,

@@ -20,8 +20,9 @@ family. inductor decides flags from the compiler: from its name on Linux
 real compiler and refuses (``RuntimeError``) if any answer differs, so
 nothing inductor derives from the compiler changes.
 
-The switch stays in force until ``restore()`` (or the end of the ``with``
-block), which puts back ``cpp.cxx`` and the environment as they were.
+The switch stays in force until ``linkguard.inductor.restore()`` (or the
+switch's own ``restore()``, or the end of the ``with`` block), which puts
+back ``cpp.cxx`` and the environment as they were.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any, Dict, List, Optional, Tuple, Type
 
 from ._binary import binary
 
-__all__ = ["Switch", "use", "dropin_dir"]
+__all__ = ["Switch", "use", "restore", "dropin_dir"]
 
 # Substrings inductor's name tests look for (cpp_builder._is_gcc, _is_clang,
 # _is_intel_compiler, MSVC): the drop-in directory's path must hold none of
@@ -123,6 +124,7 @@ class Switch:
         self._previous_cxx = previous_cxx
         self._previous_env = previous_env
         self._active = True
+        _in_force.append(self)
 
     def restore(self) -> None:
         """Puts ``cpp.cxx`` and ``LINKGUARD_CXX`` (and the log file) back."""
@@ -136,6 +138,8 @@ class Switch:
             else:
                 os.environ[k] = v
         self._active = False
+        if self in _in_force:
+            _in_force.remove(self)
 
     def __enter__(self) -> "Switch":
         return self
@@ -147,6 +151,18 @@ class Switch:
     def __repr__(self) -> str:
         state = "active" if self._active else "restored"
         return f"<linkguard.inductor.Switch {state}: {self.dropin} -> LINKGUARD_CXX={self.real_compiler}>"
+
+
+# The switches use() put in force and not yet restored, oldest first.
+_in_force: List[Switch] = []
+
+
+def restore() -> None:
+    """Undoes every ``use()`` still in force, newest first: ``cpp.cxx`` and the
+    environment are as they were before the first. Nothing in force: nothing
+    to do."""
+    while _in_force:
+        _in_force[-1].restore()
 
 
 def use(compiler: Optional[str] = None, *, log_file: Optional[str] = None) -> Switch:

@@ -29,7 +29,7 @@ def format_failure(result: CheckResult) -> str:
         if f.kind != "violation":
             continue
         where = f.path + (f" ({f.slice})" if f.slice else "")
-        lines.append(f"{where}: {f.message}")
+        lines.append(f"{where}: {f.message}" + (f"; {f.advice}" if f.advice else ""))
     for e in result.errors:
         lines.append(f"{e.path}: {e.kind}: {e.message}")
     s = result.raw.get("summary") or {}

@@ -28,6 +28,7 @@ LINKGUARD_PACKAGES=(
   clang-14 libomp-dev
   libspdlog-dev libfmt-dev catch2
   libzstd-dev zlib1g-dev libtomlplusplus-dev
+  libssl-dev # signature/: libcrypto (static) hashes code signatures' pages
   cmake ninja-build python3 ccache clang-tidy-19
   # tests/e2e/{distcc,icecc,sccache}.bash: the compile farms and caches
   # linkguard composes with, started on loopback by the suites.
@@ -44,6 +45,13 @@ LINKGUARD_PACKAGES=(
   zsh # tests/e2e/ux.bash: `linkguard env --shell zsh` and the zsh completion
   strace # tests/e2e/try_load_traced.bash: try-load where it cannot trace the loader
   patchelf # tests/e2e/ldso_shapes.bash and the ld.so differential: DT_RPATH trees
+  # scripts/apple-tools (the `apple` suites: ld64 and cctools from ../shared/third_party):
+  # libdispatch builds with clang-14 and CMake and brings its own BlocksRuntime;
+  # cctools-port's configure is pre-generated (no autotools) and finds libuuid.
+  uuid-dev
+  # scripts/dyld-validator (tests/e2e/dyld_oracle.bash, label apple): dyld's
+  # mach_o/ code is C++20 with blocks against libc++ (std::__1).
+  libc++-19-dev libc++abi-19-dev libblocksruntime-dev
 )
 # What scripts/demo needs, a subset of the above: build the binary alone
 # (BUILD_TESTING=OFF when Catch2 is absent) and cross-link its example.
@@ -51,13 +59,18 @@ LINKGUARD_PACKAGES=(
 # GNU time are for the tests.
 LINKGUARD_DEMO_PACKAGES=(
   clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev
-  libspdlog-dev libfmt-dev libzstd-dev zlib1g-dev libtomlplusplus-dev
+  libspdlog-dev libfmt-dev libzstd-dev zlib1g-dev libtomlplusplus-dev libssl-dev
   cmake ninja-build
 )
+# What scripts/wheel needs, and all it installs: the demo's build packages
+# and Debian's Python packaging (`python3 -m build --wheel --no-isolation`).
+# It prints this list before it installs anything missing of it.
+LINKGUARD_WHEEL_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}"
+  python3 python3-build python3-setuptools python3-wheel)
 # Homebrew formulae (macOS): LLVM 19 with clang's headers, the header-only
 # libraries, the build tools. The compiler is Apple's (Xcode or its Command
 # Line Tools, which also bring python3 and the SDK).
-LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus catch2 zstd cmake ninja ccache)
+LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus catch2 zstd openssl@3 cmake ninja ccache)
 
 if [ "$LINKGUARD_PLATFORM" = macos ]; then
   LLVM_BIN=$(brew --prefix llvm@19 2>/dev/null || echo /opt/homebrew/opt/llvm@19)/bin
@@ -85,6 +98,20 @@ ensure_packages() {
 # ensure_demo_packages: ensure_packages with the demo's list (Debian).
 ensure_demo_packages() {
   local LINKGUARD_PACKAGES=("${LINKGUARD_DEMO_PACKAGES[@]}")
+  ensure_packages
+}
+
+# ensure_wheel_packages: scripts/wheel's list, printed, then installed
+# where missing (Debian); on macOS the build's formulae (no Catch2, no ccache).
+ensure_wheel_packages() {
+  if [ "$LINKGUARD_PLATFORM" = macos ]; then
+    local LINKGUARD_BREW_FORMULAE=(llvm@19 spdlog fmt tomlplusplus zstd cmake ninja)
+    say "scripts/wheel needs (Homebrew): ${LINKGUARD_BREW_FORMULAE[*]}"
+    ensure_brew_formulae
+    return
+  fi
+  local LINKGUARD_PACKAGES=("${LINKGUARD_WHEEL_PACKAGES[@]}")
+  say "scripts/wheel needs (Debian packages): ${LINKGUARD_PACKAGES[*]}"
   ensure_packages
 }
 

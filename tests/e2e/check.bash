@@ -126,7 +126,7 @@ print(p["placement"], p["via"], p["resolvedPath"])')
   # The default bundle root is the binary's own directory: ../lib is outside.
   out=$(LG check --portable root/models/model.dylib); status=$?
   expect_equal "$status" 1 "default bundle root"
-  expect_contains "$out" "outside the bundle root"
+  expect_contains "$out" "LC_RPATH @loader_path/../lib -> $PWD/root/lib/libfoo.dylib (outside the tree"
   # No LC_RPATH: the @rpath name resolves nowhere until the application's
   # directory is named.
   expect_status 1 LG check --portable --bundle-root root root/models/norpath.dylib >/dev/null
@@ -134,7 +134,7 @@ print(p["placement"], p["via"], p["resolvedPath"])')
   rm root/lib/libfoo.dylib
   out=$(LG check --portable --bundle-root root root/models/model.dylib); status=$?
   expect_equal "$status" 1 "@rpath lib not shipped"
-  expect_contains "$out" "LC_LOAD_DYLIB @rpath/libfoo.dylib (arm64) is an @rpath name that resolves to no file under the bundle root"
+  expect_contains "$out" "LC_LOAD_DYLIB @rpath/libfoo.dylib (arm64) is an @rpath name that resolves to no file of the tree"
   expect_contains "$out" "LC_RPATH @loader_path/../lib -> $PWD/root/lib/libfoo.dylib"
   expect_status 0 LG check --portable --bundle-root root --provided libfoo.dylib root/models/model.dylib >/dev/null
 
@@ -280,7 +280,7 @@ CPP
   summary=$(python3 -c '
 import json
 d = json.load(open("out.json"))
-assert d["schema"] == "linkguard-check/1"
+assert d["schema"] == "linkguard-check/2"
 f = d["files"][0]
 print(d["summary"]["files"], d["summary"]["violations"], d["summary"]["errors"],
       f["holds"], f["findings"][0]["rule"], f["findings"][0]["kind"],

@@ -20,6 +20,8 @@ SUITE_install() {
   [ -x prefix/bin/linkguard ] || test_failed "bin/linkguard is not executable"
   expect_equal "$(readlink prefix/bin/linkguard-clang++)" linkguard "bin/linkguard-clang++ link"
   expect_equal "$(readlink prefix/bin/linkguard-clang)" linkguard "bin/linkguard-clang link"
+  expect_equal "$(readlink prefix/bin/linkguard-g++)" linkguard "bin/linkguard-g++ link"
+  expect_equal "$(readlink prefix/bin/linkguard-gcc)" linkguard "bin/linkguard-gcc link"
   expect_same_file prefix/share/linkguard/cmake/linkguard-toolchain.cmake \
     "$LINKGUARD_SOURCE_DIR/cmake/linkguard-toolchain.cmake"
   expect_exists prefix/share/man/man1/linkguard.1
@@ -70,7 +72,7 @@ real compiler: $CLANGXX (from LINKGUARD_CXX)" "--version"
 
   TEST "the installed linkguard-clang++ applies the rule; env points at the prefix"
   install_to "$PWD/prefix"
-  out=$(prefix/bin/linkguard env)
+  out=$(CXX=$CLANGXX prefix/bin/linkguard env)
   expect_contains "$out" "export CXX='$PWD/prefix/bin/linkguard-clang++'" "env"
   write_sdk sdk
   write_aoti_model .

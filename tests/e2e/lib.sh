@@ -18,6 +18,8 @@ unset LINKGUARD_CXX LINKGUARD_CC LINKGUARD_MODE LINKGUARD_RULES LINKGUARD_AOT \
 # project the suites configure: a developer's CMAKE_BUILD_TYPE=Debug or
 # CXXFLAGS=-g makes cmake_binutils' builds differ from its reference
 # (environment leak; a test that wants one sets it itself).
+# MACOSX_DEPLOYMENT_TARGET bounds `check --portable`'s macOS slices.
+unset MACOSX_DEPLOYMENT_TARGET
 unset CFLAGS CXXFLAGS CPPFLAGS LDFLAGS CMAKE_BUILD_TYPE CMAKE_CONFIGURATION_TYPES \
       CMAKE_GENERATOR CMAKE_GENERATOR_PLATFORM CMAKE_GENERATOR_TOOLSET CMAKE_TOOLCHAIN_FILE \
       CMAKE_C_COMPILER_LAUNCHER CMAKE_CXX_COMPILER_LAUNCHER CMAKE_C_LINKER_LAUNCHER \
@@ -127,6 +129,15 @@ file_size() { wc -c <"$1" | tr -d ' '; }
 # write_aoti_model, AOTI_MPS_CFLAGS (shared with scripts/demo).
 # shellcheck source=../../scripts/lib/macho_sdk.sh
 . "$LINKGUARD_SOURCE_DIR/scripts/lib/macho_sdk.sh"
+
+# adhoc_resign FILE...: re-sign linker-signed (ad-hoc) Mach-O fixtures in
+# place after a test edited them, as `codesign -f -s -` would on a Mac, so
+# that `check --portable` (rule code-signature) judges what the test meant
+# to judge, not the edit (tests/tools/adhoc_resign.py).
+adhoc_resign() {
+  python3 "$LINKGUARD_SOURCE_DIR/tests/tools/adhoc_resign.py" "$@" ||
+    test_failed "adhoc_resign $*"
+}
 
 # probe_chained_fixups: prints a reason when clang++-19 cannot cross-link a
 # Mach-O dylib with -fixup_chains here (for a suite's PROBE); silent when it can.

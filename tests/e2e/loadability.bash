@@ -31,10 +31,13 @@ link() {
     -Wl,-platform_version,macos,11.0,"$sdkv" || test_failed "linking $out"
 }
 
-# reshape IN OUT SED_EXPR: IN through obj2yaml, one sed edit, yaml2obj.
+# reshape IN OUT SED_EXPR: IN through obj2yaml, one sed edit, yaml2obj,
+# re-signed ad hoc.
 reshape() {
   "$LLVM_BIN/obj2yaml" "$1" >"$1.yaml" || test_failed "obj2yaml $1"
   sed -e "$3" "$1.yaml" | "$LLVM_BIN/yaml2obj" -o "$2" || test_failed "yaml2obj $2"
+  # yaml2obj leaves LC_CODE_SIGNATURE's blob empty: sign it as lld did.
+  adhoc_resign "$2"
 }
 
 rpaths() { "$LLVM_BIN/llvm-otool" -l "$1" | grep -A2 'cmd LC_RPATH' | grep ' path ' | awk '{print $2}' | tr '\n' ' '; }

@@ -100,4 +100,30 @@ with zipfile.ZipFile("model.pt2", "w") as z:
   out=$(cd ctl && PATH=$PWD/../bin:$PATH "${words[@]}" 2>&1); status=$?
   expect_equal "$status" 1 "the README's check on the export without linkguard: $out"
   expect_contains "$out" "libomp.dylib is still a dependency" "check's output"
+
+  TEST "Use it: the macOS recipe and the Linux one by name, each drop-in of inductor's compiler's family"
+  # Each CXX= line of the section, with the platform the text before it
+  # names; inductor's name test (cpp_builder._is_clang/_is_gcc) on it.
+  python3 - "$LINKGUARD_SOURCE_DIR/README.md" <<'PY' || test_failed "README's Use it (above)"
+import re, sys
+text = open(sys.argv[1]).read()
+use = text.split("\n## Use it\n", 1)[1].split("\n## ", 1)[0]
+recipes = {}
+for m in re.finditer(r"export CXX=(\S+)", use):
+    before = use[:m.start()]
+    platform = max(("macOS", "Linux"), key=before.rfind)
+    recipes[platform] = m.group(1)
+is_clang = lambda c: bool(re.search(r"(clang|clang\+\+)", c))
+is_gcc = lambda c: not is_clang(c) and bool(re.search(r"(gcc|g\+\+|gnu-c\+\+)", c))
+bad = 0
+want = {"macOS": ("clang++", is_clang), "Linux": ("g++", is_gcc)}  # inductor's default compiler there
+for platform, (compiler, same_family) in want.items():
+    cxx = recipes.get(platform)
+    if cxx is None or not same_family(cxx) or not same_family(compiler):
+        print(f"README's Use it: the {platform} recipe is {cxx!r}; inductor's {compiler} needs a "
+              f"drop-in of its family", file=sys.stderr); bad = 1
+if "linkguard run -- python" not in use:
+    print("README's Use it does not name `linkguard run -- python ...`", file=sys.stderr); bad = 1
+sys.exit(bad)
+PY
 }

@@ -11,6 +11,15 @@ SUITE_run_env_PROBE() {
 LG_DIR=$(dirname "$LINKGUARD_BIN")
 LGXX=$LG_DIR/linkguard-clang++
 LGCC=$LG_DIR/linkguard-clang
+LGGXX=$LG_DIR/linkguard-g++
+LGGCC=$LG_DIR/linkguard-gcc
+# The drop-ins for a build with CXX/CC unset: the compiler it runs, g++ and
+# gcc on Linux (make's and inductor's default), clang++ and clang on macOS.
+if [ "$(uname -s)" = Darwin ] || ! command -v g++ >/dev/null; then
+  DEFAULT_XX=$LGXX DEFAULT_CC=$LGCC
+else
+  DEFAULT_XX=$LGGXX DEFAULT_CC=$LGGCC
+fi
 
 # show_env: the four variables as "NAME=value" or "NAME unset" lines.
 SHOW_ENV='for v in CXX CC LINKGUARD_CXX LINKGUARD_CC; do
@@ -18,12 +27,60 @@ SHOW_ENV='for v in CXX CC LINKGUARD_CXX LINKGUARD_CC; do
 done'
 
 SUITE_run_env() {
-  TEST "unset CXX/CC: pointed at linkguard, nothing recorded (PATH decides)"
-  out=$("$LINKGUARD_BIN" run -- sh -c "$SHOW_ENV") || test_failed "run exited $?"
-  expect_equal "$out" "CXX=$LGXX
-CC=$LGCC
+  TEST "unset CXX/CC: the drop-ins of the compiler a build runs without them, nothing recorded (PATH decides)"
+  out=$(unset CXX CC; "$LINKGUARD_BIN" run -- sh -c "$SHOW_ENV") || test_failed "run exited $?"
+  expect_equal "$out" "CXX=$DEFAULT_XX
+CC=$DEFAULT_CC
 LINKGUARD_CXX unset
 LINKGUARD_CC unset" "environment under run"
+
+  TEST "the drop-in's name says the family of the compiler that runs (inductor reads it)"
+  if command -v g++ >/dev/null && command -v gcc >/dev/null; then
+    out=$(CXX="ccache g++" CC=gcc "$LINKGUARD_BIN" run -- sh -c "$SHOW_ENV")
+    expect_equal "$out" "CXX=$LGGXX
+CC=$LGGCC
+LINKGUARD_CXX=ccache g++
+LINKGUARD_CC=gcc" "environment under run, CXX=g++"
+    out=$(CXX=g++ LINKGUARD_CXX=$CLANGXX "$LINKGUARD_BIN" env)
+    expect_contains "$out" "export CXX='$LGXX'" "env, LINKGUARD_CXX names clang"
+    # linkguard-gcc runs gcc from PATH (never clang as a fallback).
+    printf 'int f(void) { return 1; }\n' >fam.c
+    env -u LINKGUARD_CC -u CC "$LGGCC" -O2 -c fam.c -o fam.o || test_failed "linkguard-gcc failed"
+    expect_contains "$("$LLVM_BIN/llvm-readelf" -p .comment fam.o)" "GCC:" "fam.o's compiler"
+    out=$(env -u LINKGUARD_CXX -u CXX PATH=/nonexistent "$LGGXX" -c fam.c -o fam2.o 2>&1); st=$?
+    expect_equal "$st" 69 "linkguard-g++ with no g++ on PATH: $out"
+  else
+    echo "note: g++/gcc not installed; the GCC names were not run" >&2
+  fi
+
+  TEST "a clang name in front of GCC warns once per process tree, never replayed by ccache"
+  if command -v g++ >/dev/null && command -v ccache >/dev/null; then
+    printf 'int g(void) { return 2; }\n' >warn.cpp
+    export XDG_STATE_HOME=$PWD/state
+    # One tree (one process group): two steps, one warning.
+    setsid sh -c 'LINKGUARD_CXX=g++ "$1" -c warn.cpp -o w1.o && LINKGUARD_CXX=g++ "$1" -c warn.cpp -o w2.o' \
+      sh "$LGXX" 2>warn.err || test_failed "linkguard-clang++ with g++ failed: $(cat warn.err)"
+    expect_equal "$(grep -c 'linkguard-clang++ is a clang name, but the compiler it runs' warn.err)" 1 \
+      "warnings in one process tree: $(cat warn.err)"
+    expect_contains "$(cat warn.err)" "use linkguard-g++" "the warning"
+    # Another tree: said again, once.
+    setsid sh -c 'LINKGUARD_CXX=g++ "$1" -c warn.cpp -o w3.o' sh "$LGXX" 2>warn2.err
+    expect_equal "$(grep -c 'is a clang name' warn2.err)" 1 "a new process tree: $(cat warn2.err)"
+    # The GCC name in front of g++: nothing to say.
+    setsid sh -c 'LINKGUARD_CXX=g++ "$1" -c warn.cpp -o w4.o' sh "$LGGXX" 2>warn3.err
+    expect_equal "$(cat warn3.err)" "" "linkguard-g++ in front of g++"
+    # ccache in front: said on UNCACHED_ERR_FD, so a hit does not replay it.
+    export CCACHE_DIR=$PWD/ccache-dir CCACHE_NOHASHDIR=1
+    setsid sh -c 'LINKGUARD_CXX=g++ ccache "$1" -c warn.cpp -o c1.o' sh "$LGXX" 2>miss.err
+    expect_contains "$(cat miss.err)" "is a clang name" "ccache's miss shows the warning"
+    setsid sh -c 'LINKGUARD_CXX=g++ ccache "$1" -c warn.cpp -o c2.o' sh "$LGXX" 2>hit.err
+    expect_equal "$(ccache --print-stats | awk -F'\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { n += $2 } END { print n + 0 }')" 1 \
+      "ccache hits"
+    expect_not_contains "$(cat hit.err)" "is a clang name" "ccache's hit (replayed stderr)"
+    unset XDG_STATE_HOME CCACHE_DIR CCACHE_NOHASHDIR
+  else
+    echo "note: g++ or ccache not installed; the family warning was not run" >&2
+  fi
 
   TEST "the user's CXX/CC are recorded as LINKGUARD_CXX/LINKGUARD_CC"
   out=$(CXX="ccache $CLANGXX" CC=$CLANG "$LINKGUARD_BIN" run -- sh -c "$SHOW_ENV")

@@ -129,8 +129,13 @@ SUITE_try_load() {
   expect_not_contains "$(needed asneeded.so)" omp "asneeded.so NEEDED"
   out=$(LG try-load --forbid openmp --call model_selftest plain.so); status=$?
   expect_equal "$status" 1 "plain.so: $out"
-  expect_contains "$out" "plain.so: image: dependency: /usr/lib/llvm-14/lib/libomp.so.5"
-  expect_contains "$out" "plain.so: violation: /usr/lib/llvm-14/lib/libomp.so.5 is mapped in the process, and 'openmp' is forbidden"
+  expect_contains "$out" "plain.so: image: dependency: /usr/lib/llvm-14/lib/libomp.so.5 (loaded by plain.so)"
+  # One image, one finding (it is seen at every stop), naming what brought
+  # it in (issue 35 item 7).
+  expect_contains "$out" "plain.so: violation: /usr/lib/llvm-14/lib/libomp.so.5 is mapped in the process (loaded by plain.so), and 'openmp' is forbidden"
+  expect_equal "$(printf '%s\n' "$out" | grep -c ': violation: ')" 1 "violation lines: $out"
+  expect_contains "$out" "is forbidden; remove the dependency on it from the image that loads it"
+  expect_contains "$out" "1 violation: broken"
   expect_contains "$out" "plain.so: call model_selftest: returned 0"
   # The JSON findings are about images, as docs/try-load.md documents.
   LG try-load --json --forbid openmp plain.so | python3 -c '
@@ -138,8 +143,10 @@ import json, sys
 d = json.load(sys.stdin)
 f = [x for x in d["findings"] if x["kind"] == "violation"]
 assert f and f[0]["image"] == "/usr/lib/llvm-14/lib/libomp.so.5", d["findings"]
-assert set(f[0]) == {"kind", "image", "rule", "message"}, f[0]
-assert d["violations"] == len(f) and d["keepEnvironment"] is False, d
+assert set(f[0]) == {"kind", "image", "rule", "message", "advice"}, f[0]
+assert d["violations"] == len(f) == 1 and d["keepEnvironment"] is False, d
+omp = [i for i in d["images"] if i["path"] == "/usr/lib/llvm-14/lib/libomp.so.5"]
+assert len(omp) == 1 and omp[0]["via"] == "plain.so", d["images"]
 ' || test_failed "findings JSON"
   out=$(LG try-load --forbid openmp --call model_selftest asneeded.so); status=$?
   expect_equal "$status" 0 "asneeded.so: $out"

@@ -145,6 +145,97 @@ SUITE_ux() {
   expect_equal "$status" 1 "check --mps-aot k.dylib"
   expect_contains "$out" "link with -Wl,-dead_strip_dylibs"
 
+  TEST "every finding names its fix: a file, a tree, a .pt2's member, an absolute path (issue 35 item 3)"
+  # A file: the link line (as above). The same dylib in a tree: the same
+  # fix, which a tree's check dropped.
+  omp_dylib k.dylib arm64
+  mkdir -p tree/lib && cp k.dylib tree/lib/
+  out=$(LG check --mps-aot tree); status=$?
+  expect_equal "$status" 1 "check --mps-aot tree: $out"
+  expect_contains "$out" "tree/lib/k.dylib: violation: "
+  expect_contains "$out" "no symbol binds to it; link with -Wl,-dead_strip_dylibs or drop it from the link line"
+  # A member of a PyTorch export: export again, not a link line; and under
+  # --portable (the zip judged as a tree by its closure) the same.
+  mkdir -p m/data/aotinductor/model && cp k.dylib m/data/aotinductor/model/model.so
+  zip_of model.pt2 m/data/aotinductor/model/model.so
+  for portable in "" --portable; do
+    out=$(LG check --mps-aot $portable model.pt2); status=$?
+    expect_equal "$status" 1 "check --mps-aot $portable model.pt2: $out"
+    expect_contains "$out" "model.pt2!m/data/aotinductor/model/model.so: violation: "
+    expect_contains "$out" "no symbol binds to it; export the model again under linkguard.inductor.use() (docs/python.md)"
+    expect_not_contains "$out" "drop it from the link line"
+  done
+  # An absolute path outside the system: ship it and load it by @rpath, or
+  # declare it provided.
+  echo 'extern "C" int prov() { return 1; }' >prov.cpp
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk) -nostdlib++ -shared prov.cpp -o libprov.dylib \
+    -Wl,-install_name,/opt/vendor/libprov.dylib || test_failed "libprov.dylib"
+  echo 'extern "C" int prov(); extern "C" int use() { return prov(); }' >use.cpp
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk) -nostdlib++ -shared use.cpp -o use.dylib libprov.dylib ||
+    test_failed "use.dylib"
+  out=$(LG check --portable use.dylib); status=$?
+  expect_equal "$status" 1 "check --portable use.dylib: $out"
+  expect_contains "$out" "ship libprov.dylib in the tree and load it as @rpath/libprov.dylib"
+  expect_contains "$out" "--provided /opt/vendor/libprov.dylib"
+  # The JSON carries each finding's fix apart from its message.
+  LG check --json --portable --mps-aot use.dylib k.dylib tree model.pt2 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = [x for g in d["files"] for x in g["findings"]]
+assert f and all(x.get("advice") for x in f), f
+assert not any("export the model again" in x["message"] or "link with" in x["message"] for x in f), f
+' || test_failed "advice in the JSON"
+  # A Linux model that needs libtorch: the torch process that loads a .pt2
+  # provides PyTorch's own libraries (docs/check.md).
+  echo 'int t(void) { return 1; }' >t.c
+  "$CLANG" -shared -fPIC t.c -o libtorch_cpu.so -Wl,-soname,libtorch_cpu.so || test_failed libtorch_cpu.so
+  echo 'int t(void); int run(void) { return t(); }' >run.c
+  mkdir -p lt/data/aotinductor/model
+  "$CLANG" -shared -fPIC run.c -o lt/data/aotinductor/model/model.so -L. -ltorch_cpu || test_failed model.so
+  zip_of lt.pt2 lt/data/aotinductor/model/model.so
+  for f in lt.pt2 'lt.pt2!lt/data/aotinductor/model/model.so'; do
+    out=$(LG check --portable "$f"); status=$?
+    expect_equal "$status" 0 "check --portable $f: libtorch_cpu is PyTorch's own: $out"
+  done
+  expect_contains "$(LG check --json --portable lt.pt2)" "is PyTorch's own library, which the torch process that loads a .pt2 provides"
+  # The same library outside a PyTorch export is not provided.
+  expect_status 1 LG check --portable lt/data/aotinductor/model/model.so >/dev/null
+
+  TEST "a tree judges what ships: object files are skipped, a tree of models says what to add (issue 35 item 6)"
+  mkdir -p bd/obj
+  echo 'int f(void) { return 1; }' >f.c
+  "$CLANG" -c -fPIC f.c -o bd/obj/f.o || test_failed f.o
+  # By type, not by name: an ET_REL without .o, a Mach-O MH_OBJECT.
+  cp bd/obj/f.o bd/obj/f.notdoto
+  "$CLANG" -target arm64-apple-macos11 -c f.c -o bd/obj/m.o || test_failed m.o
+  "$CLANG" -shared -fPIC bd/obj/f.o -o bd/libf.so || test_failed libf.so
+  out=$(LG check --portable --unique openmp bd); status=$?
+  expect_equal "$status" 0 "check --portable bd: $out"
+  expect_not_contains "$out" "f.o"
+  expect_not_contains "$out" "m.o"
+  expect_contains "$out" "bd/libf.so: holds"
+  expect_contains "$out" "linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors, 3 skipped: holds"
+  LG check --json --forbid openmp bd | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [f["path"] for f in d["files"]] == ["bd/libf.so"], d["files"]
+assert d["summary"]["skipped"] == 3 and d["summary"]["files"] == 1, d["summary"]
+' || test_failed "the JSON counts the object files as skipped"
+  expect_not_contains "$(LG inspect --tree bd)" "obj/"
+  # Only models and objects: no verdict, and the error says what it found
+  # and what to add (an ExecuTorch program: "ET12" at offset 4).
+  mkdir -p models && cp bd/obj/f.o models/
+  printf '\0\0\0\0ET12\0\0\0\0\0\0\0\0' >models/model.pte
+  err=$(LG check --portable models 2>&1 >/dev/null); status=$?
+  expect_equal "$status" 65 "a tree of models and objects: $err"
+  expect_contains "$err" "models: no Mach-O or ELF image to judge in the tree"
+  expect_contains "$err" "1 object file(s) (models/f.o"
+  expect_contains "$err" "1 ExecuTorch program(s) (models/model.pte"
+  expect_contains "$err" "no Mach-O or ELF image embedded"
+  expect_contains "$err" "add what ships: the executables and shared libraries"
+
   TEST "one line per file judged and per finding (per slice, per rule); --quiet prints the verdict alone"
   elf_lib plain.so
   omp_dylib k_arm64.dylib arm64
@@ -187,7 +278,7 @@ linkguard check: 1 file, 0 violations, 0 kept, 0 unknown, 0 errors: holds"
   expect_contains "$out" "(also: forbid openmp, unused, portable)"
   expect_contains "$out" "linkguard check: 1 file, 1 violation, 0 kept, 0 unknown, 0 errors: broken"
   n=$(LG check --json --portable --mps-aot --forbid openmp --unused k_arm64.dylib |
-      python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["files"][0]["findings"]; print(len(f), len({x["rule"] for x in f}), d["summary"]["violations"], sum("dead_strip_dylibs" in x["message"] for x in f) > 0)')
+      python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["files"][0]["findings"]; print(len(f), len({x["rule"] for x in f}), d["summary"]["violations"], sum("dead_strip_dylibs" in x["advice"] for x in f) > 0)')
   expect_equal "$n" "4 4 1 True" "findings in the JSON (rules, summary, the drop advice)"
   out=$(LG check --quiet --portable plain.so fat.dylib); status=$?
   expect_equal "$status" 1 "check --quiet"
@@ -325,6 +416,19 @@ zsh
   fi
   expect_status 64 LG completion tcsh 2>/dev/null
 
+  TEST "66's one line says what 66 is today: a directory is a tree (judged), not an unreadable input"
+  mkdir -p tree66
+  cp /bin/true tree66/
+  expect_status 0 LG inspect tree66 >/dev/null
+  expect_status 0 LG check --forbid='libnothing*' tree66 >/dev/null
+  expect_status 66 LG inspect tree66/missing 2>/dev/null
+  line66=$(LG help exit-codes | grep -E '^ +66 ')
+  expect_contains "$line66" "missing or unreadable"
+  expect_not_contains "$line66" "directory"
+  for doc in exit-codes.md inspect.md; do
+    expect_not_contains "$(grep -E '^\| 66 \|' "$LINKGUARD_SOURCE_DIR/docs/$doc")" "a directory" "docs/$doc's 66 row"
+  done
+
   TEST "the man page: EXIT STATUS and ENVIRONMENT from the tables the code uses; what it points to is installed"
   install_to "$PWD/prefix"
   page=$(cat prefix/share/man/man1/linkguard.1)
@@ -437,8 +541,10 @@ int main() { return omp_get_max_threads() + model() + prov(); }' >runner.cpp
   mac -shared omp.cpp -o mt/lib/libomp.dylib -Wl,-install_name,@rpath/libomp.dylib
   mac -shared wk.cpp -o libW.dylib -Wl,-install_name,@rpath/libW.dylib
   mac -shared prov.cpp -o libprov.dylib -Wl,-install_name,/opt/vendor/libprov.dylib
+  # SDK 14.0: its missing weak libW is unresolved and allowed (an older
+  # SDK's would be host-dependent: dyld's classic fallback directories).
   mac -shared model.cpp -o mt/lib/model.dylib -Wl,-install_name,@rpath/model.dylib \
-    -Lsdk/omp -lomp -Wl,-weak_library,libW.dylib
+    -Lsdk/omp -lomp -Wl,-weak_library,libW.dylib -Wl,-platform_version,macos,11.0,14.0
   mac runner.cpp -o mt/bin/runner mt/lib/libomp.dylib mt/lib/model.dylib libprov.dylib \
     -Wl,-rpath,@executable_path/../lib
   mac -shared prov.cpp -o mt/lib/libabs.dylib -Wl,-install_name,/opt/build/lib/libabs.dylib
@@ -449,6 +555,8 @@ int main() { return omp_get_max_threads() + model() + prov(); }' >runner.cpp
       -Wl,-platform_version,macos,11.0,15.4
     "$LLVM_BIN/obj2yaml" dup.dylib | sed 's#@loader_path/b#@loader_path/a#' |
       "$LLVM_BIN/yaml2obj" -o mt/lib/libdup.dylib || test_failed "yaml2obj"
+    # yaml2obj leaves the signature's blob empty: signed as lld did.
+    adhoc_resign mt/lib/libdup.dylib
   fi
   # An ELF tree: DT_RUNPATH is not inherited (liba's libb.so is unresolved),
   # libgomp and libomp in one closure.
@@ -549,23 +657,62 @@ PY
   # that is not UTF-8 (its exact bytes beside).
   json_of explain LG explain --json -- /nonexistent/clang++ -shared lib.cpp -o x.so
   json_of explain LG explain --json -- "$CLANGXX" -shared lib.cpp -o "$(printf 'x\xff.so')"
-  # Every document names its schema and is valid against it (one Python:
-  # the test stays quick).
+  # Every document names its schema and is valid against it, and against
+  # the frozen schema of its version (docs/schema/baseline/vN/, issue 35
+  # item 5): a CI that pinned a schema keeps validating what linkguard
+  # prints under that version. Every schema, current and frozen, has an
+  # $id naming its kind and version. (One Python: the test stays quick.)
   python3 - "$LINKGUARD_SOURCE_DIR/docs/schema" documents.txt <<'PY' || test_failed "documents against their schemas"
-import json, sys, jsonschema
-bad = 0
+import glob, json, os, re, sys, jsonschema
+root, bad, frozen, advised = sys.argv[1], 0, 0, 0
+def err(msg):
+    global bad
+    print("  " + msg, file=sys.stderr); bad = 1
+paths = sorted(glob.glob(root + "/*.json")) + sorted(glob.glob(root + "/baseline/v*/*.json"))
+assert len(glob.glob(root + "/baseline/v1/*.json")) == len(glob.glob(root + "/*.json")), "baseline v1 is every schema"
+ids = {}
+for p in paths:
+    s = json.load(open(p))
+    jsonschema.Draft202012Validator.check_schema(s)
+    name = os.path.basename(p)[:-5]
+    m = re.fullmatch(r"linkguard-(.+)/([0-9]+)", s["properties"]["schema"]["const"])
+    if not m or m.group(1) != name:
+        err("%s: its schema.const does not name %s" % (p, name)); continue
+    if s.get("$id") != "urn:linkguard:schema:%s:%s" % (name, m.group(2)):
+        err("%s: $id %r is not urn:linkguard:schema:%s:%s" % (p, s.get("$id"), name, m.group(2)))
+    d = re.search(r"/baseline/v([0-9]+)/", p)
+    if d and d.group(1) != m.group(2):
+        err("%s: a schema of version %s under v%s" % (p, m.group(2), d.group(1)))
+    if not d and int(m.group(2)) > 1 and not os.path.exists("%s/baseline/v%d/%s.json" % (root, int(m.group(2)) - 1, name)):
+        err("%s: version %s, and the version before it is not frozen" % (p, m.group(2)))
 for line in open(sys.argv[2], errors="backslashreplace"):
     name, path, what = line.rstrip("\n").split("\t")
-    schema = json.load(open("%s/%s.json" % (sys.argv[1], name)))
-    jsonschema.Draft202012Validator.check_schema(schema)
+    schema = json.load(open("%s/%s.json" % (root, name)))
     try:
         doc = json.load(open(path))
     except ValueError as e:
-        print("  [%s]: not JSON: %s" % (what, e), file=sys.stderr); bad = 1; continue
-    if doc.get("schema") != "linkguard-%s/1" % name:
-        print("  [%s]: schema is %r, not linkguard-%s/1" % (what, doc.get("schema"), name), file=sys.stderr); bad = 1
+        err("[%s]: not JSON: %s" % (what, e)); continue
+    const = schema["properties"]["schema"]["const"]
+    if doc.get("schema") != const:
+        err("[%s]: schema is %r, not %s" % (what, doc.get("schema"), const))
     for e in sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str):
-        print("  [%s] %s: %s" % (what, "/".join(map(str, e.absolute_path)), e.message[:400]), file=sys.stderr); bad = 1
+        err("[%s] %s: %s" % (what, "/".join(map(str, e.absolute_path)), e.message[:400]))
+    version = const.rsplit("/", 1)[1]
+    base = "%s/baseline/v%s/%s.json" % (root, version, name)
+    if os.path.exists(base):
+        frozen += 1
+        for e in sorted(jsonschema.Draft202012Validator(json.load(open(base))).iter_errors(doc), key=str):
+            err("[%s] against the frozen %s: %s: %s" % (what, base, "/".join(map(str, e.absolute_path)), e.message[:400]))
+    # Every finding names its fix (issue 35 item 3).
+    for f in (x for g in doc.get("files", []) for x in g.get("findings", [])) if name == "check" else \
+             (doc.get("findings") or [] if name == "try-load" else []):
+        advised += 1
+        if not f.get("advice") or "knows no fix" in f["advice"]:
+            err("[%s]: a finding without its fix: %s" % (what, f))
+if not frozen:
+    err("no document was checked against a frozen schema")
+if advised < 10:
+    err("only %d findings in the documents: the advice check saw too few" % advised)
 sys.exit(bad)
 PY
   # The schemas are strict: a field no schema names is drift, and fails.

@@ -14,6 +14,7 @@
 #include "flags/ClangArgParser.h"
 #include "flags/ClangOptionTable.h"
 #include "flags/Classification.h"
+#include "support/StableSort.h"
 
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/Option.h"
@@ -62,8 +63,8 @@ bothParses(llvm::ArrayRef<const char *> Argv,
     // The spelling is the argument up to the value.
     Got.emplace_back(L.Index, parseLine(Fast.optionId(L), Fast.spelling(L), {Fast.value(L)}));
   }
-  std::stable_sort(Got.begin(), Got.end(),
-                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  stableSort(Got,
+             [](const auto &A, const auto &B) { return A.first < B.first; });
   Want.emplace_back(~0u, "missing " + std::to_string(MI) + " " + std::to_string(MC));
   Got.emplace_back(~0u, "missing " + std::to_string(FI) + " " + std::to_string(FC));
   return {std::move(Want), std::move(Got)};

@@ -1,10 +1,16 @@
 """The real thing (scripts/portability aoti, in a Debian 13 chroot with its
-python3-torch): export a small model with AOTInductor after
-linkguard.inductor.use(), load it, compare with eager, and prove from
+python3-torch): export a small model with AOTInductor through one of the
+documented recipes, load it, compare with eager, and prove from
 linkguard's log that every compile and link step inductor ran went through
 linkguard and reached the real compiler unchanged.
 
-    python aoti_export.py WORKDIR
+    python aoti_export.py WORKDIR [use|cxx|run]
+
+  use  linkguard.inductor.use() (the default);
+  cxx  CXX=<prefix>/bin/linkguard-g++ set by the caller (README, Linux);
+  run  started as `linkguard run -- python aoti_export.py WORKDIR run`.
+For cxx and run, inductor names $CXX, which must be the GCC drop-in: its
+name test then takes it for g++ and adds g++'s own flags, which g++ gets.
 
 Every command inductor starts is recorded (subprocess.Popen, which
 subprocess.run/check_output use); each one it started through the drop-in
@@ -19,11 +25,21 @@ import sys
 import time
 
 work = os.path.abspath(sys.argv[1])
+recipe = sys.argv[2] if len(sys.argv) > 2 else "use"
+if recipe not in ("use", "cxx", "run"):
+    raise SystemExit(f"aoti_export.py: unknown recipe {recipe!r}; expected use, cxx or run")
 os.makedirs(work, exist_ok=True)
 log = os.path.join(work, "linkguard.log")
 if os.path.exists(log):
     os.unlink(log)
 os.environ["LINKGUARD_LOG"] = "trace"  # the plan of each step, as JSON
+if recipe != "use":
+    # The drop-in is $CXX already (set by the caller, or by `linkguard run`);
+    # each step it runs logs its plan here.
+    os.environ["LINKGUARD_LOG_FILE"] = log
+    cxx = os.environ.get("CXX", "")
+    if os.path.basename(cxx) != "linkguard-g++":
+        raise SystemExit(f"aoti_export.py {recipe}: CXX={cxx!r}, expected the GCC drop-in linkguard-g++")
 
 started = []
 _Popen = subprocess.Popen
@@ -40,8 +56,10 @@ subprocess.Popen = RecordingPopen  # type: ignore[misc]
 import torch  # noqa: E402
 import torch._inductor.config as inductor_config  # noqa: E402
 
+import contextlib  # noqa: E402
+import shutil  # noqa: E402
+
 import linkguard  # noqa: E402
-import linkguard.inductor  # noqa: E402
 
 inductor_config.compile_threads = 1  # every step in this process, where it is recorded
 inductor_config.force_disable_caches = True  # a real compile, not a cache hit
@@ -61,9 +79,19 @@ torch.manual_seed(0)
 model = Small().eval()
 x = torch.randn(5, 16)
 t0 = time.monotonic()
+if recipe == "use":
+    switch = linkguard.inductor.use(log_file=log)  # `import linkguard` alone: a lazy attribute
+    dropin, real = switch.dropin, switch.real_compiler
+    print(f"inductor: {switch}", flush=True)
+else:
+    switch = contextlib.nullcontext()
+    from torch._inductor import cpp_builder  # noqa: E402
+    dropin, real = cpp_builder.get_cpp_compiler(), shutil.which("g++") or "g++"
+    assert dropin == os.environ["CXX"], (dropin, os.environ["CXX"])
+    assert cpp_builder._is_gcc(dropin) and not cpp_builder._is_clang(dropin), dropin
+    print(f"inductor ({recipe}): CXX={dropin}, real compiler {real}", flush=True)
 with torch.no_grad():
-    with linkguard.inductor.use(log_file=log) as switch:
-        print(f"inductor: {switch}", flush=True)
+    with switch:
         ep = torch.export.export(model, (x,))
         pkg = torch._inductor.aoti_compile_and_package(ep, package_path=os.path.join(work, "small.pt2"))
     t1 = time.monotonic()
@@ -79,7 +107,7 @@ for args in started:
     argv = [os.fspath(a) for a in args] if isinstance(args, (list, tuple)) else None
     if argv is None:  # a shell string: inductor uses argument lists, say so if not
         raise SystemExit(f"inductor started a shell command: {args!r}")
-    if argv and argv[0] == switch.dropin:
+    if argv and argv[0] == dropin:
         via_dropin.append(argv)
 # ... and what linkguard ran.
 plans = []
@@ -87,13 +115,13 @@ with open(log, encoding="utf-8") as f:
     for line in f:
         if " trace: plan: " in line:
             plans.append(json.loads(line.split(" trace: plan: ", 1)[1]))
-print(f"inductor started {len(via_dropin)} compiler commands through {switch.dropin}; "
+print(f"inductor started {len(via_dropin)} compiler commands through {dropin}; "
       f"linkguard logged {len(plans)} plans")
 phases = sorted(p["phase"] for p in plans)
 print("phases: " + ", ".join(f"{ph} x{phases.count(ph)}" for ph in sorted(set(phases))))
 assert "link" in phases and "compile" in phases, phases
 bad = [p for p in plans if p["appended"] or p["insertedBeforeLibraries"] or p["action"] != "exec"
-       or p["compiler"] != switch.real_compiler or p["argv"][0] != switch.real_compiler]
+       or p["compiler"] != real or p["argv"][0] != real]
 assert not bad, f"steps linkguard changed or ran elsewhere: {bad}"
 ran = sorted(tuple(p["argv"][1:]) for p in plans)
 asked = sorted(tuple(a[1:]) for a in via_dropin)
@@ -102,7 +130,7 @@ assert ran == asked, "linkguard's steps differ from inductor's commands:\n" + "\
         [" ".join(a) for a in asked], [" ".join(r) for r in ran], "inductor", "linkguard", lineterm=""))
 # inductor still took the compiler for what it is: g++'s own flags
 # (cpp_builder adds them when _is_gcc(name)) are on its steps.
-if os.path.basename(switch.real_compiler).startswith("g++"):
+if os.path.basename(real).startswith("g++"):
     assert any("-fno-tree-loop-vectorize" in a for a in asked), "inductor no longer saw g++"
 for p in plans:
     if p["phase"] in ("compile", "link"):

@@ -41,7 +41,7 @@ def test_check_verdict_equals_the_cli(mps, cli, files, kwargs, opts, code):
     assert r.raw["summary"] == doc["summary"]
     # Every violation line the CLI prints is a finding, with its file.
     lines = [ln for ln in text.stdout.splitlines() if ": violation: " in ln]
-    got = [f"{f.path}: violation: {f.message}" for f in r.findings if f.kind == "violation"]
+    got = [f"{f.path}: violation: {f.message}; {f.advice}" for f in r.findings if f.kind == "violation"]
     assert sorted(got) == sorted(lines)
     assert len(r.errors) == len(doc["errors"])
     if code == 1:
@@ -53,7 +53,7 @@ def test_check_on_a_wheel_names_members(wheel):
     r = linkguard.check(wheel, forbid=["openmp"])
     assert r.holds
     files = [f["path"] for f in r.raw["files"]]
-    assert all(p.startswith(wheel + "!") for p in files) and len(files) == 4
+    assert all(p.startswith(wheel + "!") for p in files) and len(files) == 6  # 5 drivers, the loader
 
 
 def test_member_of_a_container(wheel, elf, tmp_path):
@@ -156,3 +156,68 @@ def test_try_load_under_a_directory_with_a_bang(tmp_path):
         assert all((f.file, f.member, f.path) == (str(pkg), "x!y/libneedsm.so",
                                                   f"{pkg}!x!y/libneedsm.so")
                    for f in r.findings), [(f.file, f.member, f.path) for f in r.findings]
+
+
+# The options a keyword does not stand for: --json is always given, --help
+# and --quiet shape the text only.
+CLI_ONLY = {"help", "json", "quiet"}
+
+
+@pytest.mark.parametrize("command,function", [("check", "check"), ("inspect", "inspect"),
+                                              ("try-load", "try_load")])
+def test_every_cli_option_has_a_keyword(cli, command, function):
+    """The keywords are the options `COMMAND --help` lists (its table is
+    commands/Opts.td): a new option without a keyword fails here. (Before:
+    check had no executable=, unique=, max_inflated=.)"""
+    import inspect as pyinspect
+    h = run(cli, command, "--help")
+    assert h.returncode == 0, h.stderr
+    options = set(re.findall(r"^  --([a-z][a-z-]*)", h.stdout, re.M)) - CLI_ONLY
+    assert len(options) >= 5, h.stdout
+    params = pyinspect.signature(getattr(linkguard, function)).parameters.values()
+    keywords = {p.name.replace("_", "-") for p in params
+                if p.default is not pyinspect.Parameter.empty and p.kind is not p.VAR_POSITIONAL}
+    assert keywords == options, (f"missing: {sorted(options - keywords)}; "
+                                 f"not an option: {sorted(keywords - options)}")
+
+
+def test_check_keywords_act_as_the_options(elf, wheel, cli, tmp_path):
+    """executable=, unique=, max_inflated= give the binary what --executable,
+    --unique, --max-inflated give it: the same document and exit code."""
+    import shutil
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for f in ("libneedsm.so", "app"):
+        shutil.copy(elf / f, tree / f)
+    cases = [
+        ([tree / "libneedsm.so"], dict(portable=True, executable=tree / "app"),
+         ["--portable", f"--executable={tree / 'app'}"]),
+        ([tree], dict(forbid=["libnothing*"], unique=["openmp"]), ["--forbid=libnothing*", "--unique=openmp"]),
+        ([wheel], dict(forbid=["openmp"], max_inflated=1024), ["--forbid=openmp", "--max-inflated=1024"]),
+        ([wheel], dict(forbid=["openmp"], max_inflated="1G"), ["--forbid=openmp", "--max-inflated=1G"]),
+    ]
+    for paths, kwargs, opts in cases:
+        c = run(cli, "check", "--json", *opts, "--", *paths)
+        r = linkguard.check(*paths, **kwargs)
+        assert r.exit_code == c.returncode, (kwargs, c.stderr, r.stderr)
+        assert r.raw == json.loads(c.stdout), kwargs
+    assert linkguard.check(wheel, forbid=["openmp"], max_inflated=1024).exit_code == 65
+    with pytest.raises(linkguard.UsageError, match="linkguard: error:") as e:
+        linkguard.check(tree, unique=["no-such-family"])
+    assert e.value.exit_code == 64
+    with pytest.raises(TypeError):
+        linkguard.check(tree, forbid=["x"], max_inflated=1.5)  # type: ignore[arg-type]
+
+
+def test_import_linkguard_then_inductor_without_torch(venv, tmp_path):
+    """`import linkguard` then `linkguard.inductor` (a lazy attribute) works,
+    and importing either imports no torch. (Before: AttributeError.)"""
+    code = ("import sys, linkguard\n"
+            "assert 'linkguard.inductor' not in sys.modules and 'torch' not in sys.modules\n"
+            "m = linkguard.inductor\n"
+            "assert callable(m.use) and callable(m.restore) and linkguard.testing.assert_holds\n"
+            "assert 'torch' not in sys.modules, sorted(k for k in sys.modules if k.startswith('torch'))\n"
+            "print('ok')\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = run(os.path.join(venv, "bin", "python"), "-c", code, env=env, cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr

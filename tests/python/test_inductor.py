@@ -172,3 +172,129 @@ def test_refuses_a_dropin_directory_others_can_write(fake_torch, tmp_path, venv)
                         "import linkguard.inductor; linkguard.inductor.use()"],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert r.returncode != 0 and "only this user can write" in r.stderr
+
+
+def test_import_linkguard_then_use_and_module_restore(fake_torch, tmp_path, venv):
+    """docs/python.md's spelling: `import linkguard`, `linkguard.inductor.use()`,
+    `linkguard.inductor.restore()`; torch is imported by use(), not by the
+    import. restore() undoes every use() still in force, newest first.
+    (Before: no linkguard.inductor attribute, no module-level restore().)"""
+    code = textwrap.dedent("""\
+        import json, os, sys
+        import linkguard
+        out = {"torch_at_import": "torch" in sys.modules}
+        from torch._inductor import config
+        before, env_before = config.cpp.cxx, os.environ.get("LINKGUARD_CXX")
+        linkguard.inductor.use()
+        linkguard.inductor.use()  # again while in force
+        out["during"] = [list(config.cpp.cxx), os.environ.get("LINKGUARD_CXX")]
+        linkguard.inductor.restore()
+        out["restored"] = config.cpp.cxx == before and os.environ.get("LINKGUARD_CXX") == env_before
+        linkguard.inductor.restore()  # nothing in force: nothing to do
+        out["still"] = config.cpp.cxx == before
+        print(json.dumps(out))
+        """)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LINKGUARD_")}
+    env.update(PYTHONPATH=str(fake_torch), CXX="g++", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    r = subprocess.run([os.path.join(venv, "bin", "python"), "-c", code], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    import json
+    out = json.loads(r.stdout)
+    assert out["torch_at_import"] is False
+    assert os.path.basename(out["during"][0][0]) == "g++" and out["during"][1].endswith("/g++")
+    assert out["restored"] is True and out["still"] is True
+
+
+# What inductor does with the compiler it names (cpp_builder, Linux): the
+# flags of the family its name says, then one compile and link.
+INDUCTOR_STEP = textwrap.dedent("""\
+    import json, os, subprocess, sys
+    from torch._inductor import cpp_builder
+    cxx = cpp_builder.get_cpp_compiler()
+    flags = ["-O3", "-fPIC", "-shared", "-Wall"]
+    if cpp_builder._is_gcc(cxx):
+        flags += ["-fno-tree-loop-vectorize", "-fexcess-precision=fast", "-pedantic"]
+    if cpp_builder._is_clang(cxx):
+        flags += ["-Werror=ignored-optimization-argument"]
+    src, out = sys.argv[1], sys.argv[2]
+    r = subprocess.run([cxx, src, *flags, "-o", out], stderr=subprocess.PIPE, text=True)
+    print(json.dumps({"cxx": cxx, "gcc": cpp_builder._is_gcc(cxx), "clang": cpp_builder._is_clang(cxx),
+                      "status": r.returncode, "stderr": r.stderr}))
+    """)
+
+
+def spy_on(tmp_path, name, real):
+    """A directory with NAME first on PATH: records its argv (NUL-separated)
+    and runs the real compiler with it."""
+    d = tmp_path / "spy"
+    d.mkdir(exist_ok=True)
+    log = tmp_path / f"{name}.argv"
+    (d / name).write_text(f'#!/bin/sh\nprintf "%s\\0" "$@" >>"{log}"\nprintf "\\n" >>"{log}"\n'
+                          f'exec "{real}" "$@"\n')
+    (d / name).chmod(0o755)
+    return d, log
+
+
+def calls(log):
+    return [c.rstrip("\0").split("\0") for c in log.read_text().split("\0\n") if c] if log.exists() else []
+
+
+@pytest.mark.parametrize("how", ["run", "env"])
+def test_run_and_env_keep_inductors_g_plus_plus_and_its_argv(fake_torch, tmp_path, venv, how):
+    """CXX unset on Linux: inductor runs g++. Under `linkguard run` (or after
+    `eval "$(linkguard env)"`) inductor names a drop-in that its own name test
+    takes for GCC, the flags are GCC's, and the real g++ receives exactly the
+    argv it gets without linkguard. (Before: CXX=linkguard-clang++, so
+    _is_clang, clang's flags, and clang++ from PATH in place of g++.)"""
+    import json
+    import shutil
+    real = shutil.which("g++")
+    if not real or not os.path.realpath(real).split("/")[-1].count("g++"):
+        pytest.skip("no g++ on PATH")
+    spy, log = spy_on(tmp_path, "g++", os.path.realpath(real))
+    src = tmp_path / "k.cpp"
+    src.write_text('extern "C" int kernel(int x) { return x + 1; }\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LINKGUARD_") and k not in ("CXX", "CC")}
+    env.update(PYTHONPATH=str(fake_torch), PATH=f"{spy}:{os.path.join(venv, 'bin')}:{env['PATH']}",
+               XDG_STATE_HOME=str(tmp_path / "state"))
+    py = os.path.join(venv, "bin", "python")
+    plain = subprocess.run([py, "-c", INDUCTOR_STEP, str(src), str(tmp_path / "plain.so")], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert plain.returncode == 0, plain.stderr
+    without = json.loads(plain.stdout)
+    assert (without["cxx"], without["gcc"], without["clang"], without["status"]) == ("g++", True, False, 0)
+    before = calls(log)
+    log.unlink()
+    lg = os.path.join(venv, "bin", "linkguard")
+    if how == "run":
+        cmd = [lg, "run", "--", py, "-c", INDUCTOR_STEP, str(src), str(tmp_path / "lg.so")]
+    else:
+        cmd = ["sh", "-c", f'eval "$("{lg}" env)" && exec "$0" -c "$1" "$2" "$3"',
+               py, INDUCTOR_STEP, str(src), str(tmp_path / "lg.so")]
+    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    through = json.loads(r.stdout)
+    # inductor's own name test, on what run/env set CXX to:
+    assert through["cxx"] == os.path.join(venv, "bin", "linkguard-g++")
+    assert (through["gcc"], through["clang"], through["status"]) == (True, False, 0), through["stderr"]
+    assert "warning" not in through["stderr"] and "warning" not in r.stderr
+    # The real g++ received the same commands, argv[0] aside (the probe
+    # inductor runs, then the compile and link).
+    after = calls(log)
+    assert any("-fno-tree-loop-vectorize" in c for c in before), before
+    assert after == [[a.replace("plain.so", "lg.so") for a in c] for c in before], (before, after)
+    assert os.path.isfile(tmp_path / "lg.so")
+
+
+def test_linkguard_g_plus_plus_is_in_the_wheel_and_gcc_named(venv):
+    """The GCC pair is installed beside the clang pair; inductor's name test
+    takes each for its family."""
+    import re
+    for name, gcc, clang in [("linkguard-g++", True, False), ("linkguard-gcc", True, False),
+                             ("linkguard-clang++", False, True), ("linkguard-clang", False, True)]:
+        p = os.path.join(venv, "bin", name)
+        assert os.access(p, os.X_OK), name
+        is_clang = bool(re.search(r"(clang|clang\+\+)", p))
+        is_gcc = not is_clang and bool(re.search(r"(gcc|g\+\+|gnu-c\+\+)", p))
+        assert (is_gcc, is_clang) == (gcc, clang), p

@@ -285,3 +285,161 @@ TEST_CASE("check --portable reports dyld's refusals and absolute install names",
   // The table names every rule for every release.
   CHECK(dyldRuleTable().size() % 3 == 0);
 }
+
+// --- issue 34: differences from dyld's own code (scripts/dyld-validator,
+// tests/e2e/dyld_oracle.bash), each fixed so that dyld's code wins.
+
+TEST_CASE("dyld oracle: two macOS LC_BUILD_VERSION commands, the last decides "
+          "the gate (PlatformAndVersions::zip)",
+          "[contract][dyld][oracle]") {
+  // zip() replaces the versions when the same platform comes again: the
+  // SDK Policy compares is the last command's.
+  Slice S = cleanDylib(ver(26, 0));
+  S.MachO->Platforms.push_back({MachO::PLATFORM_MACOS, ver(11, 0), ver(14, 0)});
+  S.SearchPaths = {{"@loader_path"}, {"@loader_path"}};
+  CHECK(dyldPlatform(*S.MachO).SDK == ver(14, 0));
+  CHECK(rules(S).empty());
+  // The other way round: SDK 26.0 last, refused by every release.
+  std::swap(S.MachO->Platforms[0], S.MachO->Platforms[1]);
+  CHECK(dyldPlatform(*S.MachO).SDK == ver(26, 0));
+  CHECK(rules(S) == std::vector<std::string>{"duplicate-rpath"});
+  // Zippered: the last macOS command's versions, wherever Catalyst is.
+  S.MachO->Platforms = {{MachO::PLATFORM_MACOS, ver(11, 0), ver(26, 0)},
+                        {MachO::PLATFORM_MACCATALYST, ver(14, 0), ver(18, 0)},
+                        {MachO::PLATFORM_MACOS, ver(11, 0), ver(14, 0)}};
+  CHECK(dyldPlatform(*S.MachO).SDK == ver(14, 0));
+  CHECK(rules(S).empty());
+}
+
+TEST_CASE("dyld oracle: a second __TEXT at a non-zero file offset, the last "
+          "__TEXT is checked (validSemanticsSegments)",
+          "[contract][dyld][oracle]") {
+  Slice S = cleanDylib(ver(14, 0));
+  auto &Segs = S.MachO->Segments;
+  // A second __TEXT after __LINKEDIT, at file offset 0x9000, vm 0xC000.
+  Segs.push_back({"__TEXT", 0xC000, 0x4000, 0x9000, 0, 5, 5, 0, {}});
+  S.MachO->SliceSize = 0x10000;
+  REQUIRE(!rules(S).empty());
+  CHECK(rules(S).front() == "text-offset");
+  // The other way round (the last __TEXT at 0): no text-offset; the two
+  // file ranges [0,0x4000) and [0,0) do not overlap, the names do.
+  std::swap(Segs.front(), Segs.back());
+  for (const std::string &R : rules(S))
+    CHECK(R != "text-offset");
+  // validSegment checks every segment named __TEXT: a second one not r-x.
+  S = cleanDylib(ver(14, 0));
+  S.MachO->Segments.push_back({"__TEXT", 0xC000, 0x4000, 0x9000, 0, 3, 3, 0, {}});
+  REQUIRE(!rules(S).empty());
+  CHECK(rules(S).front() == "text-permissions");
+}
+
+TEST_CASE("dyld oracle: the first refusal is the one dyld's checks reach "
+          "first",
+          "[contract][dyld][oracle]") {
+  // validStructureLoadCommands runs before validSemanticsPlatform.
+  Slice S = cleanDylib(ver(14, 0));
+  S.MachO->UnknownRequired = {{3, 0x80000099}};
+  S.MachO->Platforms.push_back({MachO::PLATFORM_IOS, ver(14, 0), ver(14, 0)});
+  REQUIRE(rules(S).size() == 2);
+  CHECK(rules(S).front() == "unknown-required-load-command");
+  // validSegment runs segment by segment: a later segment's earlier check
+  // comes after an earlier segment's later check.
+  S = cleanDylib(ver(14, 0));
+  S.MachO->Segments[0].InitProt = 3;              // __TEXT not r-x
+  S.MachO->Segments[2].InitProt = 0x11;           // __LINKEDIT: bad bits
+  REQUIRE(rules(S).size() >= 2);
+  CHECK(rules(S).front() == "text-permissions");
+  // validSemanticsLinkerOptions runs before validSemanticsMain.
+  Slice E = cleanDylib(ver(14, 0), MachO::MH_EXECUTE);
+  E.MachO->Mains = 2;
+  E.MachO->MalformedLinkerOption = true;
+  REQUIRE(!rules(E).empty());
+  CHECK(rules(E).front() == "linker-option");
+  // The loader refuses a dlopen() of a no-dynamic-access image before it
+  // validates anything.
+  S = cleanDylib(ver(26, 0));
+  S.MachO->Flags |= 0x400;
+  S.MachO->UUIDs = 0;
+  REQUIRE(rules(S).size() == 2);
+  CHECK(rules(S).front() == "no-dynamic-access");
+}
+
+TEST_CASE("dyld oracle: platforms as mach_o/Platform.cpp counts them",
+          "[contract][dyld][oracle]") {
+  // firmware and sepOS are always fall 2020; the exclave platforms count
+  // as their base platform (15, 16: macOS; 23, 24: visionOS).
+  CHECK(dyldEpochName(dyldEpoch(13, ver(1, 0))) == "fall2020");
+  CHECK(dyldEpochName(dyldEpoch(14, ver(99, 0))) == "fall2020");
+  CHECK(dyldEpochName(dyldEpoch(15, ver(15, 4))) == "spring2025");
+  CHECK(dyldEpochName(dyldEpoch(16, ver(10, 15))) == "fall2019");
+  CHECK(dyldEpochName(dyldEpoch(24, ver(26, 0))) == "fall2025");
+  // uint16_t years: an sdk of 65535.255.255 wraps to 1998, before every
+  // gate.
+  CHECK(dyldEpoch(MachO::PLATFORM_MACOS, 0xFFFFFFFF) <
+        dyldEpoch(MachO::PLATFORM_MACOS, ver(10, 5)));
+  Slice E = cleanDylib(0xFFFFFFFF, MachO::MH_EXECUTE);
+  E.SearchPaths = {{"@executable_path"}, {"@executable_path"}};
+  CHECK(rules(E).empty());
+  // Platform::libSystemDir: "" for an exclaveCore platform (23), so a dylib
+  // there may link nothing; /usr/lib/system/ for macOS.
+  Slice S = cleanDylib(ver(15, 4));
+  S.MachO->LinkedDylibs.clear();
+  CHECK(rules(S) == std::vector<std::string>{"no-linked-dylib"});
+  S.MachO->Platforms[0].Platform = 23;
+  CHECK(rules(S).empty());
+  S.MachO->Platforms[0].Platform = 24; // ExclaveKit: its own directory
+  CHECK(rules(S) == std::vector<std::string>{"no-linked-dylib"});
+  S.InstallName = "/System/ExclaveKit/usr/lib/system/libk.dylib";
+  CHECK(rules(S).empty());
+  // An unknown platform is refused even in a static executable (no
+  // LC_LOAD_DYLINKER); only a missing platform is let go there.
+  Slice St = cleanDylib(ver(26, 0), MachO::MH_EXECUTE);
+  St.MachO->HasDylinker = false;
+  St.MachO->Platforms[0].Platform = 99;
+  CHECK(rules(St) == std::vector<std::string>{"unknown-platform"});
+  St.MachO->Platforms.clear();
+  St.MachO->CPUType = MachO::CPU_TYPE_ARM64_32;
+  CHECK(rules(St).empty());
+  // An incompatible pair before an unknown platform: dyld prints the pair.
+  S = cleanDylib(ver(14, 0));
+  S.MachO->Platforms.push_back({MachO::PLATFORM_IOS, ver(14, 0), ver(14, 0)});
+  S.MachO->Platforms.push_back({99, ver(14, 0), ver(14, 0)});
+  CHECK(rules(S) == std::vector<std::string>{"incompatible-platforms"});
+}
+
+TEST_CASE("dyld oracle: main executables and load commands dyld refuses",
+          "[contract][dyld][oracle]") {
+  // validSemanticsMain: a DriverKit executable must not have LC_MAIN.
+  Slice E = cleanDylib(ver(26, 0), MachO::MH_EXECUTE);
+  E.MachO->Platforms[0].Platform = MachO::PLATFORM_DRIVERKIT;
+  CHECK(rules(E) == std::vector<std::string>{"main-driverkit"});
+  E.MachO->Mains = 0;
+  CHECK(rules(E).empty());
+  // forEachLoadCommand: a command past sizeofcmds, in command order with
+  // the unknown required commands.
+  Slice S = cleanDylib(ver(14, 0));
+  S.MachO->MalformedCommand = {5, "(5 of 9), size (0x18) is too large"};
+  CHECK(rules(S) == std::vector<std::string>{"load-command-malformed"});
+  S.MachO->UnknownRequired = {{3, 0x80000099}};
+  REQUIRE(rules(S).size() == 2);
+  CHECK(rules(S).front() == "unknown-required-load-command");
+  S.MachO->UnknownRequired = {{7, 0x80000099}};
+  CHECK(rules(S).front() == "load-command-malformed");
+}
+
+TEST_CASE("dyld oracle: the pairwise segment walk stops where dyld's does",
+          "[contract][dyld][oracle]") {
+  // A second __TEXT before the real one, not overlapping it, whose vm
+  // range __LINKEDIT overlaps: dyld meets the duplicate name (pair 1,2)
+  // before the overlap (pair 1,3) where names are enforced (SDK 26).
+  Slice E = cleanDylib(ver(26, 0), MachO::MH_EXECUTE);
+  auto &Segs = E.MachO->Segments; // __PAGEZERO, __TEXT, __DATA_CONST, __LINKEDIT
+  Segs[2] = Segs[1];
+  Segs[1] = {"__TEXT", 0x100008000, 0x100, 0x8000, 0x100, 5, 5, 0, {}};
+  REQUIRE(!rules(E).empty());
+  CHECK(rules(E).front() == "duplicate-segment-name");
+  // At SDK 15.0 the names are not compared: the overlap is refused.
+  E.MachO->Platforms[0].SDK = ver(15, 0);
+  REQUIRE(!rules(E).empty());
+  CHECK(rules(E).front() == "segment-vm-overlap");
+}

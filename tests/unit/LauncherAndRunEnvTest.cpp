@@ -1,6 +1,7 @@
 // Launcher options (driver/Invocation.h) and the environment of
 // `linkguard run`/`env` (commands/BuildEnvironment.h).
 #include "commands/BuildEnvironment.h"
+#include "driver/CompilerFamily.h"
 #include "driver/Invocation.h"
 #include "driver/Job.h"
 #include "driver/Plan.h"
@@ -105,7 +106,7 @@ TEST_CASE("run/env record the previous CXX/CC, never linkguard itself", "[run][e
   auto M = envOf(*E);
   CHECK(M["CXX"] == Dir + "/linkguard-clang++");
   CHECK(M["LINKGUARD_CXX"] == "ccache /usr/bin/clang++");
-  CHECK(M["CC"] == Dir + "/linkguard-clang");
+  CHECK(llvm::StringRef(M["CC"]).starts_with(Dir + "/linkguard-"));
   CHECK(M.count("LINKGUARD_CC") == 0); // CC was unset: PATH decides
 
   Cfg = config::configFromMap({{"CXX", Dir + "/linkguard-clang++"}, {"LINKGUARD_CXX", "/opt/c++"},
@@ -122,7 +123,7 @@ TEST_CASE("run/env record the previous CXX/CC, never linkguard itself", "[run][e
   E = buildEnvironment(*Cfg, Self);
   REQUIRE(bool(E));
   M = envOf(*E);
-  CHECK(M["CXX"] == Dir + "/linkguard-clang++");
+  CHECK(M["CXX"] == Dir + "/linkguard-g++"); // /opt/c++ says no family; CXX=g++ does
   CHECK(M.count("LINKGUARD_CXX") == 0); // the explicit LINKGUARD_CXX is kept
 }
 
@@ -131,5 +132,80 @@ TEST_CASE("run/env fail when the multi-call names are missing", "[run][env]") {
   REQUIRE(bool(Cfg));
   auto E = buildEnvironment(*Cfg, "/nonexistent-dir/linkguard");
   REQUIRE_FALSE(bool(E));
-  CHECK(llvm::toString(E.takeError()).find("linkguard-clang++ is missing") != std::string::npos);
+  CHECK(llvm::toString(E.takeError()).find(" is missing beside /nonexistent-dir/linkguard") !=
+        std::string::npos);
+}
+
+TEST_CASE("a name's family is the one inductor's cpp_builder reads", "[run][env][family]") {
+  // cpp_builder._is_clang: "clang" in the name; _is_gcc: not clang, and
+  // "gcc", "g++" or "gnu-c++" in it.
+  CHECK(familyOfName("clang++") == CompilerFamily::Clang);
+  CHECK(familyOfName("arm64-apple-darwin-clang++-19") == CompilerFamily::Clang);
+  CHECK(familyOfName("clang") == CompilerFamily::Clang);
+  CHECK(familyOfName("g++") == CompilerFamily::Gcc);
+  CHECK(familyOfName("x86_64-linux-gnu-g++-12") == CompilerFamily::Gcc);
+  CHECK(familyOfName("gcc-13") == CompilerFamily::Gcc);
+  CHECK(familyOfName("c++") == CompilerFamily::Unknown);
+  CHECK(familyOfName("cc") == CompilerFamily::Unknown);
+  CHECK(std::string(dropInName(CompilerFamily::Gcc, Language::Cxx)) == "linkguard-g++");
+  CHECK(std::string(dropInName(CompilerFamily::Gcc, Language::C)) == "linkguard-gcc");
+  CHECK(std::string(dropInName(CompilerFamily::Clang, Language::Cxx)) == "linkguard-clang++");
+  CHECK(std::string(dropInName(CompilerFamily::Clang, Language::C)) == "linkguard-clang");
+}
+
+TEST_CASE("run/env name the drop-in for the family of the compiler that runs",
+          "[run][env][family]") {
+  const std::string Self = builtBinary();
+  const std::string Dir = llvm::sys::path::parent_path(Self).str();
+  auto envFor = [&](std::map<std::string, std::string> Vars) {
+    auto Cfg = config::configFromMap(Vars);
+    REQUIRE(bool(Cfg));
+    auto E = buildEnvironment(*Cfg, Self);
+    REQUIRE(bool(E));
+    return envOf(*E);
+  };
+  // The compiler named in CXX (past ccache), whatever its path or version.
+  auto M = envFor({{"CXX", "ccache g++-12"}, {"CC", "/usr/lib/llvm-19/bin/clang"},
+                   {"PATH", "/usr/bin:/bin"}});
+  CHECK(M["CXX"] == Dir + "/linkguard-g++");
+  CHECK(M["LINKGUARD_CXX"] == "ccache g++-12");
+  CHECK(M["CC"] == Dir + "/linkguard-clang");
+  M = envFor({{"CXX", "/usr/lib/llvm-19/bin/clang++"}, {"PATH", "/usr/bin:/bin"}});
+  CHECK(M["CXX"] == Dir + "/linkguard-clang++");
+  // An explicit LINKGUARD_CXX is the compiler that runs: its family.
+  M = envFor({{"CXX", "g++"}, {"LINKGUARD_CXX", "clang++-19"}, {"PATH", "/usr/bin:/bin"}});
+  CHECK(M["CXX"] == Dir + "/linkguard-clang++");
+  M = envFor({{"LINKGUARD_CC", "gcc"}, {"PATH", "/usr/bin:/bin"}});
+  CHECK(M["CC"] == Dir + "/linkguard-gcc");
+  // A PATH with only clang: an unset CXX runs clang++, a clang name.
+  llvm::SmallString<128> OnlyClang;
+  REQUIRE(!llvm::sys::fs::createUniqueDirectory("lg-only-clang", OnlyClang));
+  for (const char *N : {"clang++", "clang"}) {
+    llvm::SmallString<128> L(OnlyClang);
+    llvm::sys::path::append(L, N);
+    REQUIRE(!llvm::sys::fs::create_link("/bin/true", L));
+  }
+  M = envFor({{"PATH", std::string(OnlyClang)}});
+  CHECK(M["CXX"] == Dir + "/linkguard-clang++");
+  CHECK(M["CC"] == Dir + "/linkguard-clang");
+  CHECK(M.count("LINKGUARD_CXX") == 0);
+  llvm::sys::fs::remove_directories(OnlyClang);
+#if !defined(__APPLE__)
+  // Unset CXX on Linux: what make and inductor run without it, g++, when
+  // it is on PATH.
+  if (llvm::sys::fs::exists("/usr/bin/g++")) {
+    M = envFor({{"PATH", "/usr/bin:/bin"}});
+    CHECK(M["CXX"] == Dir + "/linkguard-g++");
+    CHECK(M["CC"] == Dir + "/linkguard-gcc");
+    CHECK(M.count("LINKGUARD_CXX") == 0);
+  }
+  // c++ says neither: the file it leads to does (Debian: g++ through
+  // /etc/alternatives).
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path("/usr/bin/c++", Real) &&
+      familyOfName(llvm::sys::path::filename(Real)) == CompilerFamily::Gcc) {
+    M = envFor({{"CXX", "c++"}, {"PATH", "/usr/bin:/bin"}});
+    CHECK(M["CXX"] == Dir + "/linkguard-g++");
+  }
+#endif
 }

@@ -462,3 +462,56 @@ TEST_CASE("try-load: --forbid matches a mapped file's SONAME, not only its names
   CHECK(judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname).What ==
         Outcome::Holds);
 }
+
+TEST_CASE("try-load: one image is one finding and names what brought it in (issue 35 item 7)",
+          "[tryload]") {
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  std::string Report = rec({"load", "ok"}) + rec({"end"});
+  auto noNeeded = [](const std::string &) { return std::vector<std::string>(); };
+  LibraryFacts M = model({"libgomp.so.1"});
+  M.Name = "pkg.pt2!model.so";
+  auto soname = [](const MappedFile &F) -> std::optional<std::string> {
+    if (F.Path == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0")
+      return std::string("libgomp.so.1");
+    return std::nullopt;
+  };
+  // Seen at two stops, and through a second path to the same file (a hard
+  // link), and matched by its path and its SONAME: one image, one finding.
+  const std::string Link = mapsLine("r-xp", "08:01", 12, "/opt/libgomp-copy.so.1");
+  TryLoadVerdict V = judgeRun(watched(Report, {Before, Loaded + GompMaps, Loaded + Link}), M,
+                              std::nullopt, forbidOpenMP(), soname, noNeeded);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Contract.Findings.size() == 1);
+  CHECK(V.Contract.violations() == 1);
+  const contract::Finding &F = V.Contract.Findings[0];
+  CHECK(F.Dependency == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
+  // Brought in by the library's own DT_NEEDED libgomp.so.1 (its SONAME),
+  // named as the user named the library.
+  CHECK_THAT(F.Message, Catch::Contains("(loaded by pkg.pt2!model.so)"));
+  REQUIRE(V.Images.size() == 4);
+  CHECK(V.Images[3].Image.Via == "pkg.pt2!model.so");
+  CHECK(V.Images[3].Image.OtherNames ==
+        std::vector<std::string>{"/opt/libgomp-copy.so.1", "libgomp.so.1"});
+  // A dependency of a dependency names that dependency.
+  const std::string Omp5 = mapsLine("r-xp", "08:01", 13, "/usr/lib/llvm-14/lib/libomp.so.5");
+  V = judgeRun(watched(Report, {Before, Loaded + GompMaps + Omp5}), M, std::nullopt,
+               forbidOpenMP(), soname, [](const std::string &P) {
+                 return P == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0"
+                            ? std::vector<std::string>{"libomp.so.5"}
+                            : std::vector<std::string>();
+               });
+  REQUIRE(V.Images.size() == 5);
+  CHECK(V.Images[4].Image.Via == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
+  CHECK(V.Contract.Findings.size() == 2);
+  // Unwatched (the report alone, as on macOS): one real path listed under
+  // its link name and its real name is one image.
+  std::string Twice = loadedReport() +
+                      rec({"image", "loaded", "/usr/lib/x86_64-linux-gnu/libomp.so.5", Omp}) +
+                      rec({"end"});
+  V = judgeRun(run(Twice), model({"libomp.so.5"}), std::nullopt, forbidOpenMP(), noSoname,
+               noNeeded);
+  CHECK(V.What == Outcome::Broken);
+  CHECK(V.Contract.Findings.size() == 1);
+  CHECK(V.Images.size() == 4);
+  CHECK(V.Images[3].Image.Via == "/m/model.so");
+}
