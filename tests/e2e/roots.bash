@@ -145,6 +145,23 @@ SUITE_roots() {
     done
   done
 
+  TEST "an extension module marked -z nodlopen is refused though an executable loads it fine"
+  # python3's import dlopens it: "shared object cannot be dlopen()ed";
+  # app's DT_NEEDED load is no dlopen and runs. (h-roots-onmain: main's
+  # ld.so refuses DF_1_NOOPEN for a dlopen root, which a module now is.)
+  echo 'void *PyInit__n(void){return 0;}' >n.c
+  mkdir -p t/pkg
+  "$CLANG" -shared -fPIC -Wl,-z,nodlopen -o t/pkg/_n.cpython-311-x86_64-linux-gnu.so n.c ||
+    test_failed "_n"
+  echo 'int main(void){return 0;}' >a.c
+  "$CLANG" -o t/app a.c -Lt/pkg -Wl,--no-as-needed -l:_n.cpython-311-x86_64-linux-gnu.so \
+    -Wl,-rpath,'$ORIGIN/pkg' || test_failed "app"
+  expect_status 0 t/app
+  expect_contains "$(try_import t/pkg _n)" "cannot be dlopen()ed" "python3's import"
+  out=$(LG check --portable t 2>&1); status=$?
+  expect_equal "$status" 1 "check --portable t: $out"
+  expect_contains "$out" "t/pkg/_n.cpython-311-x86_64-linux-gnu.so: violation: is marked -z nodlopen"
+
   SUITE_roots_wheels
   SUITE_roots_models
   SUITE_roots_named
