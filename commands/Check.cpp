@@ -590,7 +590,7 @@ public:
     std::optional<size_t> Me;
     const std::string Rel = contract::normalizePath(Source.Member);
     for (size_t I = 0; I < S->walked() && !Me; ++I)
-      if (Source.Member.empty() ? S->printName(I) == Name : S->images()[I].Rel == Rel)
+      if (Source.Member.empty() ? S->printName(I) == Name : S->images()[I].Member == Rel)
         Me = I;
     if (!Me)
       return Out;
@@ -674,8 +674,14 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   if (PyTorch)
     providePyTorch(TreeCO.Provided);
   shipment::Closure C;
-  if (WithClosure)
+  // --root names files of the tree on the command line; a nested archive
+  // has its own recognised roots (an extension module, a model library).
+  if (Nested)
+    TreeCO.Roots.clear();
+  if (WithClosure) {
     C = shipment::computeClosure(*S, TreeCO);
+    T.Undecided += undecidedRoots(Path, *S, TreeCO);
+  }
   if (PyTorch)
     for (shipment::Edge &E : C.Edges)
       if (E.Where == shipment::Outcome::Provided && providedByPyTorch(E.Dependency, CO.Provided))
@@ -804,12 +810,19 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   InTree.Limits = shipment::treeZipLimits(Containers.Limits, Path, S->containers());
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = contract::joinPath(Path, K.Rel);
-    if (WithClosure && package::classifyInput(File) == package::InputKind::Zip)
+    if (WithClosure && package::classifyInput(File) == package::InputKind::Zip) {
       checkTree(File, Contract, CO, WithClosure, Signatures, BasePlatform, Read, InTree, JudgeFile,
                 Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
-    else
+    } else if (!K.Archive) {
+      // A .pte (or, with --scan, any other file): the images in it, as its
+      // runtime writes them out and dlopens them, without --scan.
+      package::ContainerOptions Scanned = InTree;
+      Scanned.Scan = true;
+      JudgeFile(File, Scanned, K.PrefixIsImage);
+    } else {
       JudgeFile(File, InTree, K.PrefixIsImage);
+    }
   }
   if (!Nested && T.Files == FilesBefore) {
     // Nothing was judged: say what the tree holds and what to add, rather
@@ -822,7 +835,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     if (!S->models().empty())
       Found.push_back(std::to_string(S->models().size()) + " ExecuTorch program(s) (" +
                       contract::joinPath(Path, S->models().front().Rel) +
-                      ", ...: the libraries a .pte embeds are judged with --scan)");
+                      ", ...: no Mach-O or ELF image embedded)");
     size_t Zips = 0;
     std::string FirstZip;
     for (const shipment::TreeContainer &K : S->containers())
@@ -889,6 +902,7 @@ int runCheck(const std::vector<std::string> &Args) {
                                  sys::path::Style::posix)
               .str();
   }
+  CO.Roots = CL.Args.getAllArgValues(OPT_root_EQ);
   const bool WithClosure = Contract.Portable || !CO.Unique.empty();
   SignatureScope Signatures;
   if (const opt::Arg *A = CL.Args.getLastArg(OPT_signatures_EQ, OPT_no_signatures)) {
@@ -941,6 +955,14 @@ int runCheck(const std::vector<std::string> &Args) {
       Platform.Unknown = Tags->Unknown;
     }
   }
+  if (!CO.Roots.empty() && !WithClosure)
+    return usageError(Spec, "--root needs --portable or --unique");
+  if (WithClosure)
+    if (std::optional<std::string> Bad = configuredRoots(CO.Roots)) {
+      // Which files are roots is not known: no verdict.
+      errs() << "linkguard: error: " << printable(*Bad) << "\n";
+      return driver::toInt(driver::ExitCode::BadConfig);
+    }
   MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
                        bool SkipPrefix) {

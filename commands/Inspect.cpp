@@ -230,6 +230,11 @@ int inspectTree(const ParsedCommandLine &CL) {
   if (const opt::Arg *Exe = CL.Args.getLastArg(OPT_executable_EQ))
     CO.Executable = Exe->getValue();
   CO.Unique = {"openmp"};
+  CO.Roots = CL.Args.getAllArgValues(OPT_root_EQ);
+  if (std::optional<std::string> Bad = configuredRoots(CO.Roots)) {
+    errs() << "linkguard: error: " << printable(*Bad) << "\n";
+    return driver::toInt(driver::ExitCode::BadConfig);
+  }
   objlib::ReadOptions Read;
   Read.Imports = false; // the closure needs names and search paths only
   json::Array Conflicts;
@@ -238,6 +243,8 @@ int inspectTree(const ParsedCommandLine &CL) {
     if (!S)
       continue;
     shipment::Closure C = shipment::computeClosure(*S, CO);
+    if (undecidedRoots(Path, *S, CO) && Status == 0)
+      Status = driver::toInt(driver::ExitCode::Undecided);
     for (size_t RI = 0; RI < C.Roots.size(); ++RI)
       Out->result(rootRecord(*S, C, RI));
     for (const shipment::Conflict &K : C.Conflicts)
@@ -271,8 +278,8 @@ int runInspect(const std::vector<std::string> &Args) {
 
   if (CL.Args.hasArg(OPT_tree))
     return inspectTree(CL);
-  if (CL.Args.hasArg(OPT_executable_EQ, OPT_search_EQ))
-    return usageError(Spec, "--executable and --search need --tree");
+  if (CL.Args.hasArg(OPT_executable_EQ, OPT_search_EQ, OPT_root_EQ))
+    return usageError(Spec, "--executable, --search and --root need --tree");
 
   // The file being printed, for its import lists (printImports).
   const BinaryInfo *Current = nullptr;

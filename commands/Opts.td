@@ -90,6 +90,10 @@ defm executable : Eq<"executable", "<file>", "The program that loads a checked l
                       "tree's images no executable of the tree loads: its directory is "
                       "@executable_path",
                       [CheckVis, InspectVis]>;
+defm root : Eq<"root", "<path>", "Also judge this file of the tree (its path under the tree, or a "
+                              "glob) as a root of its own, as a process that dlopens it loads "
+                              "it (repeatable; also [roots] in linkguard.toml)",
+                [CheckVis, InspectVis]>;
 defm unique : Eq<"unique", "<group>", "At most one library of the family in one load closure "
                  "(openmp: on under --portable); repeatable", [CheckVis]>;
 def tree : F<"tree", "The load closure of a tree or file, like lddtree: every dependency "

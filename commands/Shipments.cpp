@@ -2,6 +2,8 @@
 #include "commands/Shipments.h"
 
 #include "commands/Printer.h"
+#include "config/Config.h"
+#include "config/Rules.h"
 #include "objlib/Reader.h"
 #include "support/Printable.h"
 
@@ -49,6 +51,40 @@ openShipment(const std::string &Path, const std::string &Root, const objlib::Rea
   for (const shipment::ShipmentFailure &F : (*S)->failures())
     report(InputFailure::from(F.Name, make_error<objlib::ReadError>(F.Kind, F.Message)));
   return std::move(*S);
+}
+
+std::optional<std::string> configuredRoots(std::vector<std::string> &Roots) {
+  Expected<config::Config> Cfg = config::configFromEnvironment();
+  if (!Cfg)
+    return toString(Cfg.takeError());
+  // [roots] says what ships; LINKGUARD=off and LINKGUARD_RULES=off turn
+  // the wrapper's rules off, not what a check judges.
+  config::Config C = *Cfg;
+  C.RunMode = config::Mode::Default;
+  C.RulesEnabled = true;
+  config::Rules R = config::loadRules(C);
+  if (R.Error)
+    return *R.Error;
+  Roots.insert(Roots.end(), R.Roots.begin(), R.Roots.end());
+  return std::nullopt;
+}
+
+size_t undecidedRoots(const std::string &Path, const shipment::Shipment &S,
+                      const shipment::ClosureOptions &CO) {
+  size_t N = 0;
+  std::vector<std::string> Unmatched;
+  shipment::rootsNamed(S, CO, &Unmatched);
+  for (const std::string &R : Unmatched) {
+    errs() << "linkguard: error: " << printable(Path) << ": --root " << printable(R)
+           << " names no Mach-O or ELF file of the tree: undecided\n";
+    ++N;
+  }
+  for (const std::string &Why : S.undecided()) {
+    errs() << "linkguard: error: " << printable(Path) << ": " << printable(Why)
+           << ": undecided\n";
+    ++N;
+  }
+  return N;
 }
 
 std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
@@ -103,7 +139,7 @@ json::Value shipmentContainer(const shipment::Shipment &S, size_t Image) {
   // The binary in front of the archive, or (--scan) an image inside a
   // member, as containerToJSON has them.
   if (std::optional<uint64_t> Offset = S.images()[Image].Offset) {
-    const std::string &Member = S.images()[Image].Rel;
+    const std::string &Member = S.images()[Image].Member;
     return json::Object{{"path", S.given()},
                         {"kind", "embedded"},
                         {"member", Member.empty() ? json::Value(nullptr) : json::Value(Member)},
@@ -111,7 +147,7 @@ json::Value shipmentContainer(const shipment::Shipment &S, size_t Image) {
   }
   return json::Object{{"path", S.given()},
                       {"kind", "zip"},
-                      {"member", S.images()[Image].Rel},
+                      {"member", S.images()[Image].Member},
                       {"offset", nullptr}};
 }
 
@@ -174,18 +210,24 @@ json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,
                  {"executable", R.Executable},
                  {"executableDir", orNull(R.ExecutableDir)},
                  {"container", shipmentContainer(S, R.Image)},
-                 {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)}};
+                 {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)},
+                 {"rootReason", nullptr}};
   json::Array Refusals;
   for (const std::string &M : R.Refusals)
     Refusals.push_back(M);
   O["refusals"] = std::move(Refusals);
   putName(O, "path", S.printName(R.Image));
+  if (!R.Named.empty())
+    putName(O, "rootReason", R.Named);
   return O;
 }
 
 void printRootRecord(raw_ostream &OS, const json::Object &R) {
   OS << printableName(R, "path") << " (" << str(R, "arch")
-     << (R.getBoolean("executable").value_or(false) ? ", executable" : ", root") << ")\n";
+     << (R.getBoolean("executable").value_or(false) ? ", executable" : ", root");
+  if (R.getString("rootReason"))
+    OS << ": " << printableName(R, "rootReason");
+  OS << ")\n";
   if (const json::Array *A = R.getArray("refusals"))
     for (const json::Value &V : *A)
       OS.indent(4) << "refused: " << printable(V.getAsString().value_or("")) << "\n";

@@ -38,6 +38,17 @@ llvm::json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closu
                               const shipment::Edge &E);
 
 /// The message of a finding about edge E ("LC_LOAD_DYLIB NAME (arch) ...").
+/// Appends [roots] paths of the linkguard.toml in force (the wrapper's
+/// search: LINKGUARD_CONFIG, the project's, the user's) to Roots; the
+/// file's fault when it cannot be used.
+std::optional<std::string> configuredRoots(std::vector<std::string> &Roots);
+
+/// The --root patterns ([roots]) that name no image of S, and what S's
+/// package loader does that cannot be judged (a .pt2 model compiled at
+/// load time): each said on stderr; their count (each undecided, 92).
+size_t undecidedRoots(const std::string &Path, const shipment::Shipment &S,
+                      const shipment::ClosureOptions &CO);
+
 std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
                         const shipment::Edge &E);
 std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure &C,

@@ -52,6 +52,7 @@ Rules loadRules(const Config &Cfg, const std::string &WorkingDir) {
   }
   R.FileRules = std::move(File->Rules);
   R.BuiltinMpsAot = File->BuiltinMpsAot;
+  R.Roots = std::move(File->Roots);
   return R;
 }
 

@@ -29,6 +29,7 @@ struct Rules {
   std::string Origin;
   std::vector<flags::RuleSpec> FileRules;
   bool BuiltinMpsAot = true; // [builtin] mps-aot
+  std::vector<std::string> Roots; // [roots] paths
   /// The file in force cannot be used: LINKGUARD_CONFIG names no regular
   /// file, it is too large, unreadable, not valid, or adds a flag no rules
   /// file may add. Its rules are then not used; link steps stop with 78

@@ -341,7 +341,14 @@ llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
   Reader R(Path);
   RulesFile File;
   File.Path = Path;
-  R.onlyKeys(Top, "", {"builtin", "rule"});
+  R.onlyKeys(Top, "", {"builtin", "rule", "roots"});
+
+  // [roots] paths = [...]: files of a tree check --portable / --unique
+  // judges as roots of their own (like --root; docs/configuration.md).
+  if (const toml::table *Roots = R.subtable(Top, "", "roots")) {
+    R.onlyKeys(*Roots, "roots", {"paths"});
+    File.Roots = R.globs(*Roots, "roots", "paths");
+  }
 
   if (const toml::table *B = R.subtable(Top, "", "builtin")) {
     R.onlyKeys(*B, "builtin", {"mps-aot"});

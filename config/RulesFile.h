@@ -28,6 +28,9 @@ struct RulesFile {
   std::string Path;
   bool BuiltinMpsAot = true; // [builtin] mps-aot
   std::vector<flags::RuleSpec> Rules;
+  /// [roots] paths: the files of a tree judged as roots of their own
+  /// (check --portable/--unique, inspect --tree; like --root).
+  std::vector<std::string> Roots;
 };
 
 /// Parses rules from Text; Path names the file in rules' Origin and in

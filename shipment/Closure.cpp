@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 
 #include <map>
@@ -189,6 +190,43 @@ std::string absolute(StringRef P) {
 
 } // namespace
 
+std::vector<std::string> rootsNamed(const Shipment &S, const ClosureOptions &O,
+                                    std::vector<std::string> *Unmatched) {
+  // GlobPattern keeps references into its pattern: the strings outlive it.
+  std::vector<std::string> Patterns;
+  for (const std::string &P : O.Roots)
+    Patterns.push_back(normalizePath(P));
+  std::vector<GlobPattern> Globs;
+  std::vector<bool> Matched(O.Roots.size(), false);
+  for (const std::string &P : Patterns) {
+    Expected<GlobPattern> G = GlobPattern::create(P);
+    if (!G) {
+      consumeError(G.takeError());
+      G = GlobPattern::create("");
+    }
+    Globs.push_back(std::move(*G));
+  }
+  std::vector<std::string> Why(S.walked());
+  for (size_t I = 0; I < S.walked(); ++I) {
+    const ShippedImage &Img = S.images()[I];
+    if (!Img.Present || (Img.Offset && Img.Member.empty()))
+      continue;
+    for (size_t P = 0; P < Globs.size(); ++P)
+      if (Globs[P].match(Img.Rel) || (!Img.Member.empty() && Globs[P].match(Img.Member))) {
+        Matched[P] = true;
+        if (Why[I].empty())
+          Why[I] = "named by --root " + O.Roots[P];
+      }
+    if (Why[I].empty())
+      Why[I] = Img.RootWhy;
+  }
+  if (Unmatched)
+    for (size_t P = 0; P < O.Roots.size(); ++P)
+      if (!Matched[P])
+        Unmatched->push_back(O.Roots[P]);
+  return Why;
+}
+
 Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   Closure Scratch;
   Walker W{S, O, Scratch, O.MaxEdges};
@@ -215,18 +253,38 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   }
   for (const Root &R : Scratch.Roots)
     Reached.insert(R.Loaded.begin(), R.Loaded.end());
-  // 2. Every image no executable reaches, as a root of its own; then keep
-  // only those no other such root loads (a library loaded by a Python
-  // extension is judged through the extension's chain, as it will load).
+  // 1b. Each named or recognised root (rootsNamed: --root and [roots], an
+  // extension module, a .pt2's model library), on its own, also where
+  // an executable reaches it: the process that dlopens it loads it so.
+  const size_t FirstNamed = Scratch.Roots.size();
+  std::vector<std::string> Why = rootsNamed(S, O);
+  DenseSet<size_t> Named;
+  for (size_t I = 0; I < Walked; ++I) {
+    if (Why[I].empty())
+      continue;
+    Named.insert(I);
+    bool Main = false;
+    for (const Slice &Sl : S.images()[I].Info.Slices)
+      Main |= Sl.MainProgram;
+    if (Main)
+      continue; // a root already (1.)
+    W.addRoot(I, false, HostDir, Host);
+  }
+  for (size_t RI = FirstNamed; RI < Scratch.Roots.size(); ++RI)
+    Scratch.Roots[RI].Named = Why[Scratch.Roots[RI].Image];
+  // 2. Every other image no executable reaches, as a root of its own;
+  // then keep only those no other such root loads (a library loaded by a
+  // Python extension is judged through the extension's chain, as it will
+  // load). An image its package's loader does not extract is no root.
   size_t FirstCandidate = Scratch.Roots.size();
   for (size_t I = 0; I < Walked; ++I)
-    if (!Reached.count(I))
+    if (!Reached.count(I) && !Named.count(I) && S.images()[I].Present)
       W.addRoot(I, false, HostDir, Host);
   // Which candidate roots load each image (linear in the closures' sizes,
   // not quadratic in the number of roots: a wheel holds thousands).
   DenseMap<size_t, std::vector<size_t>> LoadedBy;
   std::vector<DenseSet<size_t>> LoadedSet(Scratch.Roots.size());
-  for (size_t B = FirstCandidate; B < Scratch.Roots.size(); ++B)
+  for (size_t B = FirstNamed; B < Scratch.Roots.size(); ++B)
     for (size_t X : Scratch.Roots[B].Loaded) {
       LoadedSet[B].insert(X);
       if (X != Scratch.Roots[B].Image)

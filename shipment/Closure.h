@@ -58,6 +58,9 @@ struct ClosureOptions {
   /// tree, its LC_RPATHs head their chain). Absolute or relative to cwd.
   std::string Executable;
   std::vector<std::string> Unique; // families: at most one member a closure
+  /// --root / [roots]: images judged as roots of their own, by their path
+  /// under the tree (a zip's member or installed name; a glob: *, ?, [..]).
+  std::vector<std::string> Roots;
   size_t MaxEdges = contract::LoaderSearchBound; // resolutions + search directories tried
 };
 
@@ -97,6 +100,9 @@ struct Root {
   size_t Image = 0;
   std::string Arch;
   bool Executable = false; // a main program of the tree
+  /// Why a library is a root of its own (an extension module, a .pt2's
+  /// model library, --root): judged even where another root reaches it.
+  std::string Named;
   std::string ExecutableDir; // empty: @executable_path unknown
   /// Mach-O: the slices dyld maps, best first (dyldGrading); the root's
   /// "x86_64 on a Haswell CPU" takes x86_64h slices first.
@@ -118,6 +124,13 @@ struct Closure {
 };
 
 Closure computeClosure(Shipment &S, const ClosureOptions &Options);
+
+/// For each walked image, why it is a root of its own ("" = none): --root
+/// (ClosureOptions::Roots) by its path under the tree or its member name,
+/// else ShippedImage::RootWhy. Unmatched: the --root patterns that named
+/// no image.
+std::vector<std::string> rootsNamed(const Shipment &S, const ClosureOptions &Options,
+                                    std::vector<std::string> *Unmatched = nullptr);
 
 /// Whether Name is listed in Patterns: an absolute name only by its whole
 /// name (it is loaded from that path), a bare or @rpath one by file name.

@@ -1,5 +1,6 @@
 //===- Shipment.cpp - the binaries of a tree and the names they ship under -===//
 #include "shipment/Shipment.h"
+#include "shipment/Roots.h"
 
 #include "contract/LoaderRules.h"
 
@@ -8,6 +9,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cerrno>
@@ -119,6 +121,23 @@ Head readHead(const std::string &Path, int &Errno) {
                                                                   : Head::Binary;
 }
 
+/// Why a file named Rel is a Python extension module (a root of its own),
+/// empty when it is none: a tagged extension suffix by name, a plain
+/// ".so" only when Bytes export PyInit_<name> (shipment/Roots.h).
+std::string extensionRootWhy(StringRef Rel, function_ref<std::optional<MemoryBufferRef>()> Bytes) {
+  StringRef File = sys::path::filename(Rel, sys::path::Style::posix);
+  if (hasTaggedExtensionSuffix(File))
+    return "a Python extension module (its name ends in an extension suffix of "
+           "importlib.machinery.EXTENSION_SUFFIXES)";
+  std::string Module = plainExtensionModuleName(File);
+  if (Module.empty())
+    return "";
+  if (std::optional<MemoryBufferRef> B = Bytes())
+    if (exportsSymbol(*B, "PyInit_" + Module))
+      return "a Python extension module (it exports PyInit_" + Module + ")";
+  return "";
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
@@ -182,8 +201,11 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
                                  std::error_code(Errno, std::generic_category()).message()});
       continue;
     case Head::Model:
+      // An ExecuTorch program: its runtime writes the libraries it embeds
+      // to a file and dlopens them, so they are judged without --scan.
       S->Models.push_back({Rel});
-      [[fallthrough]];
+      S->Containers.push_back({Rel, false, false});
+      continue;
     case Head::Other:
       if (Limits.KeepOthers)
         S->Containers.push_back({Rel, false, false}); // --scan: a blob may carry images
@@ -224,8 +246,18 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
       continue;
     }
     Info->Path = Name; // the tree's name, as given
+    std::unique_ptr<MemoryBuffer> Buf;
+    std::string Why = extensionRootWhy(Rel, [&]() -> std::optional<MemoryBufferRef> {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+          MemoryBuffer::getFile(Abs, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      if (!B)
+        return std::nullopt;
+      Buf = std::move(*B);
+      return Buf->getMemBufferRef();
+    });
     S->ByRel[Rel] = S->Images.size();
     S->Images.push_back({Rel, std::move(*Info), std::move(Abs)});
+    S->Images.back().RootWhy = std::move(Why);
   }
   S->Walked = S->Images.size();
   return std::move(S);
@@ -240,11 +272,18 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
   S->Given = Path;
   S->Root = absolute(Path) + "!";
   S->Read = Read;
+  // Where each member is when the package is used (shipment/Roots.h): a
+  // wheel as pip installs it, a .pt2 as its loader extracts it.
+  std::optional<ArchiveLayout> Layout;
   std::vector<ShippedImage> ObjectMembers;
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
         const bool Prefix = I.Member.empty();
+        if (!Layout && I.Archive) {
+          Layout = ArchiveLayout::of(Path, I.Archive->entries());
+          S->Undecided = Layout->undecided();
+        }
         if (Prefix && SkipPrefix)
           return;
         Expected<objlib::BinaryInfo> Info = objlib::readBinary(I.Data, I.Name, Read);
@@ -259,15 +298,17 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           S->Images.push_back({"", std::move(*Info), joinPath(S->Root, ""), I.Offset.value_or(0)});
           return;
         }
-        std::string Rel = normalizePath(I.Member);
+        Placement Where = Layout ? Layout->place(I.Member) : Placement{true, I.Member, false};
+        std::string Rel = normalizePath(Where.Rel);
         if (isObjectFile(*Info)) {
           S->Skipped.push_back({I.Name, objectWhy(*Info)});
-          if (!I.Offset) {
+          if (!I.Offset && Where.Present) {
             // A member the loader would open and refuse: kept after the
             // walked images (no root, never judged) for imageAt().
             S->Objects[Rel] = true;
-            Info->Path = Path + "!" + Rel;
-            ObjectMembers.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt});
+            Info->Path = Path + "!" + normalizePath(I.Member);
+            ObjectMembers.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt,
+                                     normalizePath(I.Member), true});
           }
           return;
         }
@@ -276,15 +317,24 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           // named as check and inspect accept it back
           // (package::parseImageName), and no file a loader opens by name.
           Info->Path = I.Name;
-          S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), I.Offset});
+          S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), I.Offset,
+                               normalizePath(I.Member), Where.Present});
           return;
         }
-        Info->Path = Path + "!" + Rel;
-        for (StringRef D = sys::path::parent_path(Rel, sys::path::Style::posix); !D.empty();
-             D = sys::path::parent_path(D, sys::path::Style::posix))
-          S->ZipDirs[D] = true;
-        S->ByRel[Rel] = S->Images.size();
-        S->Images.push_back({Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt});
+        Info->Path = Path + "!" + normalizePath(I.Member);
+        ShippedImage Img{Rel, std::move(*Info), joinPath(S->Root, Rel), std::nullopt,
+                         normalizePath(I.Member), Where.Present};
+        if (Where.ModelLibrary)
+          Img.RootWhy = "the model library the .pt2's package loader loads";
+        else if (Where.Present)
+          Img.RootWhy = extensionRootWhy(Rel, [&] { return std::optional<MemoryBufferRef>(I.Data); });
+        if (Where.Present) {
+          for (StringRef D = sys::path::parent_path(Rel, sys::path::Style::posix); !D.empty();
+               D = sys::path::parent_path(D, sys::path::Style::posix))
+            S->ZipDirs[D] = true;
+          S->ByRel[Rel] = S->Images.size();
+        }
+        S->Images.push_back(std::move(Img));
       },
       [&](const std::string &Member, Error Failed) {
         S->Failures.push_back(failureOf(Member, std::move(Failed)));

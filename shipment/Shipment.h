@@ -82,6 +82,15 @@ struct ShippedImage {
   /// (`cat lib.so pkg.whl`), named FILE@0xOFFSET as check and inspect name
   /// it outside a tree.
   std::optional<uint64_t> Offset;
+  /// A zip's member name (Rel is where it is installed or extracted).
+  std::string Member;
+  /// false: a member the package's loader does not extract (a .pt2's
+  /// records outside its models): judged as a file, never looked up or a
+  /// root of the closure (shipment/Roots.h).
+  bool Present = true;
+  /// Why this image is a root of its own besides any root that reaches it
+  /// (a Python extension module, a .pt2's model library); empty: none.
+  std::string RootWhy;
 };
 
 /// A Mach-O or ELF file of the tree that is no shipped image: an object
@@ -100,7 +109,8 @@ bool isObjectFile(const objlib::BinaryInfo &Info);
 /// A file of the tree that is a model, not a binary: an ExecuTorch
 /// program (.pte: a flatbuffer with the file identifier "ET" and two
 /// digits at offset 4, pytorch/executorch schema/program.fbs). Its images
-/// are judged only under --scan (they are embedded, package/Scan.h).
+/// are embedded (package/Scan.h) and judged without --scan: its runtime
+/// writes them to a file and dlopens them (issue 37 part 4).
 struct TreeModel {
   std::string Rel;
 };
@@ -170,6 +180,9 @@ public:
   /// How many images the walk found (a File shipment: 1); images read
   /// later by lookup() come after them.
   size_t walked() const { return Walked; }
+  /// What the package's loader does that cannot be judged here (a .pt2
+  /// model compiled at load time): each one makes the verdict undecided.
+  const std::vector<std::string> &undecided() const { return Undecided; }
 
   /// The image the path Rel under the root names, following in-tree links
   /// (a directory) and walking "." and ".." as the kernel does (a zip:
@@ -212,6 +225,7 @@ private:
   std::vector<SkippedFile> Skipped;
   std::vector<TreeModel> Models;
   std::vector<TreeContainer> Containers;
+  std::vector<std::string> Undecided;
   size_t Walked = 0;
   llvm::StringMap<size_t> ByRel;      // image rel -> index
   llvm::StringMap<bool> Files;        // every regular file / member rel

@@ -40,21 +40,26 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z: z.write(sys.a
 SUITE_seams() {
   TEST "a zip inside a tree is judged, not skipped as a non-binary"
   libs
-  mkdir -p t && cp clean.so t/ && zip_of t/model.pt2 omp.so model/data/omp.so
+  # Where AOTIModelPackageLoader extracts and loads it (data/aotinductor/
+  # <model>/, the last .so): a member elsewhere is never on disk (roots.bash).
+  mkdir -p t && cp clean.so t/ && zip_of t/model.pt2 omp.so model/data/aotinductor/model/omp.so
+  python3 -c 'import zipfile
+with zipfile.ZipFile("t/model.pt2", "a") as z: z.writestr("model/archive_format", "pt2")' ||
+    test_failed "model.pt2's archive_format"
   # The archive on its own is broken: the control.
   expect_lg 1 check --forbid openmp t/model.pt2
   out=$(LG check --forbid openmp t 2>&1); status=$?
   expect_equal "$status" 1 "check --forbid openmp t (t/model.pt2 ships libgomp): $out"
-  expect_contains "$out" "t/model.pt2!model/data/omp.so: violation"
+  expect_contains "$out" "t/model.pt2!model/data/aotinductor/model/omp.so: violation"
   out=$(LG check --portable t 2>&1); status=$?
   expect_equal "$status" 1 "check --portable t: $out"
-  expect_contains "$out" "t/model.pt2!model/data/omp.so: violation"
+  expect_contains "$out" "t/model.pt2!model/data/aotinductor/model/omp.so: violation"
   out=$(LG check --unique openmp --forbid openmp t 2>&1); status=$?
   expect_equal "$status" 1 "check --unique openmp --forbid openmp t: $out"
   # The name printed is accepted back and names the same member.
-  expect_lg 1 check --forbid openmp 't/model.pt2!model/data/omp.so'
+  expect_lg 1 check --forbid openmp 't/model.pt2!model/data/aotinductor/model/omp.so'
   # inspect lists it too.
-  expect_contains "$(LG inspect t 2>&1)" "t/model.pt2!model/data/omp.so"
+  expect_contains "$(LG inspect t 2>&1)" "t/model.pt2!model/data/aotinductor/model/omp.so"
   # An archive with no binary in a tree (a .docx, pure-Python wheel) is a
   # non-binary like any other: skipped silently.
   rm t/model.pt2 && echo 'print(1)' >x.py && zip_of t/pure.whl x.py pkg/x.py

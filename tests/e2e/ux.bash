@@ -233,7 +233,7 @@ assert d["summary"]["skipped"] == 3 and d["summary"]["files"] == 1, d["summary"]
   expect_contains "$err" "models: no Mach-O or ELF image to judge in the tree"
   expect_contains "$err" "1 object file(s) (models/f.o"
   expect_contains "$err" "1 ExecuTorch program(s) (models/model.pte"
-  expect_contains "$err" "judged with --scan"
+  expect_contains "$err" "no Mach-O or ELF image embedded"
   expect_contains "$err" "add what ships: the executables and shared libraries"
 
   TEST "one line per file judged and per finding (per slice, per rule); --quiet prints the verdict alone"
