@@ -920,7 +920,7 @@ struct LdSo {
     // as a DT_NEEDED dependency the same image is fine.
     if (!R.Executable && (Sl.ELFFlags1 & ELF::DF_1_NOOPEN))
       R.Refusals.push_back(
-          "is marked -z nodlopen (DF_1_NOOPEN) and loaded by no executable of the tree: "
+          "is marked -z nodlopen (DF_1_NOOPEN) and is a root dlopen opens (an extension module, a model, a plugin): "
           "dlopen refuses it (\"shared object cannot be dlopen()ed\", glibc "
           "_dl_map_object_from_fd); link it without -z nodlopen");
     // The kernel runs PT_INTERP before ld.so exists: a program whose

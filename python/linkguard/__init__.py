@@ -219,7 +219,7 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
           scan: bool = False, executable: Optional[Any] = None, unique: Iterable[str] = (),
           max_inflated: Optional[Union[int, str]] = None, no_signatures: bool = False,
           signatures: Optional[str] = None, macos_min: Optional[str] = None,
-          platform_tag: Optional[str] = None) -> CheckResult:
+          platform_tag: Optional[str] = None, root: Iterable[str] = ()) -> CheckResult:
     """``linkguard check --json`` over PATHS (files, containers, ``PKG!member``, trees).
 
     Every option of ``linkguard check`` is a keyword (docs/check.md), its
@@ -262,6 +262,7 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
         args.append(f"--macos-min={macos_min}")
     if platform_tag is not None:
         args.append(f"--platform-tag={platform_tag}")
+    args += [f"--root={r}" for r in _strs("root", root)]
     args += ["--", *_fspaths(paths)]
     doc, code, err = _run_json(args)
     findings: List[Finding] = []
@@ -289,7 +290,8 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
 def inspect(*paths: Any, symbols: bool = False, rpaths: bool = False, arch: Optional[str] = None,
             scan: bool = False, tree: bool = False, search: Iterable[str] = (),
             executable: Optional[Any] = None,
-            max_inflated: Optional[Union[int, str]] = None) -> InspectResult:
+            max_inflated: Optional[Union[int, str]] = None,
+            root: Iterable[str] = ()) -> InspectResult:
     """``linkguard inspect --json`` over PATHS: dependencies in load order per slice.
 
     Every option of ``linkguard inspect`` is a keyword (``tree=True`` is
@@ -300,6 +302,7 @@ def inspect(*paths: Any, symbols: bool = False, rpaths: bool = False, arch: Opti
     args = ["inspect", "--json"]
     if tree:
         args.append("--tree")
+    args += [f"--root={r}" for r in _strs("root", root)]
     args += [f"--search={d}" for d in _strs("search", search)]
     if executable is not None:
         args.append(f"--executable={os.fspath(executable)}")
