@@ -286,7 +286,7 @@ OwnClosure elfFileClosure(const std::string &Path, const contract::PortabilityOp
     F.Rule = "portable";
     F.Message = "the load closure of " + Path + " is too large to resolve (more than " +
                 std::to_string(CO.MaxEdges) +
-                " dependencies and search directories tried): undecided";
+                " dependencies, search entries x names, candidates and links tried): undecided";
     Out.Findings.push_back(std::move(F));
   }
   return Out;
@@ -570,7 +570,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     ++T.Undecided;
     errs() << "linkguard: error: " << printable(Path)
            << ": the load closure is too large to resolve (more than " << CO.MaxEdges
-           << " dependencies and search directories tried): undecided\n";
+           << " dependencies, search entries x names, candidates and links tried): undecided\n";
   }
   const bool AnyPerFile = !PerFile.Forbid.empty() || !PerFile.Require.empty() ||
                           !PerFile.ForbidUnreferenced.empty() || PerFile.FailOnUnused;
