@@ -262,10 +262,19 @@ struct Walker {
     if (!AnyPath)
       R += MachO ? " (no LC_RPATH in the image or in any image that loads it, and no --search)"
                  : " (no DT_RPATH/DT_RUNPATH that applies, and no --search)";
+    // At most 8 tries and 8 notes named, the rest counted (issue 37 part 5:
+    // thousands of LC_RPATHs must not make a message of megabytes).
+    auto listed = [](const std::vector<std::string> &L, const char *Sep) {
+      const size_t N = std::min<size_t>(L.size(), 8);
+      std::string T = llvm::join(L.begin(), L.begin() + N, Sep);
+      if (L.size() > N)
+        T += std::string(Sep) + "and " + std::to_string(L.size() - N) + " more";
+      return T;
+    };
     if (!Tried.empty())
-      R += " (tried " + llvm::join(Tried, ", ") + ")";
-    for (const std::string &N : Notes)
-      R += "; " + N;
+      R += " (tried " + listed(Tried, ", ") + ")";
+    if (!Notes.empty())
+      R += "; " + listed(Notes, "; ");
     // A library shipped under another file name: the loader opens file
     // names, it does not read install names or DT_SONAMEs to find one.
     for (size_t I = 0; I < S.images().size(); ++I)
