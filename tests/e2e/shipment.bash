@@ -577,6 +577,26 @@ assert "unique openmp" in rules and "portable" in rules, rules
     expect_contains "$(cat out.txt)" "l0/libx.so (too many levels of symbolic links)"
   }
 
+  TEST "a message names at most 8 tried paths and counts the rest: Mach-O, as a file and as a tree (issue 37 part 5)"
+  # Before, every LC_RPATH tried was named: thousands of them made a crafted
+  # executable's output 65 MB. 20 LC_RPATHs, none holding the name.
+  {
+    mkdir -p many
+    printf -- '--- !tapi-tbd\ntbd-version: 4\ntargets: [ arm64-macos ]\ninstall-name: %s\ncurrent-version: 0\n...\n' \
+      "'@rpath/libgone.dylib'" >gone.tbd
+    echo 'int main(void) { return 0; }' >many.c
+    local i rp=()
+    for i in $(seq 0 19); do rp+=("-Wl,-rpath,@loader_path/d$i"); done
+    mac many.c gone.tbd "${rp[@]}" -o many/app
+    local out
+    for target in many/app many; do
+      out=$(LG check --portable "$target" 2>&1)
+      expect_contains "$out" "LC_RPATH @loader_path/d7 -> "
+      expect_contains "$out" ", and 12 more)"
+      case $out in *d8/libgone*) test_failed "$target: a 9th try is named: $out" ;; esac
+    done
+  }
+
   TEST "a main program named through a link: its origin is its real file's, as ld.so and dyld take it"
   # ld.so's $ORIGIN of the main program comes from /proc/self/exe, links
   # resolved (glibc _dl_get_origin); dyld's @executable_path from its
