@@ -366,7 +366,7 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
     F.Rule = "portable";
     F.Message = "the load closure of " + Path + " is too large to resolve (more than " +
                 std::to_string(CO.MaxEdges) +
-                " dependencies and search directories tried): undecided";
+                " dependencies, search entries x names, candidates and links tried): undecided";
     Out.Findings.push_back(std::move(F));
   }
   return Out;
@@ -737,7 +737,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     ++T.Undecided;
     errs() << "linkguard: error: " << printable(Path)
            << ": the load closure is too large to resolve (more than " << CO.MaxEdges
-           << " dependencies and search directories tried): undecided\n";
+           << " dependencies, search entries x names, candidates and links tried): undecided\n";
   }
   // Code signatures read the bytes: a directory's files from their path, a
   // zip's members in one more pass over the archive (the walk kept none).

@@ -31,6 +31,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace linkguard::contract {
@@ -321,10 +322,19 @@ struct Placer {
                ? " (the binary has no LC_RPATH and no --search was given)"
                : " (the binary has no DT_RUNPATH/DT_RPATH and no --search "
                  "was given)";
+    // At most 8 tries and 8 notes named, the rest counted (issue 37 part 5:
+    // thousands of LC_RPATHs must not make a message of megabytes).
+    auto listed = [](const std::vector<std::string> &L, const char *Sep) {
+      const size_t N = std::min<size_t>(L.size(), 8);
+      std::string T = llvm::join(L.begin(), L.begin() + N, Sep);
+      if (L.size() > N)
+        T += std::string(Sep) + "and " + std::to_string(L.size() - N) + " more";
+      return T;
+    };
     if (!Tried.empty())
-      R += " (tried " + llvm::join(Tried, ", ") + ")";
-    for (const std::string &Note : Notes)
-      R += "; " + Note;
+      R += " (tried " + listed(Tried, ", ") + ")";
+    if (!Notes.empty())
+      R += "; " + listed(Notes, "; ");
     P.Reason = std::move(R);
     return P;
   }

@@ -45,7 +45,10 @@
  * call fails, ENOSYS, so the filter fails closed), and refuses further filters (seccomp(2),
  * prctl(PR_SET_SECCOMP)): a later filter could outrank it, and
  * personality(READ_IMPLIES_EXEC), which makes a PROT_READ mapping
- * executable without asking for PROT_EXEC. Then one probe
+ * executable without asking for PROT_EXEC. A thread or process must not
+ * escape the tracing: clone with CLONE_UNTRACED is refused (EPERM), and
+ * clone3, whose flags a filter cannot read, answers ENOSYS (libc then
+ * falls back to clone, as on a kernel without clone3). Then one probe
  * mapping, which linkguard sees before the baseline stop: its proof that
  * the filter is there. So a library mapped and unmapped between two stops
  * is seen as well.
@@ -66,6 +69,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
@@ -179,6 +183,12 @@ static void listImages(const char *Kind, const char *Phase) {
 #endif
 
 #if defined(__linux__)
+/* clone3(2), Linux 5.3: the same number on every architecture. */
+#if defined(SYS_clone3)
+#define LOADER_SYS_clone3 SYS_clone3
+#else
+#define LOADER_SYS_clone3 435
+#endif
 #if defined(__x86_64__)
 #define LOADER_AUDIT_ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
@@ -203,6 +213,19 @@ static int watchExecMappings(void) {
 #endif
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mremap, 0, 1),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE), /* serialized */
+      /* clone3: its flags are in memory, which a filter cannot read (nor
+       * trust: another thread can change them). ENOSYS, as a kernel
+       * without clone3 answers: libc falls back to clone. */
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, LOADER_SYS_clone3, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+      /* clone: CLONE_UNTRACED would start a thread or process that
+       * linkguard does not trace (and whose mappings with code the filter
+       * could then only refuse, not show). */
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg0), /* flags, low word */
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_UNTRACED, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 5, 0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 4, 0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pkey_mprotect, 3, 0),

@@ -63,6 +63,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Path.h"
 
@@ -259,19 +260,55 @@ struct LdSo {
   /// Names the system answered (loaded from outside the tree): asked
   /// again, they are that object (_dl_name_match_p), with no search.
   StringMap<bool> SystemLoaded;
+  /// Each directory (or subdirectory) walked once, links and all: a
+  /// candidate in it is walked from its real path, so thousands of search
+  /// entries through one chain of links cost one walk of the chain each,
+  /// not one per name and subdirectory (issue 37 part 5).
+  StringMap<PathProbe> DirProbes;
   bool Exhausted = false;
 
   Root &root() { return C.Roots[RI]; }
   const Slice &sliceOf(size_t I) const { return S.images()[I].Info.Slices[0]; }
 
-  bool charge() {
-    if (Budget == 0) {
+  bool charge(size_t Cost = 1) {
+    if (Budget < Cost) {
+      Budget = 0;
       Exhausted = true;
       C.Truncated = true;
       return false;
     }
-    --Budget;
+    Budget -= Cost;
     return true;
+  }
+
+  /// The optional subdirectories (indexes into Optional) whose first
+  /// component the real directory DirReal may hold, found once per
+  /// directory: the others are missing, which ld.so's first search finds
+  /// and remembers (r_search_path_elem status) and which costs a search
+  /// here nothing.
+  StringMap<std::vector<unsigned>> OptionalHere;
+  const std::vector<unsigned> &optionalIn(const std::string &DirReal) {
+    auto It = OptionalHere.find(DirReal);
+    if (It != OptionalHere.end())
+      return It->second;
+    std::vector<unsigned> Here;
+    for (unsigned I = 0; I < Optional.size(); ++I) {
+      std::optional<bool> Has = S.hasEntry(DirReal, StringRef(Optional[I]).split('/').first);
+      if (!Has || *Has)
+        Here.push_back(I);
+    }
+    return OptionalHere.try_emplace(DirReal, std::move(Here)).first->second;
+  }
+
+  /// The directory at Rel under the root, as the kernel walks it, walked
+  /// once per root; its links are charged to the bound when walked.
+  const PathProbe &probeDir(const std::string &Rel) {
+    auto It = DirProbes.find(Rel);
+    if (It != DirProbes.end())
+      return It->second;
+    PathProbe P = S.probe(Rel.empty() ? "." : Rel);
+    charge(P.Hops);
+    return DirProbes.try_emplace(Rel, std::move(P)).first->second;
   }
 
   /// The path under the root a raw absolute path names, or nullopt when
@@ -309,9 +346,14 @@ struct LdSo {
     std::string Why;
   };
 
-  Try tryFile(const std::string &Rel) {
+  /// Rel under the root; Dir: the directory it is in was walked before
+  /// (Rel starts with its real path), its links count for ELOOP and an
+  /// absolute link on the way to it is one on the way to Rel.
+  Try tryFile(const std::string &Rel, const PathProbe *Dir = nullptr) {
     Try T;
-    PathProbe P = S.probe(Rel);
+    PathProbe P = S.probe(Rel, Dir ? Dir->Hops : 0);
+    if (Dir)
+      P.AbsoluteLink |= Dir->AbsoluteLink;
     switch (P.Is) {
     case PathProbe::What::Missing:
       return T;
@@ -428,9 +470,11 @@ struct LdSo {
     std::string HitRaw, HitLabel;
     bool HitOptional = false; // Hit is in a glibc-hwcaps / legacy subdirectory
     bool ListGivenUp = false;
-    void tried(std::string T) {
+    /// Make: the try's text, built only when it is listed (a search of
+    /// thousands of entries costs no string for the ones only counted).
+    template <class F> void tried(F &&Make) {
       if (Tried.size() < MaxTriedListed)
-        Tried.push_back(std::move(T));
+        Tried.push_back(Make());
       else
         ++TriedLeft;
     }
@@ -445,7 +489,9 @@ struct LdSo {
       // (through "..", or a link) it is the machine's.
       if (!charge())
         return;
-      PathProbe D = S.probe(RelDir->empty() ? "." : *RelDir);
+      const PathProbe &D = probeDir(*RelDir);
+      if (Exhausted)
+        return;
       if (D.Is == PathProbe::What::Outside) {
         Se.Cwd = true; // the machine's directory, no default one of ld.so
         Se.HostEntries.push_back(Label + " (" + Dir + ": " +
@@ -460,11 +506,12 @@ struct LdSo {
         MissingDirs[*RelDir] = true;
         // Named lexically, unless only the kernel's walk of ".." fails.
         std::optional<std::string> NormRel = relOf(contract::normalizePath(Dir));
-        const bool DotDot =
-            NormRel && S.probe(NormRel->empty() ? "." : *NormRel).Is == PathProbe::What::Directory;
-        Se.tried(Label + " -> " +
+        const bool DotDot = NormRel && probeDir(*NormRel).Is == PathProbe::What::Directory;
+        Se.tried([&] {
+          return Label + " -> " +
                  (DotDot ? contract::rawJoin(Dir, Leaf) + " (a directory before '..' is missing)"
-                         : contract::joinPath(Dir, Leaf) + " (no such directory)"));
+                         : contract::joinPath(Dir, Leaf) + " (no such directory)");
+        });
         return;
       }
     }
@@ -475,6 +522,11 @@ struct LdSo {
     }
     if (MissingDirs.count(*RelDir))
       return;
+    // The directory itself, walked (and cached) above: candidates are
+    // walked from its real path.
+    const PathProbe &Base = probeDir(*RelDir);
+    if (Exhausted)
+      return;
     // Returns whether this candidate ends the list's walk.
     auto one = [&](const std::string &Sub, bool IsOptional) -> bool {
       std::string DirKey = RelDir->empty() ? Sub : *RelDir + "/" + Sub;
@@ -482,26 +534,46 @@ struct LdSo {
         return false;
       if (!charge())
         return true;
-      std::string Rel = DirKey.empty() || DirKey.back() == '/' ? DirKey + Leaf.str()
-                                                               : DirKey + "/" + Leaf.str();
-      Try T = tryFile(Rel);
+      // The subdirectory, walked once from the directory's real path.
+      std::string RealKey = Base.Real.empty() ? Sub : Base.Real + "/" + Sub;
+      while (!RealKey.empty() && RealKey.back() == '/')
+        RealKey.pop_back();
+      const PathProbe &SubDir = Sub.empty() ? Base : probeDir(RealKey);
+      if (Exhausted)
+        return true;
       std::string Raw = contract::rawJoin(Dir, Sub + Leaf.str());
+      Try T;
+      if (SubDir.Is == PathProbe::What::Directory) {
+        // A name the directory does not hold cannot be opened: no walk
+        // ("", "." and ".." name the directory itself: walked).
+        std::optional<bool> Has;
+        if (!Leaf.empty() && Leaf != "." && Leaf != "..")
+          Has = S.hasEntry(SubDir.Real, Leaf);
+        if (!Has || *Has)
+          T = tryFile(SubDir.Real.empty() ? Leaf.str() : SubDir.Real + "/" + Leaf.str(), &SubDir);
+      } else if (SubDir.Is == PathProbe::What::Missing || SubDir.Is == PathProbe::What::File ||
+                 SubDir.Is == PathProbe::What::Special) {
+        T.Is = Try::What::Missing; // ENOENT / ENOTDIR
+      } else {
+        // A link out of the tree, or ELOOP, on the way: walked whole.
+        T = tryFile(DirKey.empty() || DirKey.back() == '/' ? DirKey + Leaf.str()
+                                                           : DirKey + "/" + Leaf.str());
+      }
+      // open_path: a directory (with its subdirectory) found missing is
+      // never tried again.
+      if (T.Is == Try::What::Missing && SubDir.Is != PathProbe::What::Directory)
+        MissingDirs[DirKey] = true;
       switch (T.Is) {
       case Try::What::Missing: {
-        // open_path: a directory (with its subdirectory) found missing is
-        // never tried again.
-        PathProbe D = S.probe(DirKey.empty() ? "." : DirKey);
-        if (D.Is != PathProbe::What::Directory)
-          MissingDirs[DirKey] = true;
         if (!IsOptional)
-          Se.tried(Label + " -> " + contract::normalizePath(Raw));
+          Se.tried([&] { return Label + " -> " + contract::normalizePath(Raw); });
         return false;
       }
       case Try::What::Skip:
-        Se.tried(Label + " -> " + Raw + " (" + T.Why + ")");
+        Se.tried([&] { return Label + " -> " + Raw + " (" + T.Why + ")"; });
         return false;
       case Try::What::Loop:
-        Se.tried(Label + " -> " + Raw + " (" + T.Why + ")");
+        Se.tried([&] { return Label + " -> " + Raw + " (" + T.Why + ")"; });
         Se.ListGivenUp = true; // open_path returns -1 for the whole list
         return true;
       case Try::What::Host:
@@ -523,8 +595,8 @@ struct LdSo {
       Se.Base = true;
       return true;
     };
-    for (const std::string &Sub : Optional)
-      if (one(Sub, true))
+    for (unsigned I : optionalIn(Base.Real))
+      if (one(Optional[I], true))
         return;
     one("", false);
   }
@@ -534,7 +606,7 @@ struct LdSo {
 
   void searchList(Search &Se, size_t Holder, size_t Requester,
                   const std::vector<std::string> &Entries, const char *Kind, StringRef Leaf) {
-    std::vector<std::string> Seen; // fillin_rpath: a directory once a list
+    StringSet<> Seen; // fillin_rpath: a directory once a list
     Se.ListGivenUp = false;
     for (const std::string &Entry : Entries) {
       if (done(Se) || Exhausted)
@@ -562,9 +634,8 @@ struct LdSo {
       }
       while (Dir.size() > 1 && Dir.back() == '/')
         Dir.pop_back();
-      if (llvm::is_contained(Seen, Dir))
+      if (!Seen.insert(Dir).second)
         continue;
-      Seen.push_back(Dir);
       if (!FromToken) {
         // The machine's own directory (absolute), or the process's current
         // one (empty, relative): wherever the tree is unpacked.
@@ -636,7 +707,8 @@ struct LdSo {
     if (Exhausted) {
       place(E, Outcome::Unknown,
             "is " + What + " whose search is past the bound (" + std::to_string(O.MaxEdges) +
-                " dependencies and search directories tried in all): undecided",
+                " dependencies, search entries x names, candidates and links tried in all): "
+                "undecided",
             "judge a smaller tree, or shorten the search paths that make the bound");
       return;
     }

@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -551,8 +552,9 @@ std::optional<size_t> Shipment::lookup(StringRef Rel, bool *NotBinary, bool *Obj
   return std::nullopt;
 }
 
-PathProbe Shipment::probe(StringRef Rel) {
+PathProbe Shipment::probe(StringRef Rel, unsigned HopsBefore) {
   PathProbe P;
+  P.Hops = HopsBefore;
   if (K == Kind::Zip) {
     // pip creates no links: a member is where its name says.
     std::string Norm = normalizePath(Rel);
@@ -577,7 +579,7 @@ PathProbe Shipment::probe(StringRef Rel) {
   };
   push(Rel);
   SmallVector<std::string, 16> Done;
-  unsigned Hops = 0;
+  unsigned &Hops = P.Hops;
   bool LastIsDir = true; // the root
   auto here = [&](const std::string &C) {
     std::string R;
@@ -656,6 +658,36 @@ PathProbe Shipment::probe(StringRef Rel) {
     P.Real += (P.Real.empty() ? "" : "/") + D;
   P.Is = PathProbe::What::Directory;
   return P;
+}
+
+std::optional<bool> Shipment::hasEntry(StringRef DirReal, StringRef Name) {
+  std::string Rel = DirReal.empty() ? Name.str() : (DirReal + "/" + Name).str();
+  if (K == Kind::Zip)
+    return ByRel.count(Rel) || ZipDirs.count(Rel);
+  if (K == Kind::Directory)
+    // The walk saw the whole tree (probe() answers the same way).
+    return Dirs.count(Rel) || Files.count(Rel) || Links.count(Rel) || Specials.count(Rel);
+  auto It = Listings.find(DirReal);
+  if (It == Listings.end()) {
+    std::optional<StringMap<bool>> Names;
+    std::string Abs =
+        DirReal.empty() ? Root : (Root == "/" ? std::string("/") : Root + "/") + DirReal.str();
+    if (DIR *D = ::opendir(Abs.c_str())) {
+      Names.emplace();
+      while (struct dirent *E = ::readdir(D)) {
+        if (++Listed > Limits.MaxEntries) {
+          Names.reset(); // too many to hold: each candidate is probed
+          break;
+        }
+        Names->try_emplace(E->d_name, true);
+      }
+      ::closedir(D);
+    }
+    It = Listings.try_emplace(DirReal, std::move(Names)).first;
+  }
+  if (!It->second)
+    return std::nullopt;
+  return It->second->count(Name) != 0;
 }
 
 std::optional<size_t> Shipment::imageAt(const std::string &Real, bool *Unreadable) {

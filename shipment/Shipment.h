@@ -138,6 +138,7 @@ struct PathProbe {
   std::string Real;          // File, Directory, Special: the path under the root
   std::string Target;        // Outside: where it leads (a link's target)
   bool AbsoluteLink = false; // an absolute link back into the tree was followed
+  unsigned Hops = 0;         // links followed, the ones before the walk included
 };
 
 class Shipment {
@@ -195,7 +196,17 @@ public:
 
   /// What the kernel reaches at Rel under the root (PathProbe). A zip:
   /// its members, lexically; directories are the members' parents.
-  PathProbe probe(llvm::StringRef Rel);
+  /// HopsBefore: links the kernel already followed to reach Rel (a
+  /// directory resolved before, whose real path Rel starts with): ELOOP
+  /// counts the whole path's links.
+  PathProbe probe(llvm::StringRef Rel, unsigned HopsBefore = 0);
+  /// Whether the directory at DirReal (a PathProbe's Real: no link, no
+  /// "..") holds an entry named Name, from the walk's record (a directory,
+  /// a zip) or one read of the directory (a File shipment, kept); nullopt
+  /// when that cannot be said (unreadable, past MaxEntries): probe it.
+  /// A name that is not there cannot be opened, so the loaders' search
+  /// asks this before it walks a candidate (issue 37 part 5).
+  std::optional<bool> hasEntry(llvm::StringRef DirReal, llvm::StringRef Name);
   /// The image at Real (a PathProbe's File), read now for a File shipment;
   /// nullopt when it is no Mach-O or ELF file linkguard could read
   /// (Unreadable set when it is one that failed to read).
@@ -236,6 +247,10 @@ private:
   llvm::StringMap<bool> Unread;       // rels of binaries objlib could not read
   llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
   llvm::StringMap<bool> Objects;      // object files (Skipped), by rel
+  /// File shipments: each directory's names, read once (hasEntry); a
+  /// directory that could not be read, or held too many, is absent.
+  llvm::StringMap<std::optional<llvm::StringMap<bool>>> Listings;
+  size_t Listed = 0; // names held in Listings, all together (MaxEntries)
   TreeLimits Limits;
   objlib::ReadOptions Read;
   llvm::StringMap<CaseNames> CaseListings;

@@ -551,6 +551,55 @@ assert "unique openmp" in rules and "portable" in rules, rules
     expect_contains "$out" "whose search is past the bound"
   }
 
+  TEST "a runpath directory behind 38 links: its candidates count those links toward ELOOP, as the kernel does (issue 37 part 5)"
+  # The search walks each directory once and a candidate from the
+  # directory's real path; the links before it still count: 38 + 2 is 40,
+  # which the kernel follows (ld.so loads it), 38 + 3 is ELOOP (it does not).
+  # shellcheck disable=SC2016 # '$ORIGIN' is ld.so's
+  {
+    mkdir -p chain/lib
+    echo 'int x(void) { return 0; }' >x.c
+    "$CLANG" -shared -fPIC x.c -o chain/lib/libx.real.so -Wl,-soname,libx.so || test_failed libx
+    ln -s c chain/lib/libx.so && ln -s libx.real.so chain/lib/c
+    local k
+    for k in $(seq 0 36); do ln -s "l$((k + 1))" "chain/l$k"; done
+    ln -s lib chain/l37
+    echo 'int x(void); int main(void) { return x(); }' >m.c
+    "$CLANG" m.c -o chain/app -Lchain/lib -l:libx.so -Wl,--enable-new-dtags \
+      -Wl,-rpath,'$ORIGIN/l0' || test_failed app
+    expect_status 0 chain/app # ld.so: 40 links
+    LG check --portable chain >out.txt 2>&1
+    expect_equal "$?" 0 "check --portable chain, 40 links: $(cat out.txt)"
+    LG check --portable chain/app >out.txt 2>&1
+    expect_equal "$?" 0 "check --portable chain/app, 40 links: $(cat out.txt)"
+    rm chain/lib/c && ln -s d chain/lib/c && ln -s libx.real.so chain/lib/d
+    chain/app 2>/dev/null
+    expect_equal "$?" 127 "ld.so, 41 links"
+    LG check --portable chain >out.txt 2>&1
+    expect_equal "$?" 1 "check --portable chain, 41 links: $(cat out.txt)"
+    expect_contains "$(cat out.txt)" "l0/libx.so (too many levels of symbolic links)"
+  }
+
+  TEST "a message names at most 8 tried paths and counts the rest: Mach-O, as a file and as a tree (issue 37 part 5)"
+  # Before, every LC_RPATH tried was named: thousands of them made a crafted
+  # executable's output 65 MB. 20 LC_RPATHs, none holding the name.
+  {
+    mkdir -p many
+    printf -- '--- !tapi-tbd\ntbd-version: 4\ntargets: [ arm64-macos ]\ninstall-name: %s\ncurrent-version: 0\n...\n' \
+      "'@rpath/libgone.dylib'" >gone.tbd
+    echo 'int main(void) { return 0; }' >many.c
+    local i rp=()
+    for i in $(seq 0 19); do rp+=("-Wl,-rpath,@loader_path/d$i"); done
+    mac many.c gone.tbd "${rp[@]}" -o many/app
+    local out
+    for target in many/app many; do
+      out=$(LG check --portable "$target" 2>&1)
+      expect_contains "$out" "LC_RPATH @loader_path/d7 -> "
+      expect_contains "$out" ", and 12 more)"
+      case $out in *d8/libgone*) test_failed "$target: a 9th try is named: $out" ;; esac
+    done
+  }
+
   TEST "a main program named through a link: its origin is its real file's, as ld.so and dyld take it"
   # ld.so's $ORIGIN of the main program comes from /proc/self/exe, links
   # resolved (glibc _dl_get_origin); dyld's @executable_path from its

@@ -34,12 +34,61 @@ SUITE_try_load_traced_SETUP() {
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 int ok(void) { return 0; }
+/* The child's own word on MARK: "ran" and its TracerPid (0: untraced). */
+static void childSays(const char *What) {
+  char Line[256];
+  FILE *Status = fopen("/proc/self/status", "r"), *Out = fopen(getenv("MARK"), "a");
+  while (Status && Out && fgets(Line, sizeof Line, Status))
+    if (!strncmp(Line, "TracerPid:", 10))
+      fprintf(Out, "%s ran, %s", What, Line);
+  if (Out)
+    fclose(Out);
+  _exit(0);
+}
+static void parentSays(const char *What, long Pid) {
+  FILE *Out = fopen(getenv("MARK"), "a");
+  if (Pid < 0)
+    fprintf(Out, "%s refused: %s\n", What, strerror(errno));
+  fclose(Out);
+  if (Pid > 0)
+    waitpid((pid_t)Pid, NULL, 0);
+}
+/* struct clone_args as of Linux 5.3 (CLONE_ARGS_SIZE_VER0). */
+struct CloneArgs {
+  uint64_t Flags, PidFd, ChildTid, ParentTid, ExitSignal, Stack, StackSize, Tls;
+};
 __attribute__((constructor)) static void start(void) {
   const char *How = getenv("HOSTILE");
   if (!How)
     return;
+  if (!strcmp(How, "untraced")) { /* clone(CLONE_UNTRACED): a child linkguard does not trace */
+    long Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+    if (Pid == 0)
+      childSays("clone(CLONE_UNTRACED) child");
+    parentSays("clone(CLONE_UNTRACED)", Pid);
+  }
+  if (!strcmp(How, "clone3")) { /* clone3, whose flags live in memory; then libc's fallback */
+    struct CloneArgs A = {0};
+    A.Flags = CLONE_UNTRACED;
+    A.ExitSignal = SIGCHLD;
+    long Pid = syscall(435 /* SYS_clone3 */, &A, sizeof A);
+    if (Pid == 0)
+      childSays("clone3(CLONE_UNTRACED) child");
+    parentSays("clone3", Pid);
+    if (Pid < 0 && errno == ENOSYS) { /* as glibc falls back: clone */
+      Pid = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+      if (Pid == 0)
+        childSays("clone child");
+      parentSays("clone", Pid);
+    }
+  }
   if (!strcmp(How, "transient")) { /* libgomp mapped, and gone by the stop */
     void *H = dlopen("libgomp.so.1", RTLD_NOW);
     if (!H || dlclose(H) != 0)
@@ -133,6 +182,35 @@ SUITE_try_load_traced() {
   expect_contains "$(cat out.txt)" "race.so: violation: /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0 is mapped"
   # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
   HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok traced.so
+
+  TEST "a library cannot start a thread or process that escapes the tracing (issue 37 part 5)"
+  # clone(CLONE_UNTRACED) through syscall(): refused (EPERM), or else the
+  # verdict is not "holds". Before the filter refused it, the child ran
+  # untraced (TracerPid 0) and try-load said it held.
+  rm -f untraced.txt
+  HOSTILE=untraced MARK=$PWD/untraced.txt timeout 60 "$LINKGUARD_BIN" try-load \
+    --forbid openmp --call ok traced.so >out.txt 2>err.txt
+  local st=$?
+  expect_equal "$(cat untraced.txt)" "clone(CLONE_UNTRACED) refused: Operation not permitted" \
+    "clone(CLONE_UNTRACED) (try-load exited $st)"
+  if grep -q "TracerPid:[[:space:]]*0$" untraced.txt && [ "$st" = 0 ]; then
+    test_failed "a child ran untraced and try-load held"
+  fi
+  # clone3 (its flags are in memory, which the filter cannot read): ENOSYS,
+  # as a kernel without it answers; the library (as libc does) falls back
+  # to clone, whose child is traced.
+  rm -f clone3.txt
+  HOSTILE=clone3 MARK=$PWD/clone3.txt timeout 60 "$LINKGUARD_BIN" try-load \
+    --forbid openmp --call ok traced.so >out.txt 2>err.txt
+  st=$?
+  expect_equal "$(head -1 clone3.txt)" "clone3 refused: Function not implemented" \
+    "clone3(CLONE_UNTRACED) (try-load exited $st)"
+  expect_equal "$(sed -n 2p clone3.txt | sed 's/TracerPid:[[:space:]]*[1-9][0-9]*$/TracerPid: linkguard/')" \
+    "clone child ran, TracerPid: linkguard" "the fallback's child, traced"
+  if grep -q "TracerPid:[[:space:]]*0$" clone3.txt && [ "$st" = 0 ]; then
+    test_failed "a child ran untraced and try-load held"
+  fi
+  expect_equal "$st" 0 "try-load of the clone3 library: $(cat err.txt)"
 
   TEST "where linkguard cannot trace the loader (strace -f has it): the stops alone, said"
   if command -v strace >/dev/null; then
