@@ -63,6 +63,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "shipment/Closure.h"
+#include "shipment/SearchReport.h"
 
 #include "contract/DyldRules.h"
 #include "contract/LoaderRules.h"
@@ -104,9 +105,6 @@ using objlib::DependencyKind;
 using objlib::Slice;
 constexpr sys::path::Style Posix = sys::path::Style::posix;
 
-/// At most this many tried paths are named in one message; the rest are
-/// counted (as LdSo.cpp).
-constexpr size_t MaxTriedListed = 8;
 /// Entries of one directory read to find names that differ only in case.
 constexpr size_t MaxDirEntries = 100000;
 
@@ -349,8 +347,7 @@ struct Dyld {
   }
 
   struct Search {
-    std::vector<std::string> Tried;
-    size_t TriedLeft = 0;
+    TriedPaths Tried;
     std::vector<std::string> HostEntries; // host paths tried before the hit
     std::string Undecided;
     bool Decided = false;
@@ -358,12 +355,7 @@ struct Dyld {
     std::string HitPath, HitLabel;
     std::string SystemLabel, SystemPath; // the first system-prefix path tried
     bool AnyPath = false;
-    void tried(std::string T) {
-      if (Tried.size() < MaxTriedListed)
-        Tried.push_back(std::move(T));
-      else
-        ++TriedLeft;
-    }
+    void tried(std::string T) { Tried.add(std::move(T)); }
   };
 
   /// getLoader's handler for one possible path (absolute, normalised by
@@ -418,29 +410,6 @@ struct Dyld {
     return Chain;
   }
 
-  void place(Edge &E, Outcome W, std::string Reason, std::string Advice = "") {
-    E.Where = W;
-    E.Reason = std::move(Reason);
-    E.Advice = std::move(Advice);
-  }
-
-  static std::string listed(const std::vector<std::string> &L) {
-    std::vector<std::string> Head(L.begin(), L.begin() + std::min(L.size(), MaxTriedListed));
-    std::string T = llvm::join(Head, ", ");
-    if (L.size() > MaxTriedListed)
-      T += ", and " + std::to_string(L.size() - MaxTriedListed) + " more";
-    return T;
-  }
-
-  std::string triedText(const Search &Se) const {
-    if (Se.Tried.empty())
-      return "";
-    std::string T = " (tried " + llvm::join(Se.Tried, ", ");
-    if (Se.TriedLeft)
-      T += ", and " + std::to_string(Se.TriedLeft) + " more";
-    return T + ")";
-  }
-
   static constexpr const char *HostAdvice =
       "drop the absolute or relative LC_RPATH, or order it after the @loader_path / "
       "@executable_path entry that finds the shipped copy (install_name_tool -delete_rpath, "
@@ -450,7 +419,7 @@ struct Dyld {
   void conclude(Edge &E, const Search &Se, const objlib::Dependency &D, StringRef Leaf,
                 const std::string &What, bool Pre2022) {
     if (Exhausted) {
-      place(E, Outcome::Unknown,
+      placeEdge(E, Outcome::Unknown,
             "is " + What + " whose search is past the bound (" + std::to_string(O.MaxEdges) +
                 " dependencies and search paths tried in all): undecided",
             "judge a smaller tree, or shorten the search paths that make the bound");
@@ -459,9 +428,9 @@ struct Dyld {
     if (Se.Decided) {
       const Try &T = Se.Hit;
       if (!Se.HostEntries.empty()) {
-        place(E, Outcome::HostDependent,
+        placeEdge(E, Outcome::HostDependent,
               "resolves to " + Se.HitPath + " through " + Se.HitLabel + ", but dyld tries " +
-                  listed(Se.HostEntries) + " first: a machine with the library there loads that copy",
+                  listedUpTo(Se.HostEntries) + " first: a machine with the library there loads that copy",
               HostAdvice);
         E.Target = T.Image;
         E.ResolvedPath = Se.HitPath;
@@ -469,13 +438,13 @@ struct Dyld {
         return;
       }
       if (!Se.Undecided.empty()) {
-        place(E, Outcome::Unknown,
+        placeEdge(E, Outcome::Unknown,
               "resolves to " + Se.HitPath + ", but dyld first tries " + Se.Undecided,
               "name the main program with --executable");
         return;
       }
       if (T.Is == Try::What::Unknown) {
-        place(E, Outcome::Unknown, "dyld would load " + Se.HitPath + ", which linkguard cannot read",
+        placeEdge(E, Outcome::Unknown, "dyld would load " + Se.HitPath + ", which linkguard cannot read",
               "see the read error reported for that file");
         return;
       }
@@ -483,38 +452,38 @@ struct Dyld {
       E.ResolvedPath = Se.HitPath;
       E.Via = Se.HitLabel;
       if (T.AbsoluteLink) {
-        place(E, Outcome::NonPortable,
+        placeEdge(E, Outcome::NonPortable,
               "resolves to " + Se.HitPath + " through an absolute symbolic link into the tree: "
                   "it breaks where the tree is unpacked elsewhere",
               "make the link relative");
         return;
       }
-      place(E, Outcome::Shipped, "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
+      placeEdge(E, Outcome::Shipped, "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
       return;
     }
     if (!Se.SystemLabel.empty()) {
       E.ResolvedPath = Se.SystemPath;
       E.Via = Se.SystemLabel;
-      place(E, Outcome::System, "resolves under a macOS system prefix");
+      placeEdge(E, Outcome::System, "resolves under a macOS system prefix");
       return;
     }
     if (!Se.HostEntries.empty()) {
-      place(E, Outcome::HostDependent,
+      placeEdge(E, Outcome::HostDependent,
             "is " + What + " that resolves to no file of the tree; dyld also tries " +
-                listed(Se.HostEntries) + ": it loads only where the machine has it there" +
-                triedText(Se),
+                listedUpTo(Se.HostEntries) + ": it loads only where the machine has it there" +
+                Se.Tried.text(),
             "ship the library and find it through @loader_path, or declare it with --provided");
       return;
     }
     if (!Se.Undecided.empty()) {
-      place(E, Outcome::Unknown, "is " + What + " whose search cannot be decided: " + Se.Undecided,
+      placeEdge(E, Outcome::Unknown, "is " + What + " whose search cannot be decided: " + Se.Undecided,
             "name the main program with --executable");
       return;
     }
     std::string R = "is " + What + " that resolves to no file of the tree";
     if (!Se.AnyPath)
       R += " (no LC_RPATH in the image or in any image that loads it, and no --search)";
-    R += triedText(Se);
+    R += Se.Tried.text();
     // A library shipped under another file name: dyld opens paths.
     for (size_t I = 0; I < S.images().size(); ++I)
       for (const Slice &Sl : S.images()[I].Info.Slices)
@@ -530,7 +499,7 @@ struct Dyld {
       std::vector<std::string> Fb;
       for (const char *Dir : FallbackDirs)
         Fb.push_back(contract::joinPath(Dir, Leaf));
-      place(E, Outcome::HostDependent,
+      placeEdge(E, Outcome::HostDependent,
             R + "; a weak dylib of an image built with an SDK before macOS 14, so dyld then "
                 "tries its classic fallback directories " + llvm::join(Fb, " and ") +
                 ": a machine with the library there loads that copy",
@@ -538,7 +507,7 @@ struct Dyld {
             "current SDK");
       return;
     }
-    place(E, Outcome::Unresolved, std::move(R),
+    placeEdge(E, Outcome::Unresolved, std::move(R),
           "ship " + Leaf.str() + " in a directory an @loader_path / @executable_path LC_RPATH "
           "names, or declare it with --provided");
   }
@@ -554,11 +523,11 @@ struct Dyld {
     StringRef N = D.Name;
     const bool Pre = pre2022(sliceOf(X));
     if (contract::isSystemName(LR, N)) {
-      place(E, Outcome::System, "is under a macOS system prefix");
+      placeEdge(E, Outcome::System, "is under a macOS system prefix");
       return E;
     }
     if (listedIn(O.SystemList, N)) {
-      place(E, Outcome::System, "is listed in the --system-list file");
+      placeEdge(E, Outcome::System, "is listed in the --system-list file");
       return E;
     }
     // loadDependents' quick check, and getLoader's already-loaded-by-rpath:
@@ -570,7 +539,7 @@ struct Dyld {
           E.Target = Ld;
           E.ResolvedPath = S.absPath(Ld);
           E.Via = "already loaded: the LC_ID_DYLIB of " + S.printName(Ld);
-          place(E, Outcome::Shipped, "is " + S.printName(Ld) + ", already loaded");
+          placeEdge(E, Outcome::Shipped, "is " + S.printName(Ld) + ", already loaded");
           return E;
         }
       }
@@ -639,17 +608,17 @@ struct Dyld {
     } else {
       const Expansion &Ex = L.Path;
       if (!Ex.Undecidable.empty()) {
-        place(E, Outcome::Unknown, Ex.Undecidable, "name the main program with --executable");
+        placeEdge(E, Outcome::Unknown, Ex.Undecidable, "name the main program with --executable");
         return E;
       }
       if (Ex.UnknownPrefix) {
-        place(E, Outcome::NonPortable, "starts with an @ prefix dyld does not expand",
+        placeEdge(E, Outcome::NonPortable, "starts with an @ prefix dyld does not expand",
               "use @rpath/, @loader_path/ or @executable_path/");
         return E;
       }
       if (!Ex.FromToken) {
         if (N.starts_with("/"))
-          place(E, Outcome::NonPortable,
+          placeEdge(E, Outcome::NonPortable,
                 "is an absolute path outside /usr/lib/ and /System/Library/: it loads only "
                 "where that file exists" +
                     std::string(sys::fs::exists(D.Name)
@@ -657,7 +626,7 @@ struct Dyld {
                                       "about the machines the tree ships to"
                                     : ""));  // advice: contract/Advice's table (names the library)
         else
-          place(E, Outcome::NonPortable,
+          placeEdge(E, Outcome::NonPortable,
                 "is a relative path, which the loader resolves against the current directory "
                 "of the process",
                 "use @rpath/, @loader_path/ or @executable_path/");
@@ -673,7 +642,7 @@ struct Dyld {
           conclude(E, Se, D, Leaf, What, Pre);
           return E;
         }
-        place(E, Outcome::NonPortable,
+        placeEdge(E, Outcome::NonPortable,
               "resolves to " + Ex.Path + ", outside the tree " + S.root() +
                   (sys::fs::exists(Ex.Path) ? " (the file exists on this machine)" : ""),
               "ship the library inside the tree");
@@ -687,7 +656,7 @@ struct Dyld {
       // Names that differ only in case collide on macOS's file system.
       if (std::optional<std::string> Twin = caseTwin(S.images()[*E.Target].Rel);
           Twin && E.Where == Outcome::Shipped) {
-        place(E, Outcome::NonPortable,
+        placeEdge(E, Outcome::NonPortable,
               "resolves to " + S.printName(*E.Target) + ", but the tree also holds " + *Twin +
                   ", whose name differs only in case: on macOS's default (case-insensitive) "
                   "file system they are one entry, so one of them is lost where the tree is "
@@ -735,7 +704,7 @@ struct Dyld {
              E.Where == Outcome::HostDependent) &&
             listedIn(O.Provided, E.Dependency)) {
           E.Target.reset();
-          place(E, Outcome::Provided, "is declared application-provided (--provided)");
+          placeEdge(E, Outcome::Provided, "is declared application-provided (--provided)");
         }
         if (E.Where == Outcome::Unresolved && D.Kind == DependencyKind::Weak) {
           E.Allowed = true;

@@ -54,6 +54,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "shipment/Closure.h"
+#include "shipment/SearchReport.h"
 
 #include "contract/LoaderRules.h"
 
@@ -85,9 +86,6 @@ using objlib::SearchPathKind;
 using objlib::Slice;
 constexpr sys::path::Style Posix = sys::path::Style::posix;
 
-/// At most this many tried paths are named in one message; the rest are
-/// counted.
-constexpr size_t MaxTriedListed = 8;
 
 /// The machine a root runs on, as open_verify compares it.
 struct ELFKind {
@@ -456,8 +454,7 @@ struct LdSo {
   /// and a baseline one that searches no subdirectory (Base): where they
   /// part, the result is host-dependent.
   struct Search {
-    std::vector<std::string> Tried;
-    size_t TriedLeft = 0;
+    TriedPaths Tried;
     std::vector<std::string> HostEntries; // host paths tried before the baseline's hit
     /// An entry among them that is no default directory of ld.so (an
     /// empty or relative one, the process's current directory, included):
@@ -472,12 +469,7 @@ struct LdSo {
     bool ListGivenUp = false;
     /// Make: the try's text, built only when it is listed (a search of
     /// thousands of entries costs no string for the ones only counted).
-    template <class F> void tried(F &&Make) {
-      if (Tried.size() < MaxTriedListed)
-        Tried.push_back(Make());
-      else
-        ++TriedLeft;
-    }
+    template <class F> void tried(F &&Make) { Tried.add(std::forward<F>(Make)); }
   };
 
   /// open_path over one directory entry, already expanded: Dir is the
@@ -674,38 +666,15 @@ struct LdSo {
     return Out;
   }
 
-  void place(Edge &E, Outcome W, std::string Reason, std::string Advice = "") {
-    E.Where = W;
-    E.Reason = std::move(Reason);
-    E.Advice = std::move(Advice);
-  }
-
-  std::string triedText(const Search &Se) const {
-    if (Se.Tried.empty())
-      return "";
-    std::string T = " (tried " + llvm::join(Se.Tried, ", ");
-    if (Se.TriedLeft)
-      T += ", and " + std::to_string(Se.TriedLeft) + " more";
-    return T + ")";
-  }
-
   static constexpr const char *HostAdvice =
       "drop the absolute, empty or relative entry from DT_RUNPATH/DT_RPATH, or order it "
       "after the $ORIGIN entry that finds the shipped copy (patchelf --set-rpath)";
 
   /// The edge's outcome from a finished search of Leaf.
-  static std::string listed(const std::vector<std::string> &L) {
-    std::vector<std::string> Head(L.begin(), L.begin() + std::min(L.size(), MaxTriedListed));
-    std::string T = llvm::join(Head, ", ");
-    if (L.size() > MaxTriedListed)
-      T += ", and " + std::to_string(L.size() - MaxTriedListed) + " more";
-    return T;
-  }
-
   void conclude(Edge &E, const Search &Se, StringRef Leaf, bool SystemName) {
     const std::string What = "a DT_NEEDED name";
     if (Exhausted) {
-      place(E, Outcome::Unknown,
+      placeEdge(E, Outcome::Unknown,
             "is " + What + " whose search is past the bound (" + std::to_string(O.MaxEdges) +
                 " dependencies, search entries x names, candidates and links tried in all): "
                 "undecided",
@@ -714,13 +683,13 @@ struct LdSo {
     }
     if (Se.Decided) {
       const Try &T = Se.Hit;
-      std::string Host = listed(Se.HostEntries);
+      std::string Host = listedUpTo(Se.HostEntries);
       if (Se.HitOptional) {
-        place(E, Outcome::HostDependent,
+        placeEdge(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through " + Se.HitLabel +
                   " only on machines whose ld.so searches that subdirectory (glibc-hwcaps "
                   "by CPU level; tls/, x86_64/, haswell/ before glibc 2.37); others load " +
-                  (Se.Base ? "another file" : "no file of the tree") + triedText(Se),
+                  (Se.Base ? "another file" : "no file of the tree") + Se.Tried.text(),
               "ship one copy, in the directory itself, or make every subdirectory copy a "
               "build of the same library (then judge each)");
         if (T.Image)
@@ -730,7 +699,7 @@ struct LdSo {
       // The runtime's own names are the system's wherever a machine's
       // directory is tried first; the current directory is no system's.
       if (!Host.empty() && (!SystemName || Se.Cwd)) {
-        place(E, Outcome::HostDependent,
+        placeEdge(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through " + Se.HitLabel + ", but ld.so tries " +
                   Host + " first: a machine with the library there loads that copy",
               HostAdvice);
@@ -739,7 +708,7 @@ struct LdSo {
         return;
       }
       if (!Se.Undecided.empty()) {
-        place(E, Outcome::Unknown,
+        placeEdge(E, Outcome::Unknown,
               "resolves to " + Se.HitRaw + ", but ld.so first tries " + Se.Undecided,
               "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
         return;
@@ -749,13 +718,13 @@ struct LdSo {
         E.Target = T.Image;
         E.ResolvedPath = contract::normalizePath(Se.HitRaw);
         E.Via = Se.HitLabel;
-        place(E, Outcome::Shipped,
+        placeEdge(E, Outcome::Shipped,
               "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
         return;
       case Try::What::AbsLink:
         // Loads here; unpacked at another path, the link names nothing (or
         // that machine's file).
-        place(E, Outcome::HostDependent,
+        placeEdge(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through an absolute symbolic link into the tree: "
                   "it loads only where the tree is unpacked at " + S.root(),
               "make the link relative");
@@ -763,17 +732,17 @@ struct LdSo {
           E.Target = T.Image;
         return;
       case Try::What::Fatal:
-        place(E, Outcome::Unresolved,
+        placeEdge(E, Outcome::Unresolved,
               "ld.so stops at " + Se.HitRaw + " (through " + Se.HitLabel + "): " + T.Why +
                   "; the load fails there, before any later directory",
               "remove " + Se.HitRaw + " from the shipment, or ship the library there");
         return;
       case Try::What::Blocks:
-        place(E, Outcome::Unresolved, "ld.so opens " + Se.HitRaw + ": " + T.Why,
+        placeEdge(E, Outcome::Unresolved, "ld.so opens " + Se.HitRaw + ": " + T.Why,
               "remove " + Se.HitRaw + " from the shipment");
         return;
       case Try::What::Unknown:
-        place(E, Outcome::Unknown,
+        placeEdge(E, Outcome::Unknown,
               "ld.so would load " + Se.HitRaw + ", which linkguard cannot read",
               "see the read error reported for that file");
         return;
@@ -782,26 +751,26 @@ struct LdSo {
       }
     }
     if (SystemName && !Se.Cwd) {
-      place(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      placeEdge(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
       return;
     }
     if (SystemName) {
-      place(E, Outcome::HostDependent,
-            "is the C/C++ runtime's, but ld.so first tries " + listed(Se.HostEntries) +
+      placeEdge(E, Outcome::HostDependent,
+            "is the C/C++ runtime's, but ld.so first tries " + listedUpTo(Se.HostEntries) +
                 ": a copy of that name there loads instead of the system's",
             HostAdvice);
       return;
     }
     if (!Se.HostEntries.empty()) {
-      place(E, Outcome::HostDependent,
+      placeEdge(E, Outcome::HostDependent,
             "is " + What + " that resolves to no file of the tree; ld.so also tries " +
-                listed(Se.HostEntries) +
-                ": it loads only where the machine has it there" + triedText(Se),
+                listedUpTo(Se.HostEntries) +
+                ": it loads only where the machine has it there" + Se.Tried.text(),
             "ship the library and find it through $ORIGIN, or declare it with --provided");
       return;
     }
     if (!Se.Undecided.empty()) {
-      place(E, Outcome::Unknown,
+      placeEdge(E, Outcome::Unknown,
             "is " + What + " whose search cannot be decided: " + Se.Undecided,
             "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
       return;
@@ -809,7 +778,7 @@ struct LdSo {
     std::string R = "is " + What + " that resolves to no file of the tree";
     if (Se.Tried.empty())
       R += " (no DT_RPATH/DT_RUNPATH that applies, and no --search)";
-    R += triedText(Se);
+    R += Se.Tried.text();
     // A library shipped under another file name: ld.so opens file names.
     for (size_t I = 0; I < S.images().size(); ++I)
       for (const Slice &Sl : S.images()[I].Info.Slices)
@@ -820,7 +789,7 @@ struct LdSo {
           I = S.images().size() - 1;
           break;
         }
-    place(E, Outcome::Unresolved, std::move(R),
+    placeEdge(E, Outcome::Unresolved, std::move(R),
           "ship " + Leaf.str() + " in a directory a $ORIGIN entry of DT_RUNPATH names "
           "(patchelf --set-rpath '$ORIGIN/...'), or declare it with --provided");
   }
@@ -860,18 +829,18 @@ struct LdSo {
     StringRef N = D.Name;
     const bool SystemName = contract::isSystemName(LR, N);
     if (SystemName && N.starts_with("/")) {
-      place(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      placeEdge(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
       return E;
     }
     if (listedIn(O.SystemList, N)) {
-      place(E, Outcome::System, "is listed in the --system-list file");
+      placeEdge(E, Outcome::System, "is listed in the --system-list file");
       return E;
     }
     contract::NameLookup L = contract::lookupName(LR, N, Origin.lookup(X), root().ExecutableDir);
     // Step 3, after expand_dst: the name as ld.so compares it.
     std::string Asked = L.Searched ? L.Leaf : (L.Path.Raw.empty() ? L.Path.Path : L.Path.Raw);
     if (SystemLoaded.count(Asked)) {
-      place(E, Outcome::System,
+      placeEdge(E, Outcome::System,
             "is part of the C/C++ runtime every Linux system provides (already loaded)");
       return E;
     }
@@ -879,25 +848,25 @@ struct LdSo {
       E.Target = Got;
       E.ResolvedPath = S.absPath(*Got);
       E.Via = "already loaded: " + S.printName(*Got) + " answers to " + Asked;
-      place(E, Outcome::Shipped, "is " + S.printName(*Got) + ", already loaded");
+      placeEdge(E, Outcome::Shipped, "is " + S.printName(*Got) + ", already loaded");
       Names[*Got].push_back(Asked);
       return E;
     }
     if (!L.Searched) {
       const Expansion &Ex = L.Path;
       if (!Ex.Undecidable.empty()) {
-        place(E, Outcome::Unknown, Ex.Undecidable,
+        placeEdge(E, Outcome::Unknown, Ex.Undecidable,
               "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
         return E;
       }
       if (!Ex.FromToken) {
         // Advice: contract/Advice's table, which names the library.
         if (N.starts_with("/"))
-          place(E, Outcome::NonPortable,
+          placeEdge(E, Outcome::NonPortable,
                 "is an absolute path outside the system library family: it loads only where "
                 "that file exists");
         else
-          place(E, Outcome::NonPortable,
+          placeEdge(E, Outcome::NonPortable,
                 "is a relative path, which the loader resolves against the current directory "
                 "of the process");
         return E;
@@ -909,7 +878,7 @@ struct LdSo {
         return E;
       }
       if (!Rel) {
-        place(E, Outcome::NonPortable,
+        placeEdge(E, Outcome::NonPortable,
               "resolves to " + Ex.Path + ", outside the tree " + S.root(),
               "ship the library inside the tree");
         return E;
@@ -922,13 +891,13 @@ struct LdSo {
       case Try::What::Missing:
       case Try::What::Skip:
       case Try::What::Loop:
-        place(E, Outcome::Unresolved,
+        placeEdge(E, Outcome::Unresolved,
               "resolves to " + Ex.Raw + (T.Is == Try::What::Missing ? ", which the tree does not hold"
                                                                     : ": " + T.Why),
               "ship the library at that path");
         return E;
       case Try::What::Host:
-        place(E, Outcome::HostDependent, "resolves to " + Ex.Raw + ", which " + T.Why,
+        placeEdge(E, Outcome::HostDependent, "resolves to " + Ex.Raw + ", which " + T.Why,
               "ship the library inside the tree");
         return E;
       default:
@@ -1037,7 +1006,7 @@ struct LdSo {
              E.Where == Outcome::HostDependent) &&
             listedIn(O.Provided, E.Dependency)) {
           E.Target.reset();
-          place(E, Outcome::Provided, "is declared application-provided (--provided)");
+          placeEdge(E, Outcome::Provided, "is declared application-provided (--provided)");
         }
         C.Roots[RI].Edges.push_back(C.Edges.size());
         C.Edges.push_back(std::move(E));

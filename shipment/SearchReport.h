@@ -1,0 +1,67 @@
+//===- SearchReport.h - what a loader's search tried, bounded ----*- C++ -*-===//
+//
+// Shared by the two resolvers (LdSo.cpp, Dyld.cpp): the paths a search
+// tried, of which a message names at most MaxTriedListed and counts the
+// rest (issue 37 part 5: one message, a bounded size, whatever the file
+// holds), and how an edge is placed with its reason and advice.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "shipment/Closure.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace linkguard::shipment {
+
+/// At most this many tried paths are named in one message.
+constexpr size_t MaxTriedListed = 8;
+
+/// The paths a search tried: the first MaxTriedListed kept, the rest
+/// counted (a path past them is never formatted: Make is not called).
+struct TriedPaths {
+  std::vector<std::string> Listed;
+  size_t Left = 0;
+  template <class MakeText> void add(MakeText &&Make) {
+    if (Listed.size() < MaxTriedListed)
+      Listed.push_back(Make());
+    else
+      ++Left;
+  }
+  void add(std::string T) {
+    add([&] { return std::move(T); });
+  }
+  bool empty() const { return Listed.empty(); }
+  /// " (tried A, B, and N more)", or "" when nothing was tried.
+  std::string text() const {
+    if (Listed.empty())
+      return "";
+    std::string T = " (tried " + llvm::join(Listed, ", ");
+    if (Left)
+      T += ", and " + std::to_string(Left) + " more";
+    return T + ")";
+  }
+};
+
+/// "A, B, and N more": at most MaxTriedListed of L.
+inline std::string listedUpTo(const std::vector<std::string> &L) {
+  std::vector<std::string> Head(L.begin(), L.begin() + std::min(L.size(), MaxTriedListed));
+  std::string T = llvm::join(Head, ", ");
+  if (L.size() > MaxTriedListed)
+    T += ", and " + std::to_string(L.size() - MaxTriedListed) + " more";
+  return T;
+}
+
+/// An edge's outcome, with why and (for a finding) what to do; an empty
+/// advice leaves it to contract/Advice's tables.
+inline void placeEdge(Edge &E, Outcome W, std::string Reason, std::string Advice = "") {
+  E.Where = W;
+  E.Reason = std::move(Reason);
+  E.Advice = std::move(Advice);
+}
+
+} // namespace linkguard::shipment
