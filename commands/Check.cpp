@@ -665,7 +665,9 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   // loads it provides PyTorch's own libraries.
   const bool Zip = S->kind() == shipment::Shipment::Kind::Zip;
   auto pytorchImage = [&](size_t I) {
-    return Zip && isPyTorchExport(S->given(), S->images()[I].Rel);
+    return Zip && isPyTorchExport(S->given(), S->images()[I].Member.empty()
+                                                  ? S->images()[I].Rel
+                                                  : S->images()[I].Member);
   };
   bool PyTorch = false;
   for (size_t I = 0; I < S->walked() && !PyTorch; ++I)
@@ -750,7 +752,10 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
           const std::string Rel = Img.Member.empty() ? "" : contract::normalizePath(Img.Member);
           for (size_t I = 0; I < N; ++I) {
             const shipment::ShippedImage &SI = S->images()[I];
-            if (SI.Rel != Rel || SI.Offset != Img.Offset || SI.Info.Fmt != objlib::Format::MachO)
+            // A wheel's or .pt2's member keeps its name in Member (Rel is
+            // where it is installed or extracted).
+            const std::string &Name = SI.Member.empty() ? SI.Rel : SI.Member;
+            if (Name != Rel || SI.Offset != Img.Offset || SI.Info.Fmt != objlib::Format::MachO)
               continue;
             contract::Verdict Sig;
             signature::judgeSignatures(Img.Data.getBuffer(), *Signatures, S->printName(I),
