@@ -252,7 +252,7 @@ struct LdSo {
   // Per root: what ld.so holds while it loads.
   DenseMap<size_t, size_t> LoaderOf;         // l_loader
   DenseMap<size_t, std::string> Origin;      // l_origin: the opened path's directory, raw
-  DenseMap<size_t, std::vector<std::string>> Names; // l_libname and l_name
+  StringMap<size_t> Answers; // every name a loaded object answers to -> it
   DenseSet<size_t> Loaded;
   StringMap<bool> MissingDirs;               // r_search_path_elem: nonexisting
   /// Names the system answered (loaded from outside the tree): asked
@@ -566,7 +566,12 @@ struct LdSo {
         return false;
       case Try::What::Loop:
         Se.tried([&] { return Label + " -> " + Raw + " (" + T.Why + ")"; });
-        Se.ListGivenUp = true; // open_path returns -1 for the whole list
+        // open_path returns -1 for the whole list when the directory's
+        // last try failed otherwise than ENOENT/EACCES: its errno is that
+        // of the directory itself, tried after every subdirectory.
+        if (IsOptional)
+          return false;
+        Se.ListGivenUp = true;
         return true;
       case Try::What::Host:
         Se.Cwd = true;
@@ -698,7 +703,9 @@ struct LdSo {
       }
       // The runtime's own names are the system's wherever a machine's
       // directory is tried first; the current directory is no system's.
-      if (!Host.empty() && (!SystemName || Se.Cwd)) {
+      // A copy the tree ships of even the runtime's names: the machine's
+      // directory tried first decides which copy loads.
+      if (!Host.empty()) {
         placeEdge(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through " + Se.HitLabel + ", but ld.so tries " +
                   Host + " first: a machine with the library there loads that copy",
@@ -795,25 +802,28 @@ struct LdSo {
   }
 
   /// Step 3: an object already loaded that answers to Name.
+  /// _dl_name_match_p over the loaded objects in load order, as an index:
+  /// a name answers to the first object that took it (a later object never
+  /// takes a name an earlier one answers to: it would have been reused).
   std::optional<size_t> alreadyLoaded(StringRef Name) const {
-    for (size_t I : C.Roots[RI].Loaded) {
-      auto It = Names.find(I);
-      if (It != Names.end() && llvm::is_contained(It->second, Name))
-        return I;
-      const Slice &Sl = sliceOf(I);
-      if (Sl.InstallName && *Sl.InstallName == Name)
-        return I;
-    }
-    return std::nullopt;
+    auto It = Answers.find(Name);
+    if (It == Answers.end())
+      return std::nullopt;
+    return It->second;
   }
 
+  /// Img answers to Name from now on (l_libname, l_name, DT_SONAME).
+  void answers(size_t Img, StringRef Name) { Answers.try_emplace(Name, Img); }
+
   void load(Edge &E, size_t From, size_t Img, const std::string &Raw, StringRef Name) {
-    Names[Img].push_back(Name.str());
+    answers(Img, Name);
     if (!Loaded.insert(Img).second)
       return;
     LoaderOf[Img] = From;
     Origin[Img] = std::string(sys::path::parent_path(Raw, Posix));
-    Names[Img].push_back(Raw);
+    answers(Img, Raw);
+    if (const Slice &Sl = sliceOf(Img); Sl.InstallName)
+      answers(Img, *Sl.InstallName);
     root().Loaded.push_back(Img);
     (void)E;
   }
@@ -849,7 +859,7 @@ struct LdSo {
       E.ResolvedPath = S.absPath(*Got);
       E.Via = "already loaded: " + S.printName(*Got) + " answers to " + Asked;
       placeEdge(E, Outcome::Shipped, "is " + S.printName(*Got) + ", already loaded");
-      Names[*Got].push_back(Asked);
+      answers(*Got, Asked);
       return E;
     }
     if (!L.Searched) {
@@ -948,6 +958,25 @@ struct LdSo {
     return E;
   }
 
+  /// The program interpreters a machine of the slice's architecture has
+  /// (GCC's GLIBC_DYNAMIC_LINKER / MUSL_DYNAMIC_LINKER in gcc/config/*/linux*.h,
+  /// glibc's sysdeps/unix/sysv/linux/*/ldconfig.h SYSDEP_KNOWN_INTERPRETER_NAMES):
+  /// the kernel opens PT_INTERP as it stands, relative to the current
+  /// directory when it has no leading '/'.
+  static bool isSystemInterpreter(const Slice &Sl) {
+    static constexpr std::pair<const char *, const char *> Known[] = {
+        {"x86_64", "/lib64/ld-linux-x86-64.so.2"},   {"x86_64", "/lib/ld-musl-x86_64.so.1"},
+        {"aarch64", "/lib/ld-linux-aarch64.so.1"},   {"aarch64", "/lib/ld-musl-aarch64.so.1"},
+        {"i386", "/lib/ld-linux.so.2"},              {"i386", "/lib/ld-musl-i386.so.1"},
+        {"arm", "/lib/ld-linux-armhf.so.3"},         {"arm", "/lib/ld-linux.so.3"},
+        {"riscv64", "/lib/ld-linux-riscv64-lp64d.so.1"}, {"powerpc64le", "/lib64/ld64.so.2"},
+        {"s390x", "/lib/ld64.so.1"}};
+    for (const auto &[Arch, Path] : Known)
+      if (Sl.Arch == Arch && Sl.ELFInterpreter == Path)
+        return true;
+    return false;
+  }
+
   /// What ld.so refuses about the root itself.
   void judgeRoot() {
     Root &R = root();
@@ -963,15 +992,13 @@ struct LdSo {
       R.Refusals.push_back(
           "is marked -z nodlopen (DF_1_NOOPEN) and is a root dlopen opens (an extension module, a model, a plugin): "
           "dlopen refuses it (\"shared object cannot be dlopen()ed\", glibc "
-          "_dl_map_object_from_fd); link it without -z nodlopen");
+          "_dl_map_object_from_fd)");
     // The kernel runs PT_INTERP before ld.so exists: a program whose
     // interpreter is the build machine's runs nowhere else.
-    if (R.Executable && !Sl.ELFInterpreter.empty() &&
-        !contract::isSystemName(LR, Sl.ELFInterpreter))
+    if (R.Executable && !Sl.ELFInterpreter.empty() && !isSystemInterpreter(Sl))
       R.Refusals.push_back("has PT_INTERP " + Sl.ELFInterpreter +
                            ", which is not the system's loader: the kernel runs it before "
-                           "anything loads, and it exists only where it was built; link "
-                           "with the system's (-Wl,--dynamic-linker=/lib64/ld-linux-x86-64.so.2)");
+                           "anything loads, and it exists only where it was built");
   }
 
   void run() {
@@ -989,7 +1016,9 @@ struct LdSo {
     Origin[R.Image] = std::string(sys::path::parent_path(
         R.Executable ? contract::mainProgramPath(S.absPath(R.Image)) : S.absPath(R.Image),
         Posix));
-    Names[R.Image].push_back(S.absPath(R.Image));
+    answers(R.Image, S.absPath(R.Image));
+    if (const Slice &RS = sliceOf(R.Image); RS.InstallName)
+      answers(R.Image, *RS.InstallName);
     if (R.Host && *R.Host != R.Image)
       Origin[*R.Host] = R.ExecutableDir;
     // Breadth-first: the queue is the load order itself.

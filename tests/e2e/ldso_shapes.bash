@@ -151,4 +151,38 @@ SUITE_ldso_shapes() {
   expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
   expect_equal "$(ldso_verdict t)" 1 "check --portable"
   expect_contains "$(cat tree.out)" "cannot read file data"
+
+  TEST "review: a PT_INTERP the kernel opens relative to the current directory is refused"
+  mkdir -p t/bin
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c && patchelf --set-interpreter ld-linux-x86-64.so.2 t/bin/app
+  (cd t/bin && ./app) 2>/dev/null && test_failed "the kernel ran a relative PT_INTERP"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+  expect_contains "$(cat tree.out)" "has PT_INTERP ld-linux-x86-64.so.2"
+
+  TEST "review: a link loop in a glibc-hwcaps subdirectory does not end ld.so's list, one in the directory does"
+  ldso_lib t/lib libq.so
+  mkdir -p t/d1/glibc-hwcaps/x86-64-v2
+  ln -s libq.so t/d1/glibc-hwcaps/x86-64-v2/libq.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../d1:\$ORIGIN/../lib -Wl,--enable-new-dtags" libq.so
+  expect_status 0 t/bin/app
+  expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
+  ln -s libq.so t/d1/libq.so # a loop where the directory itself is tried
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so gives the list up ($(cat ld.err))"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+
+  TEST "review: the tree's own libstdc++ behind an absolute DT_RUNPATH entry is host-dependent"
+  mkdir -p t/lib t/bin
+  cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libstdc++.so.6)" t/lib/libstdc++.so.6
+  host=$E2E_ROOT/stdhost
+  echo 'int main(){}' >cx.cc
+  "$CLANGXX" -o t/bin/app cx.cc -Wl,--no-as-needed -lstdc++ -Wl,--enable-new-dtags,-rpath,"$host:\$ORIGIN/../lib" ||
+    test_failed "building t/bin/app"
+  mkdir -p "$host" && cp t/lib/libstdc++.so.6 "$host/"
+  maps=$(LD_DEBUG=libs t/bin/app 2>&1 | grep 'calling init: .*libstdc')
+  expect_contains "$maps" "$host/libstdc++.so.6" "with the machine's copy, ld.so loads it"
+  rm -rf "$host"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable"
+  expect_contains "$(cat tree.out)" "ld.so tries DT_RUNPATH $host first"
 }
