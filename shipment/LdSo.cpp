@@ -354,6 +354,12 @@ struct LdSo {
       P.AbsoluteLink |= Dir->AbsoluteLink;
     switch (P.Is) {
     case PathProbe::What::Missing:
+      if (P.NotDir) {
+        // Not ENOENT: open_path gives the list up (elf/dl-load.c: "The
+        // file exists and is readable, but something went wrong").
+        T.Is = Try::What::Loop;
+        T.Why = "not a directory (ENOTDIR)";
+      }
       return T;
     case PathProbe::What::Loop:
       T.Is = Try::What::Loop;
@@ -535,7 +541,12 @@ struct LdSo {
         return true;
       std::string Raw = contract::rawJoin(Dir, Sub + Leaf.str());
       Try T;
-      if (SubDir.Is == PathProbe::What::Directory) {
+      if (SubDir.Is == PathProbe::What::Directory && Raw.size() >= 4096) {
+        // PATH_MAX: the directory is there (stat), its name + the file's
+        // is not openable: ENAMETOOLONG, which gives the list up.
+        T.Is = Try::What::Loop;
+        T.Why = "file name too long (ENAMETOOLONG)";
+      } else if (SubDir.Is == PathProbe::What::Directory) {
         // A name the directory does not hold cannot be opened: no walk
         // ("", "." and ".." name the directory itself: walked).
         std::optional<bool> Has;

@@ -637,8 +637,10 @@ PathProbe Shipment::probe(StringRef Rel, unsigned HopsBefore) {
       }
       continue;
     }
-    if (!LastIsDir)
-      return P; // a file used as a directory: ENOTDIR
+    if (!LastIsDir) {
+      P.NotDir = true; // a file used as a directory: ENOTDIR
+      return P;
+    }
     Done.push_back(C);
     LastIsDir = S_ISDIR(St.st_mode);
     if (Todo.empty()) {
@@ -650,8 +652,10 @@ PathProbe Shipment::probe(StringRef Rel, unsigned HopsBefore) {
                                    : PathProbe::What::Special;
       return P;
     }
-    if (!LastIsDir)
-      return P; // ENOTDIR
+    if (!LastIsDir) {
+      P.NotDir = true; // ENOTDIR
+      return P;
+    }
   }
   // Rel named the root itself (or ended in "." / ".."): a directory.
   for (const std::string &D : Done)

@@ -138,6 +138,7 @@ struct PathProbe {
   std::string Real;          // File, Directory, Special: the path under the root
   std::string Target;        // Outside: where it leads (a link's target)
   bool AbsoluteLink = false; // an absolute link back into the tree was followed
+  bool NotDir = false;       // Missing: a file where a directory was walked (ENOTDIR)
   unsigned Hops = 0;         // links followed, the ones before the walk included
 };
 

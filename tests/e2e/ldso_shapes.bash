@@ -185,4 +185,21 @@ SUITE_ldso_shapes() {
   rm -rf "$host"
   expect_equal "$(ldso_verdict t)" 1 "check --portable"
   expect_contains "$(cat tree.out)" "ld.so tries DT_RUNPATH $host first"
+
+  TEST "review: ENOTDIR or ENAMETOOLONG in a directory that exists ends ld.so's list"
+  ldso_lib t/lib libfoo.so
+  mkdir -p t/d1 && echo x >t/d1/plain && ln -s plain/x t/d1/libfoo.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../d1:\$ORIGIN/../lib -Wl,--enable-new-dtags" libfoo.so
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so gives the list up at ENOTDIR ($(cat ld.err))"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+  rm t/d1/libfoo.so
+  # A directory name of 4086..4095 bytes: it exists; with the file's name
+  # the path is past PATH_MAX.
+  bin=$PWD/t/bin
+  k=$(( (4090 - ${#bin} - 2) / 2 ))
+  patchelf --set-rpath "\$ORIGIN/$(printf './%.0s' $(seq "$k")).:\$ORIGIN/../lib" t/bin/app
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so gives the list up at ENAMETOOLONG ($(cat ld.err))"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
 }
