@@ -694,16 +694,30 @@ std::optional<bool> Shipment::hasEntry(StringRef DirReal, StringRef Name) {
   return It->second->count(Name) != 0;
 }
 
+std::optional<size_t> Shipment::sameFile(size_t I) {
+  // The loaders' file identity: ld.so's _dl_map_object_from_fd compares
+  // device and inode ("Look again to see if the real name matched another
+  // already loaded"), dyld's getLoader the inode and mtime
+  // ("already-loaded-by-inode-mtime"): a hard link is the image it links.
+  if (K == Kind::Zip)
+    return I;
+  struct stat St;
+  if (::stat(Images[I].Abs.c_str(), &St) != 0)
+    return I;
+  auto [It, New] = ByInode.try_emplace({uint64_t(St.st_dev), uint64_t(St.st_ino)}, I);
+  return New ? I : It->second;
+}
+
 std::optional<size_t> Shipment::imageAt(const std::string &Real, bool *Unreadable) {
   auto It = ByRel.find(Real);
   if (It != ByRel.end())
-    return It->second;
+    return sameFile(It->second);
   if (K == Kind::File) {
     bool NotBinary = false;
     std::optional<size_t> I = readLazily(Real, &NotBinary, nullptr);
     if (!I && Unreadable && Unread.count(Real))
       *Unreadable = true;
-    return I;
+    return I ? sameFile(*I) : I;
   }
   if (Unreadable && Unread.count(Real))
     *Unreadable = true;

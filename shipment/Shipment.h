@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -228,6 +229,10 @@ public:
 private:
   Shipment() = default;
   std::optional<std::string> resolveLinks(llvm::StringRef Rel) const;
+  /// The first image looked up that is the same file as image I (device
+  /// and inode), or I itself.
+  std::optional<size_t> sameFile(size_t I);
+  std::map<std::pair<uint64_t, uint64_t>, size_t> ByInode;
   std::optional<size_t> readLazily(const std::string &Rel, bool *NotBinary, bool *Object);
 
   Kind K = Kind::Directory;

@@ -202,4 +202,16 @@ SUITE_ldso_shapes() {
   t/bin/app 2>ld.err; st=$?
   expect_equal "$st" 127 "ld.so gives the list up at ENAMETOOLONG ($(cat ld.err))"
   expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+
+  TEST "review: one OpenMP runtime reached under two hard-linked names is one object (device and inode)"
+  mkdir -p t/lib
+  echo 'int omp_get_max_threads(void){return 1;}' >omp.c
+  "$CLANG" -shared -fPIC -o t/lib/libomp.so.5 omp.c -Wl,-soname,libomp.so.5
+  ln t/lib/libomp.so.5 t/lib/libomp.so
+  "$CLANG" -shared -fPIC -o libomp.so omp.c -Wl,-soname,libomp.so
+  mkdir -p t/bin
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Wl,--no-as-needed t/lib/libomp.so.5 ./libomp.so -Wl,-rpath,'$ORIGIN/../lib'
+  expect_equal "$(LD_DEBUG=files t/bin/app 2>&1 | grep -c 'libomp.*generating link map')" 1 "ld.so maps one libomp"
+  expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
 }
