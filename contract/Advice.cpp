@@ -118,7 +118,8 @@ std::string shipOrProvide(const Finding &F, const AdviceContext &C) {
                      ", with an LC_RPATH that leads to it: -Wl,-rpath,@loader_path/...)" +
                      "; or, if every machine it runs on has " + F.Dependency +
                      ", --provided " + F.Dependency
-               : "link it by its soname, not its path, and ship " + L +
+               : "link it by its soname, not its path (or after the link: patchelf "
+                     "--replace-needed " + F.Dependency + " " + L + "), and ship " + L +
                      " on a DT_RUNPATH $ORIGIN path (-Wl,-rpath,'$ORIGIN/../lib')" +
                      "; or, if every machine it runs on has " + F.Dependency +
                      ", --provided " + F.Dependency;
