@@ -682,7 +682,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     TreeCO.Roots.clear();
   if (WithClosure) {
     C = shipment::computeClosure(*S, TreeCO);
-    T.Undecided += undecidedRoots(Path, *S, TreeCO);
+    T.Undecided += static_cast<int64_t>(undecidedRoots(Path, *S, TreeCO));
   }
   if (PyTorch)
     for (shipment::Edge &E : C.Edges)

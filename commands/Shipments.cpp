@@ -64,7 +64,7 @@ std::optional<std::string> configuredRoots(std::vector<std::string> &Roots) {
   C.RulesEnabled = true;
   config::Rules R = config::loadRules(C);
   if (R.Error)
-    return *R.Error;
+    return R.Error;
   Roots.insert(Roots.end(), R.Roots.begin(), R.Roots.end());
   return std::nullopt;
 }

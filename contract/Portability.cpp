@@ -326,7 +326,7 @@ struct Placer {
     // thousands of LC_RPATHs must not make a message of megabytes).
     auto listed = [](const std::vector<std::string> &L, const char *Sep) {
       const size_t N = std::min<size_t>(L.size(), 8);
-      std::string T = llvm::join(L.begin(), L.begin() + N, Sep);
+      std::string T = llvm::join(L.begin(), L.begin() + static_cast<std::ptrdiff_t>(N), Sep);
       if (L.size() > N)
         T += std::string(Sep) + "and " + std::to_string(L.size() - N) + " more";
       return T;

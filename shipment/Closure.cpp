@@ -194,6 +194,7 @@ std::vector<std::string> rootsNamed(const Shipment &S, const ClosureOptions &O,
                                     std::vector<std::string> *Unmatched) {
   // GlobPattern keeps references into its pattern: the strings outlive it.
   std::vector<std::string> Patterns;
+  Patterns.reserve(O.Roots.size());
   for (const std::string &P : O.Roots)
     Patterns.push_back(normalizePath(P));
   std::vector<GlobPattern> Globs;

@@ -254,6 +254,7 @@ struct Dyld {
     std::optional<size_t> Best = bestSlice(B);
     if (!Best) {
       std::vector<std::string> Have;
+      Have.reserve(B.Slices.size());
       for (const Slice &Sl : B.Slices)
         Have.push_back(Sl.Arch);
       T.Why = B.Universal ? "fat file, but missing compatible architecture (have '" +
@@ -383,8 +384,6 @@ struct Dyld {
     Try T = tryFile(*Rel, true);
     switch (T.Is) {
     case Try::What::Missing:
-      Se.tried(Label + " -> " + Norm + " (" + T.Why + ")");
-      return;
     case Try::What::Refused:
       Se.tried(Label + " -> " + Norm + " (" + T.Why + ")");
       return;
@@ -554,8 +553,9 @@ struct Dyld {
       // forEachResolvedAtPathVar: the LC_RPATHs of the stack, the
       // requester's first.
       std::vector<size_t> Chain = chainOf(X);
-      if (root().Host && !llvm::is_contained(Chain, *root().Host))
-        Chain.push_back(*root().Host);
+      if (const std::optional<size_t> Host = root().Host;
+          Host && !llvm::is_contained(Chain, *Host))
+        Chain.push_back(*Host);
       for (size_t H : Chain) {
         if (Se.Decided || Exhausted)
           break;

@@ -733,12 +733,15 @@ struct LdSo {
       }
       switch (T.Is) {
       case Try::What::Found:
-        E.Target = T.Image;
-        E.ResolvedPath = contract::normalizePath(Se.HitRaw);
-        E.Via = Se.HitLabel;
-        placeEdge(E, Outcome::Shipped,
-              "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
-        return;
+        if (const std::optional<size_t> Img = T.Image) { // a Found always has one
+          E.Target = Img;
+          E.ResolvedPath = contract::normalizePath(Se.HitRaw);
+          E.Via = Se.HitLabel;
+          placeEdge(E, Outcome::Shipped,
+                    "resolves to " + S.printName(*Img) + ", shipped in the tree");
+          return;
+        }
+        break;
       case Try::What::AbsLink:
         // Loads here; unpacked at another path, the link names nothing (or
         // that machine's file).
@@ -924,7 +927,7 @@ struct LdSo {
       default:
         Se.Decided = true;
         conclude(E, Se, N, false);
-        if (E.Where == Outcome::Shipped) {
+        if (E.Where == Outcome::Shipped && E.Target) {
           E.Via = "the image's directory";
           load(E, X, *E.Target, Ex.Raw, Asked);
         }
@@ -940,8 +943,9 @@ struct LdSo {
         auto It = LoaderOf.find(*P);
         P = It == LoaderOf.end() ? std::nullopt : std::optional<size_t>(It->second);
       }
-      if (root().Host && !llvm::is_contained(Chain, *root().Host))
-        Chain.push_back(*root().Host);
+      if (const std::optional<size_t> Host = root().Host;
+          Host && !llvm::is_contained(Chain, *Host))
+        Chain.push_back(*Host);
       for (size_t H : Chain) {
         if (done(Se) || Exhausted)
           break;
@@ -1033,6 +1037,7 @@ struct LdSo {
     if (R.Host && *R.Host != R.Image)
       Origin[*R.Host] = R.ExecutableDir;
     // Breadth-first: the queue is the load order itself.
+    // NOLINTNEXTLINE(modernize-loop-convert): R.Loaded grows while walked.
     for (size_t Q = 0; Q < R.Loaded.size(); ++Q) {
       const size_t X = R.Loaded[Q];
       const objlib::BinaryInfo &B = S.images()[X].Info;

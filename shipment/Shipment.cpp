@@ -689,9 +689,10 @@ std::optional<bool> Shipment::hasEntry(StringRef DirReal, StringRef Name) {
     }
     It = Listings.try_emplace(DirReal, std::move(Names)).first;
   }
-  if (!It->second)
+  const std::optional<llvm::StringMap<bool>> &Names = It->second;
+  if (!Names)
     return std::nullopt;
-  return It->second->count(Name) != 0;
+  return Names->count(Name) != 0;
 }
 
 std::optional<size_t> Shipment::sameFile(size_t I) {
