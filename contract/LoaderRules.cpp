@@ -102,7 +102,20 @@ constexpr const char *LdSoSystemNames[] = {
     "libdl.so.",    "librt.so.",  "libutil.so.",         "libresolv.so.",
     "libanl.so.",   "libnsl.so.", "libBrokenLocale.so.", "libstdc++.so.",
     "libgcc_s.so.", "ld64.so.",   "ld-linux"};
-constexpr const char *LdSoSystemDirs[] = {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"};
+// The one absolute name of the runtime every system of a machine holds:
+// its interpreter, at the path the machine's psABI fixes (x86-64 psABI
+// 5.2.1 /lib64/ld-linux-x86-64.so.2; AArch64, i386, Arm, RISC-V, POWER and
+// s390x likewise; musl's /lib/ld-musl-ARCH.so.1). A runtime library named
+// absolutely is not: its directory is the distribution's (Debian
+// /lib/x86_64-linux-gnu, Fedora /lib64, Arch /usr/lib), and ld.so opens
+// the name as written (elf/dl-load.c _dl_map_object: no search).
+constexpr InterpreterPath LdSoSystemPaths[] = {
+    {"x86_64", "/lib64/ld-linux-x86-64.so.2"},       {"x86_64", "/lib/ld-musl-x86_64.so.1"},
+    {"aarch64", "/lib/ld-linux-aarch64.so.1"},       {"aarch64", "/lib/ld-musl-aarch64.so.1"},
+    {"i386", "/lib/ld-linux.so.2"},                  {"i386", "/lib/ld-musl-i386.so.1"},
+    {"arm", "/lib/ld-linux-armhf.so.3"},             {"arm", "/lib/ld-linux.so.3"},
+    {"riscv64", "/lib/ld-linux-riscv64-lp64d.so.1"}, {"powerpc64le", "/lib64/ld64.so.2"},
+    {"s390x", "/lib/ld64.so.1"}};
 
 const LoaderRules Dyld = {
     "dyld", DyldSrc, DyldTokens, "@rpath/", DyldSearch,
@@ -118,7 +131,7 @@ const LoaderRules LdSo = {
     /*RunPathStopsInheritance=*/true,
     "glibc elf/dl-load.c _dl_map_object: \"Look for this name among those already "
     "loaded\" (_dl_name_match_p, and the object's DT_SONAME)",
-    "", {}, LdSoSystemNames, LdSoSystemDirs};
+    "", {}, LdSoSystemNames, LdSoSystemPaths};
 
 bool nameChar(char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; }
 
@@ -206,11 +219,7 @@ bool isSystemName(const LoaderRules &R, llvm::StringRef Name) {
     return false;
   if (!Name.contains('/'))
     return true;
-  std::string N = normalizePath(Name);
-  for (const char *D : R.SystemDirs)
-    if (llvm::StringRef(N).starts_with(D))
-      return true;
-  return false;
+  return llvm::any_of(R.SystemPaths, [&](const InterpreterPath &I) { return Name == I.Path; });
 }
 
 Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageDir,
@@ -284,6 +293,11 @@ Expansion expand(const LoaderRules &R, llvm::StringRef P, llvm::StringRef ImageD
   E.Path = normalizePath(Out);
   E.Raw = std::move(Out);
   return E;
+}
+
+bool isSystemInterpreter(const LoaderRules &R, llvm::StringRef Arch, llvm::StringRef Path) {
+  return llvm::any_of(R.SystemPaths,
+                      [&](const InterpreterPath &I) { return Arch == I.Arch && Path == I.Path; });
 }
 
 } // namespace linkguard::contract

@@ -58,6 +58,12 @@ struct SearchRow {
   const char *Source;
 };
 
+/// An interpreter's path as its machine's psABI fixes it.
+struct InterpreterPath {
+  const char *Arch; // objlib's slice architecture name
+  const char *Path;
+};
+
 struct LoaderRules {
   const char *Loader; // "dyld", "ld.so"
   const char *Source; // where the rules were read
@@ -80,14 +86,20 @@ struct LoaderRules {
   llvm::ArrayRef<const char *> SystemPrefixes;
   /// ld.so: file names of the C/C++ runtime every distribution installs.
   llvm::ArrayRef<const char *> SystemNamePrefixes;
-  llvm::ArrayRef<const char *> SystemDirs; // where those may be named absolutely
+  /// The absolute names of that runtime every system holds (the
+  /// interpreters' ABI-fixed paths), compared as written.
+  llvm::ArrayRef<InterpreterPath> SystemPaths;
 };
 
 const LoaderRules &rulesFor(objlib::Format F);
 
 /// The system library test of the rules: Mach-O a name under a system
-/// prefix, ELF a runtime name (bare, or under a default directory).
+/// prefix, ELF a runtime name (bare, or an interpreter's fixed path).
 bool isSystemName(const LoaderRules &R, llvm::StringRef Name);
+
+/// Whether Path is the interpreter (PT_INTERP) the psABI of the machine
+/// Arch ("x86_64", "aarch64", ...) fixes: a system's own loader.
+bool isSystemInterpreter(const LoaderRules &R, llvm::StringRef Arch, llvm::StringRef Path);
 
 /// A load path or search path with its tokens expanded.
 struct Expansion {

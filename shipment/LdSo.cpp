@@ -852,8 +852,13 @@ struct LdSo {
     E.Kind = D.Kind;
     StringRef N = D.Name;
     const bool SystemName = contract::isSystemName(LR, N);
+    // ld.so opens an absolute name as written (elf/dl-load.c
+    // _dl_map_object: a name with a slash is not searched). Only the
+    // interpreter's path is the same on every system of a machine; a
+    // runtime library's directory is the distribution's
+    // (/lib/x86_64-linux-gnu, /lib64, /usr/lib): non-portable below.
     if (SystemName && N.starts_with("/")) {
-      placeEdge(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      placeEdge(E, Outcome::System, "is the system's loader, at the path its machine's ABI fixes");
       return E;
     }
     if (listedIn(O.SystemList, N)) {
@@ -885,7 +890,12 @@ struct LdSo {
       }
       if (!Ex.FromToken) {
         // Advice: contract/Advice's table, which names the library.
-        if (N.starts_with("/"))
+        if (N.starts_with("/") &&
+            contract::isSystemName(LR, sys::path::filename(N, sys::path::Style::posix)))
+          placeEdge(E, Outcome::NonPortable,
+                "is an absolute path to a system library, whose directory differs between "
+                "distributions: it loads only where that file exists");
+        else if (N.starts_with("/"))
           placeEdge(E, Outcome::NonPortable,
                 "is an absolute path outside the system library family: it loads only where "
                 "that file exists");
@@ -978,18 +988,8 @@ struct LdSo {
   /// glibc's sysdeps/unix/sysv/linux/*/ldconfig.h SYSDEP_KNOWN_INTERPRETER_NAMES):
   /// the kernel opens PT_INTERP as it stands, relative to the current
   /// directory when it has no leading '/'.
-  static bool isSystemInterpreter(const Slice &Sl) {
-    static constexpr std::pair<const char *, const char *> Known[] = {
-        {"x86_64", "/lib64/ld-linux-x86-64.so.2"},   {"x86_64", "/lib/ld-musl-x86_64.so.1"},
-        {"aarch64", "/lib/ld-linux-aarch64.so.1"},   {"aarch64", "/lib/ld-musl-aarch64.so.1"},
-        {"i386", "/lib/ld-linux.so.2"},              {"i386", "/lib/ld-musl-i386.so.1"},
-        {"arm", "/lib/ld-linux-armhf.so.3"},         {"arm", "/lib/ld-linux.so.3"},
-        {"riscv64", "/lib/ld-linux-riscv64-lp64d.so.1"}, {"powerpc64le", "/lib64/ld64.so.2"},
-        {"s390x", "/lib/ld64.so.1"}};
-    for (const auto &[Arch, Path] : Known)
-      if (Sl.Arch == Arch && Sl.ELFInterpreter == Path)
-        return true;
-    return false;
+  bool isSystemInterpreter(const Slice &Sl) const {
+    return contract::isSystemInterpreter(LR, Sl.Arch, Sl.ELFInterpreter);
   }
 
   /// What ld.so refuses about the root itself.

@@ -214,4 +214,28 @@ SUITE_ldso_shapes() {
   "$CLANG" -o t/bin/app m.c -Wl,--no-as-needed t/lib/libomp.so.5 ./libomp.so -Wl,-rpath,'$ORIGIN/../lib'
   expect_equal "$(LD_DEBUG=files t/bin/app 2>&1 | grep -c 'libomp.*generating link map')" 1 "ld.so maps one libomp"
   expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
+
+  TEST "review: the C library named by an absolute path loads only where that path exists"
+  # DT_NEEDED /usr/lib64/libc.so.6 (Fedora's path; Debian's is
+  # /lib/x86_64-linux-gnu): ld.so opens the path as written, no search.
+  # Only the interpreter's own path is fixed by each machine's ABI.
+  mkdir -p t/bin
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c || test_failed "building t/bin/app"
+  for abs in /usr/lib64/libc.so.6 /lib/x86_64-linux-gnu/libc.so.6; do
+    patchelf --replace-needed libc.so.6 "$abs" t/bin/app
+    t/bin/app 2>ld.err; st=$?
+    if [ -e "$abs" ]; then
+      expect_equal "$st" 0 "ld.so opens $abs, which this machine has"
+    else
+      expect_equal "$st" 127 "ld.so fails where $abs does not exist ($(cat ld.err))"
+    fi
+    expect_equal "$(ldso_verdict t)" 1 "check --portable, $abs ($(cat tree.out))"
+    expect_contains "$(cat tree.out)" "$abs"
+    patchelf --replace-needed "$abs" libc.so.6 t/bin/app
+  done
+  # The interpreter's path is the same on every x86-64 Linux.
+  patchelf --add-needed /lib64/ld-linux-x86-64.so.2 t/bin/app
+  expect_status 0 t/bin/app
+  expect_equal "$(ldso_verdict t)" 0 "check --portable, DT_NEEDED /lib64/ld-linux-x86-64.so.2 ($(cat tree.out))"
 }

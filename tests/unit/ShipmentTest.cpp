@@ -68,6 +68,12 @@ TEST_CASE("system names are each loader's own", "[shipment]") {
   CHECK(isSystemName(LdSo, "libstdc++.so.6"));
   CHECK_FALSE(isSystemName(LdSo, "libgomp.so.1"));
   CHECK_FALSE(isSystemName(LdSo, "/opt/x/libc.so.6"));
+  // A runtime library's directory is the distribution's; the interpreter's
+  // path is the ABI's.
+  CHECK_FALSE(isSystemName(LdSo, "/usr/lib64/libc.so.6"));
+  CHECK_FALSE(isSystemName(LdSo, "/lib/x86_64-linux-gnu/libc.so.6"));
+  CHECK(isSystemName(LdSo, "/lib64/ld-linux-x86-64.so.2"));
+  CHECK_FALSE(isSystemName(LdSo, "/lib64/../lib64/ld-linux-x86-64.so.2"));
 }
 
 TEST_CASE("the openmp family's members and which pairs abort with OMP #15", "[shipment]") {
