@@ -162,8 +162,14 @@ private:
           S.ELFInterpreter = I.take_until([](char C) { return C == '\0'; }).str();
         }
       }
-      if (P.p_type != ELF::PT_DYNAMIC || Checked)
+      if (P.p_type != ELF::PT_DYNAMIC)
         continue;
+      // glibc elf/dl-load.c _dl_map_object_from_fd sets l_ld at each
+      // PT_DYNAMIC, so the last one is the object's; LLVM's
+      // dynamicEntries() reads the first. No linker writes two: refuse
+      // rather than read another .dynamic than ld.so does.
+      if (Checked)
+        return malformed("two PT_DYNAMIC segments (ld.so reads the last, linkguard the first)");
       if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset)
         return malformed("PT_DYNAMIC (offset " + Twine(uint64_t(P.p_offset)) +
                          ", size " + Twine(uint64_t(P.p_filesz)) +
@@ -171,7 +177,7 @@ private:
       if (P.p_offset % alignof(typename ELFT::Dyn) != 0)
         return malformed("PT_DYNAMIC offset " + Twine(uint64_t(P.p_offset)) +
                          " is not aligned");
-      Checked = true; // dynamicEntries() uses the first one only
+      Checked = true;
     }
     return Error::success();
   }

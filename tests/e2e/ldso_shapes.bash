@@ -238,4 +238,26 @@ SUITE_ldso_shapes() {
   patchelf --add-needed /lib64/ld-linux-x86-64.so.2 t/bin/app
   expect_status 0 t/bin/app
   expect_equal "$(ldso_verdict t)" 0 "check --portable, DT_NEEDED /lib64/ld-linux-x86-64.so.2 ($(cat tree.out))"
+
+  TEST "review: two PT_DYNAMIC segments: ld.so reads the last, so linkguard does not judge the first"
+  mkdir -p t/lib
+  echo 'int f(void){return 0;}' >f.c
+  "$CLANG" -shared -fPIC -o t/lib/libf.so f.c || test_failed "building t/lib/libf.so"
+  # Turn PT_GNU_STACK into a second PT_DYNAMIC (a copy of the first's
+  # fields): the layout no linker writes.
+  python3 - t/lib/libf.so <<'PY' || test_failed "patching the program headers"
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+phoff, = struct.unpack_from("<Q", b, 32)
+phentsize, phnum = struct.unpack_from("<HH", b, 54)
+ph = [phoff + i * phentsize for i in range(phnum)]
+dyn = next(o for o in ph if struct.unpack_from("<I", b, o)[0] == 2)
+stack = next(o for o in ph if struct.unpack_from("<I", b, o)[0] == 0x6474E551)
+b[stack:stack + phentsize] = b[dyn:dyn + phentsize]
+open(sys.argv[1], "wb").write(b)
+PY
+  "$LINKGUARD_BIN" check --portable t/lib/libf.so >file.out 2>&1; st=$?
+  expect_equal "$st" 65 "a malformed file, never holds ($(cat file.out))"
+  expect_contains "$(cat file.out)" "two PT_DYNAMIC segments"
 }
+
