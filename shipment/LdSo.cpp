@@ -472,6 +472,12 @@ struct LdSo {
     Try Hit;
     std::string HitRaw, HitLabel;
     bool HitOptional = false; // Hit is in a glibc-hwcaps / legacy subdirectory
+    /// After an optional Hit: a candidate some other machine meets first is
+    /// not the Hit's image (dev and inode). When every one is, and the
+    /// baseline machine's search ends on it too, every machine loads the
+    /// same file: a subdirectory copy that is a link to the directory's own
+    /// copy (or the reverse) is not host-dependent.
+    bool OptionalDiffers = false;
     bool ListGivenUp = false;
     /// Make: the try's text, built only when it is listed (a search of
     /// thousands of entries costs no string for the ones only counted).
@@ -597,6 +603,12 @@ struct LdSo {
         Se.HitRaw = Raw;
         Se.HitLabel = Label;
         Se.HitOptional = IsOptional;
+      } else if (Se.HitOptional &&
+                 !(T.Is == Try::What::Found && Se.Hit.Is == Try::What::Found && T.Image &&
+                   T.Image == Se.Hit.Image)) {
+        // A machine that skips the subdirectory of the hit meets this
+        // candidate: another file (or a failure).
+        Se.OptionalDiffers = true;
       }
       if (IsOptional)
         return false; // the baseline machine goes on to the directory itself
@@ -700,7 +712,7 @@ struct LdSo {
     if (Se.Decided) {
       const Try &T = Se.Hit;
       std::string Host = listedUpTo(Se.HostEntries);
-      if (Se.HitOptional) {
+      if (Se.HitOptional && (!Se.Base || Se.OptionalDiffers)) {
         placeEdge(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through " + Se.HitLabel +
                   " only on machines whose ld.so searches that subdirectory (glibc-hwcaps "

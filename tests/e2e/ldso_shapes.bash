@@ -259,5 +259,24 @@ PY
   "$LINKGUARD_BIN" check --portable t/lib/libf.so >file.out 2>&1; st=$?
   expect_equal "$st" 65 "a malformed file, never holds ($(cat file.out))"
   expect_contains "$(cat file.out)" "two PT_DYNAMIC segments"
+
+  TEST "review: a glibc-hwcaps name that links to the directory's own copy is one file on every CPU"
+  # lib/libx.so is a relative link to lib/glibc-hwcaps/x86-64-v2/libx.so: a
+  # v2 CPU opens the subdirectory's name, an older one the directory's, and
+  # both are the same file (device and inode): not host-dependent. A
+  # second, different copy in x86-64-v3 is.
+  ldso_lib t/lib/glibc-hwcaps/x86-64-v2 libx.so
+  ln -s glibc-hwcaps/x86-64-v2/libx.so t/lib/libx.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib -Wl,--enable-new-dtags" libx.so
+  real=$(readlink -f t/lib/libx.so)
+  for m in none x86-64-v2; do
+    got=$(LD_DEBUG=files /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask $m t/bin/app 2>&1 |
+      sed -n 's/.*calling init: \(.*libx.so\)$/\1/p')
+    expect_equal "$(readlink -f "$got")" "$real" "ld.so with mask $m maps the one file ($got)"
+  done
+  expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
+  ldso_lib t/lib/glibc-hwcaps/x86-64-v3 libx.so
+  expect_equal "$(ldso_verdict t)" 1 "check --portable with a second copy in x86-64-v3 ($(cat tree.out))"
+  expect_contains "$(cat tree.out)" "x86-64-v3/libx.so"
 }
 

@@ -37,12 +37,23 @@ symbolic link, is run twice in a private mount namespace (`unshare -m`):
   B "host absent, tree moved": /srv and /usr/lib/llvm-14/lib are empty tmpfs,
     the current directory is empty, and the tree is bind-mounted at another
     path while its own path is hidden (an unpacked copy elsewhere).
+  C "tree moved, old path holds a copy" (a tree with an absolute link): as B,
+    with a copy of the tree at its old path (the build machine, an older
+    install): an absolute link into the tree reaches the copy, a file outside
+    the shipment (the probes print each object's real path, resolved in the
+    run's own mounts).
 A root that maps a file from a legacy hwcaps subdirectory (tls/, x86_64/,
 haswell/, avx512_1/: searched by glibc 2.36, dropped in 2.37) is host-dependent
-too (it maps something else under a newer glibc).
+too (it maps something else under a newer glibc); so is one for which ld.so's
+own trace (LD_DEBUG=libs, run A) shows a directory searched for a name whose
+legacy subdirectory this CPU does not try (avx512_1/, haswell/, xeon_phi/)
+holds another loadable copy: a CPU that tries it maps that copy.
 A tree with glibc-hwcaps subdirectories is also run through
 `ld.so --glibc-hwcaps-mask M` for M = none, x86-64-v2, -v3, -v4 (a library
-root: the dlopen helper under that ld.so).
+root: the dlopen helper under that ld.so), in runs A, B and C.
+Variants compare the files outside the tree by path, except a runtime name
+(BASELINE) from the system's directories or an absolute search directory:
+the machine's own C library, compared by name (docs/check.md).
 
 Roots: the tree's executables (and PIEs), plugins/plugin.so, and every x86-64
 ET_DYN image `inspect --tree` lists as a root (an image nothing in the tree
@@ -92,6 +103,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import stat
 import struct
@@ -132,8 +144,10 @@ DLOPEN_C = r"""
 #include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 static int cb(struct dl_phdr_info *i, size_t s, void *d) { (void)s; (void)d;
-  printf("@@map %s\n", i->dlpi_name); return 0; }
+  char *r = i->dlpi_name[0] ? realpath(i->dlpi_name, NULL) : NULL;
+  printf("@@map %s\n@@real %s\n", i->dlpi_name, r ? r : ""); free(r); return 0; }
 int main(int argc, char **argv) {
   if (argc < 2) return 2;
   if (!dlopen(argv[1], RTLD_NOW)) { fprintf(stderr, "dlopen: %s\n", dlerror()); return 127; }
@@ -572,6 +586,79 @@ def outside_dirs(spec, root):
     return sorted(out)
 
 
+def machine_own(x):
+    """A runtime name (BASELINE) from the system's directories or from an
+    absolute search directory is the machine's own C library, wherever the
+    machine keeps it (docs/check.md: linkguard calls it system behind an
+    absolute entry): the variants compare it by name. From the current
+    directory or a directory above the tree it stays a path."""
+    if os.path.basename(x) in BASELINE and x.startswith(SYSTEM_DIRS + (HOST_SRV + "/", HOST_LLVM + "/")):
+        return "system:" + os.path.basename(x)
+    return x
+
+
+def has_abs_link(spec):
+    return any(f["kind"] == "symlink" and f.get("absolute") for f in spec["files"])
+
+
+OLDCOPY = "/old-path-copy"
+DEBUG_LINE = re.compile(r"^\s*\d+:\s(.*)$")
+# glibc 2.36 elf/dl-hwcaps.c _dl_important_hwcaps (legacy part) with
+# sysdeps/x86/dl-procinfo.h: "tls", the platform (AT_PLATFORM x86_64,
+# haswell, xeon_phi) and the hwcap names (x86_64, avx512_1), each present
+# or not, in that nesting: every subdirectory some x86-64 CPU searches.
+LEGACY_SUBDIRS = sorted({"/".join(x for x in (t, p, c) if x)
+                         for t in ("tls", "") for p in ("x86_64", "haswell", "xeon_phi", "")
+                         for c in ("x86_64", "avx512_1", "")} - {""})
+
+
+def elf_skipped(p):
+    """True when ld.so's open_verify skips P and searches on: a missing
+    file (a dangling link) or an ELF file of another class or machine."""
+    try:
+        with open(p, "rb") as fh:
+            h = fh.read(20)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False  # a directory, a FIFO...: ends the search, a change
+    return (len(h) == 20 and h[:4] == b"\x7fELF" and
+            (h[4] != 2 or struct.unpack_from("<H", h, 18)[0] != 62))
+
+
+def legacy_alternative(trace):
+    """From ld.so's LD_DEBUG=libs lines: for each name it searched, each
+    base directory it tried (one whose tls/ subdirectory it tried: this
+    ld.so always tries tls/), a legacy subdirectory copy it did not try
+    that exists, is not skipped by open_verify and is not the file it
+    loaded. Such a copy is what another CPU's ld.so takes first."""
+    out = []
+    blocks = []
+    for line in trace:
+        m = re.match(r"find library=(\S+) \[\d+\]; searching", line)
+        if m:
+            blocks.append((m.group(1), []))
+            continue
+        m = re.match(r"\s*trying file=(.*)$", line)
+        if m and blocks:
+            blocks[-1][1].append(m.group(1))
+    for name, tried in blocks:
+        seen = set(tried)
+        got = next((t for t in reversed(tried) if os.path.isfile(t)), None)
+        for t in tried:
+            d = os.path.dirname(t)
+            if os.path.join(d, "tls", name) not in seen:
+                continue
+            for sub in LEGACY_SUBDIRS:
+                c = os.path.join(d, sub, name)
+                if c in seen or not os.path.lexists(c) or elf_skipped(c):
+                    continue
+                if got and os.path.exists(c) and os.path.samefile(c, got):
+                    continue
+                out.append(c)
+    return out
+
+
 def has_hwcaps(spec):
     return any("glibc-hwcaps/" in f["path"] for f in spec["files"])
 
@@ -644,7 +731,10 @@ def run_oracle(pool, spec, root, work, extra=()):
                     cmd = ("%s --glibc-hwcaps-mask %s %s %s" % (LDSO, m, shq(helper), shq(path))) if m \
                         else "%s %s" % (shq(helper), shq(path))
                 lines.append("echo '@@run %s %s %s'" % (label, m or "default", rel))
-                lines.append("env -i %s </dev/null" % cmd)
+                # ld.so's own trace of the default run: the files it tried,
+                # for the legacy subdirectories this CPU does not search.
+                dbg = "LD_DEBUG=libs " if label == "A" and not m else ""
+                lines.append("env -i %s%s </dev/null" % (dbg, cmd))
                 lines.append("echo \"@@rc $?\"")
     masks = [None] + (MASKS if hw else [])
     reloc = "/mnt/lgfuzz-reloc"
@@ -666,7 +756,13 @@ def run_oracle(pool, spec, root, work, extra=()):
                   "mount -t tmpfs lgfuzz /mnt", "mkdir -p %s" % reloc,
                   "mount --bind %s %s" % (shq(root), reloc),
                   "mount -t tmpfs lgfuzz %s" % shq(root), "set +e"]
-        runs("B", reloc, empty, [None])
+        runs("B", reloc, empty, masks)
+        if has_abs_link(spec):
+            # Run C: the tree unpacked elsewhere while its old path still
+            # holds another copy (the build machine, an older install): an
+            # absolute link into the tree reaches that copy.
+            lines += ["set -e", "cp -a %s/. %s/" % (reloc, shq(root)), "set +e"]
+            runs("C", reloc, empty, masks)
         cmd = ["unshare", "-m", "--propagation", "private", "sh", "-c", "\n".join(lines)]
     else:
         runs("A", root, empty, masks)
@@ -674,6 +770,7 @@ def run_oracle(pool, spec, root, work, extra=()):
     out = subprocess.run(cmd, capture_output=True, timeout=300).stdout.decode(errors="replace")
     # parse
     res = {}  # rel -> {variant: (ok, frozenset(map), errtext)}
+    traces = {}  # rel -> ld.so's LD_DEBUG=libs lines of run A:default
     cur = None
     for line in out.split("\n"):
         if line.startswith("@@run "):
@@ -687,6 +784,8 @@ def run_oracle(pool, spec, root, work, extra=()):
             v = cur["v"]
             ok = rc == 0
             res.setdefault(cur["rel"], {})[v] = (ok, frozenset(cur["maps"]), "\n".join(cur["err"]))
+            if "trace" in cur:
+                traces[cur["rel"]] = cur["trace"]
             cur = None
             continue
         if line == "@@loaded" or line == "":
@@ -695,9 +794,22 @@ def run_oracle(pool, spec, root, work, extra=()):
             p = line[6:]
             if not p:
                 continue
-            if p.startswith(reloc + "/"):
+            if p.startswith(root + "/") and cur["v"].startswith("C:"):
+                p = OLDCOPY + p  # the old path's copy: outside the shipment
+            elif p.startswith(reloc + "/"):
                 p = root + p[len(reloc):]
             cur["maps"].add(p)
+            cur["last"] = p
+        elif line.startswith("@@real "):
+            # The file the name led to, resolved in the run's own mounts:
+            # in run C a path into the tree's old place is the other copy.
+            r = line[7:]
+            if cur["v"].startswith("C:") and r.startswith(root + "/") and cur.get("last"):
+                cur["maps"].discard(cur["last"])
+                cur["maps"].add(OLDCOPY + r)
+        elif DEBUG_LINE.match(line):
+            if cur["v"] == "A:default":
+                cur.setdefault("trace", []).append(DEBUG_LINE.match(line).group(1))
         else:
             cur["err"].append(line)
     final = {}
@@ -712,7 +824,8 @@ def run_oracle(pool, spec, root, work, extra=()):
         norm = {}
         for v, (o, m, e) in vs.items():
             norm[v] = (o, frozenset(classify_maps(m, root, helper)[0]) if o else frozenset(),
-                       frozenset(classify_maps(m, root, helper)[1]) if o else frozenset())
+                       frozenset(machine_own(x) for x in classify_maps(m, root, helper)[1])
+                       if o else frozenset())
         hostdep = len(set(norm.values())) > 1
         # glibc 2.37 dropped the legacy hwcaps subdirectories (tls/, x86_64/,
         # haswell/, avx512_1/) that this ld.so (2.36) searches: a root that
@@ -725,6 +838,14 @@ def run_oracle(pool, spec, root, work, extra=()):
         # host-dependent (the search order says glibc 2.37 goes elsewhere)
         # or not (the file was reached another way); both are judged by
         # the closure below.
+        # A copy in a legacy subdirectory this CPU's ld.so does not search
+        # (avx512_1/, haswell/, xeon_phi/ and their combinations) of a
+        # directory it searched for that name: a CPU whose ld.so searches
+        # it maps that copy instead.
+        alt = legacy_alternative(traces.get(rel, []))
+        if alt:
+            hostdep = True
+            norm["legacy-alternative"] = (None, frozenset(alt), frozenset())
         legacy_only = legacy and not hostdep
         tree_maps, out_maps = classify_maps(maps, root, helper)
         if not is_exe:  # the dlopen helper's own libc
