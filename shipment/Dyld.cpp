@@ -128,14 +128,8 @@ bool pre2022(const Slice &Sl) {
   return P.Platform == 1 && P.SDK < 0x000E0000;
 }
 
-struct Dyld {
-  Dyld(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
-      : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
-  Shipment &S;
-  const ClosureOptions &O;
-  Closure &C;
-  size_t &Budget;
-  size_t RI;
+struct Dyld : ResolverState {
+  using ResolverState::ResolverState;
   std::vector<std::string> Grading; // the process's GradedArchitectures
   uint32_t Platform = 0;            // the process's (the root's) platform
   const LoaderRules &LR = contract::rulesFor(objlib::Format::MachO);
@@ -144,9 +138,6 @@ struct Dyld {
   DenseMap<size_t, size_t> Mapped;        // image -> slice index dyld mapped
   DenseMap<size_t, size_t> ChainParent;   // the image whose expansion expanded it first
   DenseSet<size_t> Expanded;              // dependentsSet
-  bool Exhausted = false;
-
-  Root &root() { return C.Roots[RI]; }
   const Slice &sliceOf(size_t I) const {
     return S.images()[I].Info.Slices[Mapped.lookup(I)];
   }
@@ -158,27 +149,8 @@ struct Dyld {
     return I == C.Roots[RI].Image ? RootDir : parentOf(S.absPath(I));
   }
 
-  bool charge() {
-    if (Budget == 0) {
-      Exhausted = true;
-      C.Truncated = true;
-      return false;
-    }
-    --Budget;
-    return true;
-  }
 
-  std::optional<std::string> relOf(StringRef Raw) const {
-    const std::string &Root = S.root();
-    if (Root == "/")
-      return Raw.starts_with("/") ? std::optional<std::string>(Raw.drop_front().str())
-                                  : std::nullopt;
-    if (Raw == Root)
-      return std::string();
-    if (Raw.starts_with(Root) && Raw.drop_front(Root.size()).starts_with("/"))
-      return Raw.drop_front(Root.size() + 1).str();
-    return std::nullopt;
-  }
+  std::optional<std::string> relOf(StringRef Raw) const { return S.relOf(Raw); }
 
   /// GradedArchitectures::hasCompatibleSlice: the best-graded slice.
   std::optional<size_t> bestSlice(const objlib::BinaryInfo &B) const {

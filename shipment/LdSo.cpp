@@ -236,14 +236,8 @@ std::optional<ELFKind> kindOfFile(const std::string &Abs) {
   return K;
 }
 
-struct LdSo {
-  LdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
-      : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
-  Shipment &S;
-  const ClosureOptions &O;
-  Closure &C;
-  size_t &Budget;
-  size_t RI;
+struct LdSo : ResolverState {
+  using ResolverState::ResolverState;
   ELFKind Want;
   bool ReadBytes = true; // a directory or file: candidates are read; a zip: its records
   std::vector<std::string> Optional;
@@ -263,21 +257,8 @@ struct LdSo {
   /// entries through one chain of links cost one walk of the chain each,
   /// not one per name and subdirectory (issue 37 part 5).
   StringMap<PathProbe> DirProbes;
-  bool Exhausted = false;
 
-  Root &root() { return C.Roots[RI]; }
   const Slice &sliceOf(size_t I) const { return S.images()[I].Info.Slices[0]; }
-
-  bool charge(size_t Cost = 1) {
-    if (Budget < Cost) {
-      Budget = 0;
-      Exhausted = true;
-      C.Truncated = true;
-      return false;
-    }
-    Budget -= Cost;
-    return true;
-  }
 
   /// The optional subdirectories (indexes into Optional) whose first
   /// component the real directory DirReal may hold, found once per
@@ -309,19 +290,7 @@ struct LdSo {
     return DirProbes.try_emplace(Rel, std::move(P)).first->second;
   }
 
-  /// The path under the root a raw absolute path names, or nullopt when
-  /// it is not under the root (the host's).
-  std::optional<std::string> relOf(StringRef Raw) const {
-    const std::string &Root = S.root();
-    if (Root == "/")
-      return Raw.starts_with("/") ? std::optional<std::string>(Raw.drop_front().str())
-                                  : std::nullopt;
-    if (Raw == Root)
-      return std::string();
-    if (Raw.starts_with(Root) && Raw.drop_front(Root.size()).starts_with("/"))
-      return Raw.drop_front(Root.size() + 1).str();
-    return std::nullopt;
-  }
+  std::optional<std::string> relOf(StringRef Raw) const { return S.relOf(Raw); }
 
   std::string absOf(const std::string &Real) const {
     return S.root() == "/" ? "/" + Real : S.root() + "/" + Real;

@@ -18,6 +18,35 @@
 
 namespace linkguard::shipment {
 
+/// What both resolvers hold for one root while they walk: the shipment,
+/// the options, the closure they fill, and the bound they share (issue 37
+/// part 5: every candidate, directory and link charged).
+struct ResolverState {
+  ResolverState(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
+      : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
+  Shipment &S;
+  const ClosureOptions &O;
+  Closure &C;
+  size_t &Budget;
+  size_t RI;
+  bool Exhausted = false;
+
+  Root &root() { return C.Roots[RI]; }
+
+  /// Takes Cost from the bound; past it the closure is Truncated
+  /// (undecided, never "holds").
+  bool charge(size_t Cost = 1) {
+    if (Budget < Cost) {
+      Budget = 0;
+      Exhausted = true;
+      C.Truncated = true;
+      return false;
+    }
+    Budget -= Cost;
+    return true;
+  }
+};
+
 /// At most this many tried paths are named in one message.
 constexpr size_t MaxTriedListed = 8;
 

@@ -725,4 +725,15 @@ std::optional<size_t> Shipment::imageAt(const std::string &Real, bool *Unreadabl
   return std::nullopt;
 }
 
+std::optional<std::string> Shipment::relOf(StringRef Raw) const {
+  if (Root == "/")
+    return Raw.starts_with("/") ? std::optional<std::string>(Raw.drop_front().str())
+                                : std::nullopt;
+  if (Raw == Root)
+    return std::string();
+  if (Raw.starts_with(Root) && Raw.drop_front(Root.size()).starts_with("/"))
+    return Raw.drop_front(Root.size() + 1).str();
+  return std::nullopt;
+}
+
 } // namespace linkguard::shipment

@@ -219,6 +219,11 @@ public:
   /// The absolute path of image I under root().
   const std::string &absPath(size_t I) const { return Images[I].Abs; }
 
+  /// The path under root() a raw absolute path names ("" for the root
+  /// itself), or nullopt when it is not under the root (the host's).
+  /// Textual: ".." and links are the caller's (probe, resolveLinks).
+  std::optional<std::string> relOf(llvm::StringRef Raw) const;
+
   /// A directory's entries by their lower-case names (Dyld.cpp's check
   /// for names that differ only in case), kept across roots.
   using CaseNames = llvm::StringMap<std::vector<std::string>>;

@@ -967,7 +967,7 @@ def compare(spec, root, oracle, doc, check_rc):
         a = o.get("variants", {}).get("A:default") or {"outside": []}
         # By where it came from: a glibc name from the current directory or
         # a planted host directory is the host's copy, not the system's.
-        sysonly = all(x.startswith(SYSTEM_DIRS) for x in a["outside"])
+        sysonly = all(x.startswith(SYSTEM_DIRS + ("system:",)) for x in a["outside"])
         if o["hostdep"] and not (bad and sysonly and not any(
                 k.startswith("A:") and k != "A:default" and v != a for k, v in o["variants"].items())
                 and all(p not in "/" + x for v in o["variants"].values() for x in v["tree"]
