@@ -364,8 +364,16 @@ struct LdSo : ResolverState {
     }
     bool Unreadable = false;
     std::optional<size_t> I = S.imageAt(P.Real, &Unreadable);
+    if (std::optional<uint64_t> Size = I || ReadBytes ? std::nullopt : S.plainMember(P.Real)) {
+      // open_verify: fewer bytes than an ELF header, or no ELF magic.
+      T.Is = Try::What::Fatal;
+      T.Why = *Size < (Want.Class == ELF::ELFCLASS64 ? 64 : 52)
+                  ? "file too short (an installed member that is no ELF file)"
+                  : "invalid ELF header (an installed member that is no ELF file)";
+      return T;
+    }
     if (!I) {
-      T.Is = ReadBytes ? Try::What::Unknown : Try::What::Missing;
+      T.Is = ReadBytes || Unreadable ? Try::What::Unknown : Try::What::Missing;
       T.Why = "linkguard cannot read it";
       return T;
     }

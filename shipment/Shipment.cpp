@@ -284,11 +284,32 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
         if (!Layout && I.Archive) {
           Layout = ArchiveLayout::of(Path, I.Archive->entries());
           S->Undecided = Layout->undecided();
+          // Every member the installer writes is a file there, image or
+          // not (pip's ZipBackedFile.save copies a link's entry as its
+          // bytes): ld.so's open_verify meets a text file or a stub
+          // where it searches and ends the load (issue 37 review).
+          for (const package::ZipEntry &En : I.Archive->entries()) {
+            if (En.isDirectory())
+              continue;
+            Placement W = Layout->place(En.Name);
+            if (!W.Present)
+              continue;
+            std::string R = normalizePath(W.Rel);
+            S->ZipFiles[R] = En.UncompressedSize;
+            for (StringRef D = sys::path::parent_path(R, sys::path::Style::posix); !D.empty();
+                 D = sys::path::parent_path(D, sys::path::Style::posix))
+              S->ZipDirs[D] = true;
+          }
         }
+        auto unread = [&] {
+          if (Layout && !I.Member.empty() && !I.Offset)
+            S->Unread[normalizePath(Layout->place(I.Member).Rel)] = true;
+        };
         if (Prefix && SkipPrefix)
           return;
         Expected<objlib::BinaryInfo> Info = objlib::readBinary(I.Data, I.Name, Read);
         if (!Info) {
+          unread();
           S->Failures.push_back(failureOf(I.Name, Info.takeError()));
           return;
         }
@@ -338,6 +359,11 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
         S->Images.push_back(std::move(Img));
       },
       [&](const std::string &Member, Error Failed) {
+        // "PKG!member": a member that could not be read is undecided
+        // where a search meets it, never a plain file.
+        StringRef M = Member;
+        if (Layout && M.consume_front(Path + "!"))
+          S->Unread[normalizePath(Layout->place(M).Rel)] = true;
         S->Failures.push_back(failureOf(Member, std::move(Failed)));
       });
   if (E)
@@ -563,7 +589,7 @@ PathProbe Shipment::probe(StringRef Rel, unsigned HopsBefore) {
       return P;
     }
     P.Real = Norm;
-    if (ByRel.count(Norm))
+    if (ByRel.count(Norm) || ZipFiles.count(Norm))
       P.Is = PathProbe::What::File;
     else if (ZipDirs.count(Norm))
       P.Is = PathProbe::What::Directory;
@@ -667,7 +693,7 @@ PathProbe Shipment::probe(StringRef Rel, unsigned HopsBefore) {
 std::optional<bool> Shipment::hasEntry(StringRef DirReal, StringRef Name) {
   std::string Rel = DirReal.empty() ? Name.str() : (DirReal + "/" + Name).str();
   if (K == Kind::Zip)
-    return ByRel.count(Rel) || ZipDirs.count(Rel);
+    return ByRel.count(Rel) || ZipDirs.count(Rel) || ZipFiles.count(Rel);
   if (K == Kind::Directory)
     // The walk saw the whole tree (probe() answers the same way).
     return Dirs.count(Rel) || Files.count(Rel) || Links.count(Rel) || Specials.count(Rel);
@@ -734,6 +760,13 @@ std::optional<std::string> Shipment::relOf(StringRef Raw) const {
   if (Raw.starts_with(Root) && Raw.drop_front(Root.size()).starts_with("/"))
     return Raw.drop_front(Root.size() + 1).str();
   return std::nullopt;
+}
+
+std::optional<uint64_t> Shipment::plainMember(StringRef Real) const {
+  auto It = ZipFiles.find(Real);
+  if (K != Kind::Zip || It == ZipFiles.end() || ByRel.count(Real) || Unread.count(Real))
+    return std::nullopt;
+  return It->second;
 }
 
 } // namespace linkguard::shipment

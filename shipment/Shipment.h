@@ -224,6 +224,11 @@ public:
   /// Textual: ".." and links are the caller's (probe, resolveLinks).
   std::optional<std::string> relOf(llvm::StringRef Raw) const;
 
+  /// A zip's member installed as a file that is no image (a script, data,
+  /// a text stub, a linker script): where a loader's search meets it, it
+  /// is what opens. Its size, or nullopt when Real is no such member.
+  std::optional<uint64_t> plainMember(llvm::StringRef Real) const;
+
   /// A directory's entries by their lower-case names (Dyld.cpp's check
   /// for names that differ only in case), kept across roots.
   using CaseNames = llvm::StringMap<std::vector<std::string>>;
@@ -255,6 +260,7 @@ private:
   llvm::StringMap<bool> Links;        // Directory: every symbolic link it saw
   llvm::StringMap<bool> Specials;     // Directory: every FIFO, socket, device it saw
   llvm::StringMap<bool> ZipDirs;      // Zip: every parent directory of a member
+  llvm::StringMap<uint64_t> ZipFiles; // Zip: every member installed as a file, image or not: its size
   llvm::StringMap<bool> Unread;       // rels of binaries objlib could not read
   llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
   llvm::StringMap<bool> Objects;      // object files (Skipped), by rel

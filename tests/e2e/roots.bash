@@ -242,6 +242,33 @@ assert "'$W'!pkg-1.0.data/scripts/tool" in names, names
   out=$(LG check --portable stored-1.0-cp311-cp311-linux_x86_64.whl 2>&1); status=$?
   expect_equal "$status" 1 "stored layout: $out"
   expect_contains "$out" "stored-1.0.data/scripts/tool: violation: DT_NEEDED libt.so"
+
+  TEST "a wheel's member that is no ELF file, where ld.so searches first, ends the load"
+  # pkg/_s (DT_RUNPATH $ORIGIN/stub:$ORIGIN/../pkg.libs) needs libx.so;
+  # pkg/stub/libx.so is a text file pip installs like any member, and
+  # ld.so's open_verify stops there ("invalid ELF header") before the real
+  # copy in pkg.libs/. Before: the zip's probe saw only images and said
+  # "shipped" from pkg.libs.
+  roots_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
+  roots_so _s.so "$(pyinit _s)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/stub:$ORIGIN/../pkg.libs'
+  # A linker script, as Debian's libc.so is one (a short file would be
+  # "file too short" instead).
+  printf '/* GNU ld script\n   Use the shared library, but some functions are only in\n   the static library.  */\nINPUT(-lx)\n' >stub.txt
+  W=stub-1.0-cp311-cp311-linux_x86_64.whl
+  write_wheel $W stub/_s.cpython-311-x86_64-linux-gnu.so=_s.so stub/stub/libx.so=stub.txt \
+    pkg.libs/libx.so=libx.so stub/__init__.py=/dev/null
+  why=$(pip_install $W)
+  if [ -z "$why" ]; then
+    out=$(v/bin/python -c 'import stub._s' 2>&1)
+    expect_contains "$out" "invalid ELF header" "pip's install: ld.so stops at the stub"
+  else
+    # The evidence without pip: the members where pip puts them.
+    mkdir -p inst && (cd inst && python3 -m zipfile -e ../$W .)
+    expect_contains "$(try_import inst stub._s)" "invalid ELF header" "ld.so stops at the stub"
+  fi
+  out=$(LG check --portable $W 2>&1); status=$?
+  expect_equal "$status" 1 "check --portable $W: $out"
+  expect_contains "$out" "invalid ELF header"
 }
 
 SUITE_roots_models() {
