@@ -46,7 +46,8 @@ bool allowMatches(const config::AllowSpec &Spec, ArrayRef<std::string> Names,
                   config::AllowKind Kind, StringRef Value) {
   if (Spec.Kind != Kind)
     return false;
-  if (none_of(Names, [&](const std::string &N) { return globMatches(Spec.File, N); }))
+  if (none_of(Names,
+              [&](const std::string &N) { return !N.empty() && globMatches(Spec.File, N); }))
     return false;
   if (Kind == config::AllowKind::Dependency)
     return shipment::listedIn({contract::Pattern{Spec.Value}}, Value);

@@ -831,7 +831,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     json::Object R = fileRecord(Info, V, Advice, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
-                                T, {S->printName(I), SI.Member.empty() ? SI.Rel : SI.Member});
+                                T, {S->printName(I), SI.Rel, SI.Member});
     putName(R, "path", S->printName(I));
     ++T.Files;
     Out.result(std::move(R));
