@@ -230,6 +230,26 @@ EOF
   echo 'int main(void){return 0;}' >w.c
   LG "$CLANG" -o w w.c >wrap.txt 2>&1 || test_failed "a link through linkguard: $(cat wrap.txt)"
 
+  TEST "a wheel: the entry's file glob names the member; the member named on its own too"
+  allow_so gone/libgone.so 'int f_gone(void){return 2;}' -Wl,-soname,libgone.so
+  allow_so ext.so 'int f_gone(void); void *PyInit__ext(void){f_gone(); return 0;}' -Lgone -lgone
+  python3 - <<'EOF' || test_failed "writing the wheel"
+import zipfile
+with zipfile.ZipFile("x-1.0-cp311-cp311-linux_x86_64.whl", "w") as z:
+    z.write("ext.so", "pkg/_ext.cpython-311-x86_64-linux-gnu.so")
+    z.writestr("x-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n")
+EOF
+  whl=x-1.0-cp311-cp311-linux_x86_64.whl
+  out=$(LG check --portable $whl 2>&1); status=$?
+  expect_equal "$status" 1 "without linkguard.toml: $out"
+  printf '[[allow]]\nfile = "pkg/_ext.*.so"\ndependency = "libgone.so"\nreason = "the host application provides it"\n' >linkguard.toml
+  out=$(LG check --portable $whl 2>&1); status=$?
+  expect_equal "$status" 0 "the wheel: $out"
+  expect_contains "$out" "$whl!pkg/_ext.cpython-311-x86_64-linux-gnu.so: allowed: DT_NEEDED libgone.so"
+  out=$(LG check --portable "$whl!pkg/_ext.cpython-311-x86_64-linux-gnu.so" 2>&1); status=$?
+  expect_equal "$status" 0 "the member on its own: $out"
+  expect_contains "$out" "(reason: the host application provides it; linkguard.toml:1)"
+
   TEST "Mach-O (lld, .tbd stubs): a runpath entry and a dependency entry, each for its file"
   write_sdk sdk
   read -r -a MACHO <<<"$(macho_flags sdk)"
