@@ -63,7 +63,11 @@ const CommandSpec Spec = {
     "\n"
     "EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a damaged or\n"
     "lying zip, a container with no image), 66 missing or unreadable file (a file\n"
-    "error wins over 1), 92 undecided (an unknown finding, a tree's closure that cannot be decided here).\n",
+    "error wins over 1), 78 an unusable linkguard.toml ([roots], [[allow]]),\n"
+    "92 undecided (an unknown finding, a tree's closure that cannot be decided here).\n"
+    "A finding an [[allow]] entry of linkguard.toml accepts is printed \"allowed:\n"
+    "message (reason: ...; linkguard.toml:LINE)\" and is no violation\n"
+    "(docs/check.md#allow-lists).\n",
     "no input file"};
 
 struct Totals {
