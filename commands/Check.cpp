@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "commands/Commands.h"
 
+#include "commands/AllowList.h"
 #include "commands/CommandLine.h"
 #include "commands/Contracts.h"
 #include "commands/Inputs.h"
@@ -20,6 +21,7 @@
 #include "commands/Shipments.h"
 #include "config/RulesFile.h"
 #include "driver/ExitCode.h"
+#include "driver/Logging.h"
 #include "driver/Plan.h"
 #include "flags/BuiltinRules.h"
 #include "libnames/LibraryNames.h"
@@ -61,13 +63,20 @@ const CommandSpec Spec = {
     "\n"
     "EXIT STATUS: 0 holds, 1 violation, 64 usage, 65 malformed file (also a damaged or\n"
     "lying zip, a container with no image), 66 missing or unreadable file (a file\n"
-    "error wins over 1), 92 undecided (an unknown finding, a tree's closure that cannot be decided here).\n",
+    "error wins over 1), 78 an unusable linkguard.toml ([roots], [[allow]]),\n"
+    "92 undecided (an unknown finding, a tree's closure that cannot be decided here).\n"
+    "A finding an [[allow]] entry of linkguard.toml accepts is printed \"allowed:\n"
+    "message (reason: ...; linkguard.toml:LINE)\" and is no violation\n"
+    "(docs/check.md#allow-lists).\n",
     "no input file"};
 
 struct Totals {
   int64_t Files = 0, Violations = 0, Kept = 0, Unknown = 0, Errors = 0;
   int64_t Undecided = 0; // closure verdicts that cannot be decided (exit 92)
   int64_t Skipped = 0;   // a tree's object files: not shipped images
+  int64_t Allowed = 0;   // violations an [[allow]] entry accepted
+  /// linkguard.toml's [[allow]] entries, and which of them matched.
+  AllowList *Allow = nullptr;
 };
 
 /// Keeps the strongest of the exit statuses of the inputs' failures: a
@@ -234,6 +243,7 @@ const char *const PyTorchProvidedReason =
 /// LC_RPATH) is a line of its own. The JSON keeps every rule's finding.
 struct FindingLine {
   std::string Slice, Dependency, Kind, Message, Advice;
+  std::string AllowedBy; // "reason: ...; linkguard.toml:12" (kind allowed)
   std::vector<std::string> AlsoRules;
   std::string FirstRule;
 };
@@ -248,8 +258,14 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
       return !Dep.empty() && L.Slice == Slice && L.Dependency == Dep && L.Kind == Kind;
     });
     if (It == Lines.end()) {
-      Lines.push_back(
-          {Slice, Dep, Kind, printableName(F, "message"), printableName(F, "advice"), {}, Rule});
+      std::string By;
+      if (const json::Array *A = F.getArray("allowedBy"))
+        for (const json::Value &E : *A)
+          if (const json::Object *O = E.getAsObject())
+            By += (By.empty() ? "" : "; ") + ("reason: " + printableName(*O, "reason")) + "; " +
+                  printableName(*O, "origin");
+      Lines.push_back({Slice, Dep, Kind, printableName(F, "message"),
+                       printableName(F, "advice"), By, {}, Rule});
     } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
       // The line leads with the rule that says what to do: a library kept
       // although nothing binds to it is dropped by the rule's link flag
@@ -271,12 +287,16 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
 /// A judged file's record, counted in the totals: the summary counts the
 /// lines the text prints (findingLines), and an unknown one leaves the
 /// check undecided (92), never "holds" (fail closed) - a file's or a
-/// tree's image alike.
+/// tree's image alike. Names: what the file is called, for [[allow]]
+/// (the name printed, its path under the tree or its member name).
 json::Object fileRecord(const objlib::BinaryInfo &Info, contract::Verdict &V,
                         const contract::AdviceContext &Advice, json::Value Container,
-                        json::Value Placements, Totals &T) {
+                        json::Value Placements, Totals &T, ArrayRef<std::string> Names) {
   // Every finding's fix, for where the image came from (contract/Advice.h).
   contract::advise(V, Advice);
+  // What linkguard.toml's [[allow]] accepts: no violation, with its reason.
+  if (T.Allow)
+    T.Allow->apply(Names, V);
   json::Array Arches;
   for (const objlib::Slice &S : Info.Slices)
     Arches.push_back(S.Arch);
@@ -286,6 +306,7 @@ json::Object fileRecord(const objlib::BinaryInfo &Info, contract::Verdict &V,
     T.Kept += L.Kind == "kept";
     T.Unknown += L.Kind == "unknown";
     T.Undecided += L.Kind == "unknown";
+    T.Allowed += L.Kind == "allowed";
   }
   return json::Object{{"format", Info.Fmt == objlib::Format::MachO ? "mach-o" : "elf"},
                       {"slices", std::move(Arches)},
@@ -403,7 +424,7 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
     Advice.DropFlag = Spec_.DropFlag.empty() ? dropFlagFor(Info.Fmt) : Spec_.DropFlag;
     Advice.ExecutableGiven = !CO->Executable.empty();
     json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
-                                json::Value(std::move(Own.Placements)), T);
+                                json::Value(std::move(Own.Placements)), T, {Path});
     putName(R, "path", Path);
     return R;
   }
@@ -454,10 +475,13 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
   Advice.DropFlag = Spec_.DropFlag;
   Advice.From = PyTorch ? contract::Origin::PyTorchExport : contract::Origin::Link;
   Advice.ExecutableGiven = Spec_.Portable && !Spec_.Portable->ExecutableDir.empty();
+  std::vector<std::string> Names = {Path};
+  if (Source && !Source->Member.empty())
+    Names.push_back(contract::normalizePath(Source->Member));
   json::Object R = fileRecord(Info, V, Advice, containerToJSON(Source),
                               Spec_.Portable ? json::Value(std::move(Placements))
                                              : json::Value(nullptr),
-                              T);
+                              T, Names);
   putName(R, "path", Path);
   return R;
 }
@@ -479,7 +503,11 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     if (!L.Slice.empty())
       OS << " (" << printable(L.Slice) << ")";
     OS << ": " << coloured(L.Kind) << ": " << L.Message;
-    if (!L.Advice.empty())
+    // An allowed finding: why, and where it was allowed (its fix is in
+    // the JSON's advice, should the allowance go).
+    if (!L.AllowedBy.empty())
+      OS << " (" << L.AllowedBy << ")";
+    else if (!L.Advice.empty())
       OS << "; " << L.Advice;
     if (!L.AlsoRules.empty())
       OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
@@ -495,6 +523,8 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
      << n("unknown") << " unknown, " << plural(n("errors"), "error", "errors");
   if (n("skipped"))
     OS << ", " << n("skipped") << " skipped";
+  if (n("allowed"))
+    OS << ", " << n("allowed") << " allowed";
   OS << ": "
      << coloured(n("errors")       ? "incomplete"
                  : n("violations") ? "broken"
@@ -801,10 +831,11 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     Advice.DropFlag = dropFlagFor(Info.Fmt);
     Advice.From = pytorchImage(I) ? contract::Origin::PyTorchExport : contract::Origin::Link;
     Advice.ExecutableGiven = !CO.Executable.empty();
+    const shipment::ShippedImage &SI = S->images()[I];
     json::Object R = fileRecord(Info, V, Advice, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
-                                T);
+                                T, {S->printName(I), SI.Rel, SI.Member});
     putName(R, "path", S->printName(I));
     ++T.Files;
     Out.result(std::move(R));
@@ -962,12 +993,17 @@ int runCheck(const std::vector<std::string> &Args) {
   }
   if (!CO.Roots.empty() && !WithClosure)
     return usageError(Spec, "--root needs --portable or --unique");
-  if (WithClosure)
-    if (std::optional<std::string> Bad = configuredRoots(CO.Roots)) {
-      // Which files are roots is not known: no verdict.
-      errs() << "linkguard: error: " << printable(*Bad) << "\n";
-      return driver::toInt(driver::ExitCode::BadConfig);
-    }
+  // linkguard.toml: [roots] (under the closure) and [[allow]].
+  std::vector<config::AllowSpec> AllowSpecs;
+  if (std::optional<std::string> Bad = configuredRoots(CO.Roots, &AllowSpecs)) {
+    // Which files are roots, or what is allowed, is not known: no verdict.
+    errs() << "linkguard: error: " << printable(*Bad) << "\n";
+    return driver::toInt(driver::ExitCode::BadConfig);
+  }
+  if (!WithClosure)
+    CO.Roots.clear();
+  AllowList Allow(std::move(AllowSpecs));
+  T.Allow = &Allow;
   MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,
                        bool SkipPrefix) {
@@ -1020,6 +1056,12 @@ int runCheck(const std::vector<std::string> &Args) {
     JudgeFile(Path, Containers, false);
   }
   bool Holds = T.Violations == 0 && T.Errors == 0 && T.Undecided == 0;
+  // A stale entry (it matched no finding): said, the verdict unchanged.
+  for (const config::AllowSpec *S : Allow.stale())
+    driver::printDiagnostic(
+        "warning", printable(S->Origin) + ": [[allow]] " + config::allowKindName(S->Kind) + " " +
+                       printable(S->Value) + " for file " + printable(S->File) +
+                       " matched no finding: remove it, or fix its globs");
   // What the closure was asked: the families kept to one runtime (--unique,
   // and openmp under --portable) and the main program (--executable).
   json::Object ContractRecord = contractRecord(Contract);
@@ -1035,6 +1077,7 @@ int runCheck(const std::vector<std::string> &Args) {
                                {"errors", T.Errors},
                                {"undecided", T.Undecided},
                                {"skipped", T.Skipped},
+                               {"allowed", T.Allowed},
                                {"holds", Holds}}}});
   // A file that could not be read wins, then a violation, then a verdict
   // that could not be decided (a tree past its bounds, an unknown).

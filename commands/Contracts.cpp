@@ -64,8 +64,8 @@ std::optional<int> addPatterns(const CommandSpec &Spec, const opt::InputArgList 
 }
 
 const char *findingKindName(contract::FindingKind K) {
-  static constexpr const char *Names[] = {"violation", "kept", "unknown"};
-  static_assert(static_cast<int>(contract::FindingKind::Unknown) == 2);
+  static constexpr const char *Names[] = {"violation", "kept", "unknown", "allowed"};
+  static_assert(static_cast<int>(contract::FindingKind::Allowed) == 3);
   return Names[static_cast<int>(K)];
 }
 
@@ -81,6 +81,25 @@ json::Object findingRecord(const contract::Finding &F, StringRef NameKey) {
   // gets the table's for a link.
   putName(R, "advice", F.Advice.empty() ? contract::adviceText(F, {}) : F.Advice);
   return R;
+}
+
+/// [{"file", KEY: glob, "reason", "origin"}]: the [[allow]] entries that
+/// accepted a finding, as written (KEY: dependency, runpath or symbol).
+json::Array allowanceRecord(const std::vector<contract::Allowance> &As) {
+  json::Array Out;
+  for (const contract::Allowance &A : As) {
+    json::Object O;
+    putName(O, "file", A.File);
+    // A json::Object borrows a StringRef key: one that lives as long.
+    const StringRef Key = A.Key == "runpath"  ? "runpath"
+                          : A.Key == "symbol" ? "symbol"
+                                              : "dependency";
+    putName(O, Key, A.Value);
+    putName(O, "reason", A.Reason);
+    putName(O, "origin", A.Origin);
+    Out.push_back(std::move(O));
+  }
+  return Out;
 }
 
 } // namespace
@@ -105,6 +124,8 @@ json::Array findingsRecord(const contract::Verdict &V) {
     json::Object R = findingRecord(F, "dependency");
     R["slice"] = orNull(F.Slice);
     R["symbols"] = strings(F.Symbols);
+    if (F.Kind == contract::FindingKind::Allowed)
+      R["allowedBy"] = allowanceRecord(F.AllowedBy);
     A.push_back(std::move(R));
   }
   return A;

@@ -53,7 +53,8 @@ openShipment(const std::string &Path, const std::string &Root, const objlib::Rea
   return std::move(*S);
 }
 
-std::optional<std::string> configuredRoots(std::vector<std::string> &Roots) {
+std::optional<std::string> configuredRoots(std::vector<std::string> &Roots,
+                                           std::vector<config::AllowSpec> *Allow) {
   Expected<config::Config> Cfg = config::configFromEnvironment();
   if (!Cfg)
     return toString(Cfg.takeError());
@@ -66,6 +67,8 @@ std::optional<std::string> configuredRoots(std::vector<std::string> &Roots) {
   if (R.Error)
     return R.Error;
   Roots.insert(Roots.end(), R.Roots.begin(), R.Roots.end());
+  if (Allow)
+    *Allow = std::move(R.Allow);
   return std::nullopt;
 }
 

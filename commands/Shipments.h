@@ -9,6 +9,8 @@
 
 #include "commands/Inputs.h"
 
+#include "config/RulesFile.h"
+
 #include "shipment/Closure.h"
 #include "shipment/Shipment.h"
 
@@ -39,9 +41,11 @@ llvm::json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closu
 
 /// The message of a finding about edge E ("LC_LOAD_DYLIB NAME (arch) ...").
 /// Appends [roots] paths of the linkguard.toml in force (the wrapper's
-/// search: LINKGUARD_CONFIG, the project's, the user's) to Roots; the
-/// file's fault when it cannot be used.
-std::optional<std::string> configuredRoots(std::vector<std::string> &Roots);
+/// search: LINKGUARD_CONFIG, the project's, the user's) to Roots, and its
+/// [[allow]] tables to Allow when given (check); the file's fault when it
+/// cannot be used.
+std::optional<std::string> configuredRoots(std::vector<std::string> &Roots,
+                                           std::vector<config::AllowSpec> *Allow = nullptr);
 
 /// The --root patterns ([roots]) that name no image of S, and what S's
 /// package loader does that cannot be judged (a .pt2 model compiled at

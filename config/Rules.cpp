@@ -53,6 +53,7 @@ Rules loadRules(const Config &Cfg, const std::string &WorkingDir) {
   R.FileRules = std::move(File->Rules);
   R.BuiltinMpsAot = File->BuiltinMpsAot;
   R.Roots = std::move(File->Roots);
+  R.Allow = std::move(File->Allow);
   return R;
 }
 

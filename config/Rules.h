@@ -9,6 +9,7 @@
 #pragma once
 
 #include "config/Config.h"
+#include "config/RulesFile.h"
 #include "config/RulesFileSearch.h"
 #include "flags/Classification.h"
 #include "flags/RuleSpec.h"
@@ -30,6 +31,7 @@ struct Rules {
   std::vector<flags::RuleSpec> FileRules;
   bool BuiltinMpsAot = true; // [builtin] mps-aot
   std::vector<std::string> Roots; // [roots] paths
+  std::vector<AllowSpec> Allow;   // [[allow]] tables (check)
   /// The file in force cannot be used: LINKGUARD_CONFIG names no regular
   /// file, it is too large, unreadable, not valid, or adds a flag no rules
   /// file may add. Its rules are then not used; link steps stop with 78

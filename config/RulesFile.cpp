@@ -16,6 +16,7 @@
 #include "flags/BuiltinRules.h"
 #include "config/RefusedFlags.h"
 #include "config/TomlGuard.h"
+#include "support/EnumNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -299,7 +300,80 @@ std::optional<RuleSpec> readRule(Reader &R, const toml::table &T, size_t Index,
   return S;
 }
 
+/// One [[allow]] table: file, exactly one of dependency / runpath /
+/// symbol, and a reason that is not blank. Every fault names the table's
+/// line (or the key's): an allow-list that cannot be read in full is no
+/// allow-list (check stops with 78 rather than judge without it).
+std::optional<AllowSpec> readAllow(Reader &R, const toml::table &T, size_t Index,
+                                   const std::string &Path) {
+  const std::string W = "allow[" + std::to_string(Index) + "]";
+  R.onlyKeys(T, W, {"file", "dependency", "runpath", "symbol", "reason"});
+  AllowSpec A;
+  A.Origin = llvm::sys::path::filename(Path).str() + ":" +
+             std::to_string(T.source().begin.line);
+  // A glob that is given, a string, not empty, and compiles.
+  auto glob = [&](const char *Key) -> std::optional<std::string> {
+    std::optional<std::string> G = R.string(T, W, Key);
+    if (!G)
+      return std::nullopt;
+    if (G->empty()) {
+      R.fail(T.get(Key)->source(), "'" + W + "." + Key + "' is empty");
+      return std::nullopt;
+    }
+    if (auto P = llvm::GlobPattern::create(*G); !P) {
+      std::string Msg = llvm::toString(P.takeError());
+      R.fail(T.get(Key)->source(),
+             "'" + W + "." + Key + "': bad pattern '" + *G + "': " + Msg);
+      return std::nullopt;
+    }
+    return G;
+  };
+  std::optional<std::string> File = glob("file");
+  if (R.failed())
+    return std::nullopt;
+  if (!File) {
+    R.fail(T.source(), "'" + W + ".file' is required (a glob over the file's path in "
+                                 "the tree or package; \"*\" for every file)");
+    return std::nullopt;
+  }
+  A.File = *File;
+  std::vector<AllowKind> Given;
+  for (AllowKind K : {AllowKind::Dependency, AllowKind::Runpath, AllowKind::Symbol})
+    if (T.get(allowKindName(K)))
+      Given.push_back(K);
+  if (Given.size() != 1) {
+    R.fail(T.source(),
+           Given.empty()
+               ? W + " names no finding: give one of dependency, runpath, symbol"
+               : W + " gives both '" + allowKindName(Given[0]) + "' and '" +
+                     allowKindName(Given[1]) +
+                     "': give exactly one of dependency, runpath, symbol (one "
+                     "[[allow]] each)");
+    return std::nullopt;
+  }
+  A.Kind = Given[0];
+  std::optional<std::string> Value = glob(allowKindName(A.Kind));
+  if (!Value)
+    return std::nullopt;
+  A.Value = *Value;
+  std::optional<std::string> Reason = R.string(T, W, "reason");
+  if (R.failed())
+    return std::nullopt;
+  if (!Reason || llvm::StringRef(*Reason).trim().empty()) {
+    R.fail(Reason ? T.get("reason")->source() : T.source(),
+           "'" + W + ".reason' is required and may not be blank: say why this " +
+               allowKindName(A.Kind) + " is accepted (check prints it)");
+    return std::nullopt;
+  }
+  A.Reason = *Reason;
+  return A;
+}
+
 } // namespace
+
+const char *allowKindName(AllowKind K) {
+  return enumName(K, {"dependency", "runpath", "symbol"});
+}
 
 llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
                                          const std::string &Path) {
@@ -341,13 +415,23 @@ llvm::Expected<RulesFile> parseRulesText(llvm::StringRef Text,
   Reader R(Path);
   RulesFile File;
   File.Path = Path;
-  R.onlyKeys(Top, "", {"builtin", "rule", "roots"});
+  R.onlyKeys(Top, "", {"builtin", "rule", "roots", "allow"});
 
   // [roots] paths = [...]: files of a tree check --portable / --unique
   // judges as roots of their own (like --root; docs/configuration.md).
   if (const toml::table *Roots = R.subtable(Top, "", "roots")) {
     R.onlyKeys(*Roots, "roots", {"paths"});
     File.Roots = R.globs(*Roots, "roots", "paths");
+  }
+
+  // [[allow]]: findings check accepts, each with its reason.
+  if (const toml::node *Allow = Top.get("allow"); Allow && !R.failed()) {
+    const toml::array *A = Allow->as_array();
+    if (!A || !A->is_array_of_tables())
+      R.fail(Allow->source(), "'allow' must be an array of tables ([[allow]])");
+    for (size_t I = 0; A && I < A->size() && !R.failed(); ++I)
+      if (std::optional<AllowSpec> S = readAllow(R, *A->get(I)->as_table(), I, Path))
+        File.Allow.push_back(std::move(*S));
   }
 
   if (const toml::table *B = R.subtable(Top, "", "builtin")) {

@@ -24,6 +24,25 @@
 
 namespace linkguard::config {
 
+/// What an [[allow]] entry names besides its file (one of them, exactly).
+enum class AllowKind {
+  Dependency, // a dependency name as the file records it (a pattern, as --provided)
+  Runpath,    // an LC_RPATH / DT_RUNPATH / DT_RPATH entry as written (a glob)
+  Symbol,     // an exported symbol's name (a glob)
+  Last = Symbol,
+};
+const char *allowKindName(AllowKind K); // "dependency", "runpath", "symbol"
+
+/// One [[allow]] table of linkguard.toml (docs/configuration.md#allow-lists):
+/// check accepts the findings it names, and prints each with its reason.
+struct AllowSpec {
+  std::string File; // a glob over the finding's file
+  AllowKind Kind = AllowKind::Dependency;
+  std::string Value;  // the glob of Kind's key
+  std::string Reason; // never empty
+  std::string Origin; // "linkguard.toml:12": the file's name and the table's line
+};
+
 struct RulesFile {
   std::string Path;
   bool BuiltinMpsAot = true; // [builtin] mps-aot
@@ -31,6 +50,8 @@ struct RulesFile {
   /// [roots] paths: the files of a tree judged as roots of their own
   /// (check --portable/--unique, inspect --tree; like --root).
   std::vector<std::string> Roots;
+  /// [[allow]] tables, in the file's order (check only).
+  std::vector<AllowSpec> Allow;
 };
 
 /// Parses rules from Text; Path names the file in rules' Origin and in

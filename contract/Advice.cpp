@@ -66,6 +66,7 @@ std::string forbid(const Finding &F, const AdviceContext &C) {
 std::string forbidUnreferenced(const Finding &F, const AdviceContext &C) {
   switch (F.Kind) {
   case FindingKind::Violation:
+  case FindingKind::Allowed: // the fix, should the allowance go
     return dropIt(C);
   case FindingKind::Kept:
     return "nothing to do: the code calls it; to be rid of it, remove those calls";
@@ -89,6 +90,7 @@ std::string require(const Finding &F, const AdviceContext &C) {
 std::string unused(const Finding &F, const AdviceContext &C) {
   switch (F.Kind) {
   case FindingKind::Violation:
+  case FindingKind::Allowed: // the fix, should the allowance go
     return dropIt(C);
   case FindingKind::Kept:
     return "nothing to do: ld64 links libSystem into every image";

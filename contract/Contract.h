@@ -51,6 +51,19 @@ enum class FindingKind {
   Violation, // breaks the contract
   Kept,      // an OpenMP (or other watched) dependency kept because it is used
   Unknown,   // cannot be decided from the file (ELF without symbol versions)
+  /// A violation an [[allow]] entry of linkguard.toml accepts (check only):
+  /// no violation, printed with the entry's reason (Finding::AllowedBy).
+  /// Never an Unknown: an allow-list cannot decide what could not be read.
+  Allowed,
+};
+
+/// The [[allow]] entry that accepted a finding, as the user wrote it.
+struct Allowance {
+  std::string File;   // its file glob
+  std::string Key;    // "dependency", "runpath", "symbol"
+  std::string Value;  // its glob
+  std::string Reason;
+  std::string Origin; // "linkguard.toml:12"
 };
 
 struct Finding {
@@ -66,6 +79,9 @@ struct Finding {
   /// "unknown": placementName / shipment::outcomeName), which its advice
   /// is keyed by; empty for the other rules.
   std::string Placement;
+  /// Kind == Allowed: the entry (or, for a runpath finding, the entries)
+  /// that accepted it.
+  std::vector<Allowance> AllowedBy;
 };
 
 struct Verdict {

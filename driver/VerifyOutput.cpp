@@ -160,6 +160,7 @@ VerifyResult verifyLinkedOutput(const Plan &Plan, const OutputBefore &Before) {
     }
     case contract::FindingKind::Kept:
     case contract::FindingKind::Unknown:
+    case contract::FindingKind::Allowed: // check's [[allow]]; a link has none
       logInfo(Out + where(F) + ": " + printable(F.Message));
       break;
     }

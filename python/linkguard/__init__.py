@@ -78,7 +78,9 @@ class Finding:
     ``file`` is the file given (for a container's member, the container);
     ``member`` the path inside the archive, or None; ``path`` linkguard's
     name for it (``PKG!member``, ``FILE@0xOFFSET``). ``kind`` is
-    ``violation``, ``kept`` or ``unknown``; ``advice`` its fix (docs/check.md).
+    ``violation``, ``kept``, ``unknown`` or ``allowed`` (a violation an
+    ``[[allow]]`` entry of linkguard.toml accepts; its reason is in ``raw``);
+    ``advice`` its fix (docs/check.md).
     """
 
     file: str

@@ -1,0 +1,169 @@
+//===- AllowList.cpp - [[allow]] entries matched against findings ---------===//
+#include "commands/AllowList.h"
+
+#include "shipment/Closure.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/GlobPattern.h"
+
+using namespace llvm;
+
+namespace linkguard::commands {
+
+namespace {
+
+bool globMatches(StringRef Glob, StringRef Value) {
+  Expected<GlobPattern> P = GlobPattern::create(Glob);
+  if (!P) { // the rules file was checked when read; never here
+    consumeError(P.takeError());
+    return false;
+  }
+  return P->match(Value);
+}
+
+/// The rules whose violations are about one dependency, which a
+/// dependency entry may accept (docs/check.md#allow-lists). Not: the
+/// file's own install name (install-name), a dependency missing (require),
+/// two runtimes in one process (unique: a second OpenMP aborts whatever
+/// the reason), dyld's refusals and code signatures (about the file).
+constexpr const char *DependencyRules[] = {
+    "portable", // unresolved, non-portable, host-dependent
+    "forbid",
+    "forbid-unreferenced",
+    "unused",
+    "platform", // a library the wheel's policy does not allow
+};
+
+bool dependencyRule(StringRef Rule) {
+  StringRef Word = Rule.split(' ').first;
+  return is_contained(DependencyRules, Word);
+}
+
+} // namespace
+
+bool allowMatches(const config::AllowSpec &Spec, ArrayRef<std::string> Names,
+                  config::AllowKind Kind, StringRef Value) {
+  if (Spec.Kind != Kind)
+    return false;
+  if (none_of(Names,
+              [&](const std::string &N) { return !N.empty() && globMatches(Spec.File, N); }))
+    return false;
+  if (Kind == config::AllowKind::Dependency)
+    return shipment::listedIn({contract::Pattern{Spec.Value}}, Value);
+  return globMatches(Spec.Value, Value);
+}
+
+std::optional<std::vector<std::string>> blamedSearchEntries(StringRef Message) {
+  // "... tries LIST first: ...", "... also tries LIST: ...", "... first
+  // tries LIST: ...": the machine's entries, before the paths tried
+  // (" (tried ...)"), which are no one's fault.
+  size_t Start = Message.find(" tries ");
+  if (Start == StringRef::npos)
+    return std::nullopt;
+  StringRef List = Message.drop_front(Start + strlen(" tries "));
+  List = List.take_front(List.find(" (tried "));
+  // listedUpTo (shipment/SearchReport.h) names at most 8 and counts the
+  // rest: the ones not named are not known.
+  for (size_t At = List.find(", and "); At != StringRef::npos;
+       At = List.find(", and ", At + 1)) {
+    StringRef After = List.drop_front(At + strlen(", and "));
+    StringRef Digits = After.take_while(isDigit);
+    if (!Digits.empty() && After.drop_front(Digits.size()).starts_with(" more"))
+      return std::nullopt;
+  }
+  std::vector<std::string> Out;
+  static constexpr const char *Labels[] = {"DT_RUNPATH ", "DT_RPATH ", "LC_RPATH "};
+  static constexpr const char *Ends[] = {" (", ", ", " of ", " -> ", " first", ": "};
+  for (size_t I = 0; I < List.size();) {
+    const char *Label = nullptr;
+    size_t At = StringRef::npos;
+    for (const char *L : Labels)
+      if (size_t P = List.find(L, I); P < At)
+        At = P, Label = L;
+    if (!Label)
+      break;
+    StringRef Rest = List.drop_front(At + strlen(Label));
+    size_t End = Rest.size();
+    for (const char *E : Ends)
+      End = std::min(End, Rest.find(E));
+    StringRef Entry = Rest.take_front(End);
+    Out.push_back(Entry.empty() ? "''" : Entry.str());
+    I = At + strlen(Label) + End;
+  }
+  if (Out.empty())
+    return std::nullopt;
+  return Out;
+}
+
+AllowList::AllowList(std::vector<config::AllowSpec> S)
+    : Specs(std::move(S)), Used(Specs.size(), false) {}
+
+const config::AllowSpec *AllowList::find(ArrayRef<std::string> Names, config::AllowKind Kind,
+                                         StringRef Value) {
+  const config::AllowSpec *First = nullptr;
+  for (size_t I = 0; I < Specs.size(); ++I)
+    if (allowMatches(Specs[I], Names, Kind, Value)) {
+      Used[I] = true;
+      if (!First)
+        First = &Specs[I];
+    }
+  return First;
+}
+
+void AllowList::accept(contract::Finding &F, ArrayRef<const config::AllowSpec *> By) {
+  F.Kind = contract::FindingKind::Allowed;
+  for (const config::AllowSpec *S : By)
+    F.AllowedBy.push_back(
+        {S->File, config::allowKindName(S->Kind), S->Value, S->Reason, S->Origin});
+}
+
+size_t AllowList::apply(ArrayRef<std::string> Names, contract::Verdict &V) {
+  if (Specs.empty())
+    return 0;
+  size_t Accepted = 0;
+  for (contract::Finding &F : V.Findings) {
+    if (F.Kind != contract::FindingKind::Violation && F.Kind != contract::FindingKind::Unknown)
+      continue; // kept: nothing to accept
+    const bool Decides = F.Kind == contract::FindingKind::Violation;
+    if (!F.Dependency.empty() && dependencyRule(F.Rule))
+      if (const config::AllowSpec *S = find(Names, config::AllowKind::Dependency, F.Dependency);
+          S && Decides) {
+        accept(F, {S});
+        ++Accepted;
+        continue;
+      }
+    // A host-dependent finding: accepted when every search entry it
+    // blames is allowed (one entry allowed of two still loads the other
+    // machine's copy).
+    if (F.Rule != "portable" || F.Placement != "host-dependent")
+      continue;
+    std::optional<std::vector<std::string>> Blamed = blamedSearchEntries(F.Message);
+    if (!Blamed)
+      continue;
+    std::vector<const config::AllowSpec *> By;
+    for (const std::string &E : *Blamed)
+      if (const config::AllowSpec *S = find(Names, config::AllowKind::Runpath, E))
+        By.push_back(S);
+    if (Decides && By.size() == Blamed->size()) {
+      // Each entry once, in the file's order of the blame.
+      std::vector<const config::AllowSpec *> Once;
+      for (const config::AllowSpec *S : By)
+        if (!is_contained(Once, S))
+          Once.push_back(S);
+      accept(F, Once);
+      ++Accepted;
+    }
+  }
+  return Accepted;
+}
+
+std::vector<const config::AllowSpec *> AllowList::stale() const {
+  std::vector<const config::AllowSpec *> Out;
+  for (size_t I = 0; I < Specs.size(); ++I)
+    if (!Used[I])
+      Out.push_back(&Specs[I]);
+  return Out;
+}
+
+} // namespace linkguard::commands

@@ -1,0 +1,279 @@
+// [[allow]] in linkguard.toml (config/RulesFile) and its matching
+// (commands/AllowList): every bad entry is one message naming the file and
+// the line; an entry decides only the findings it names (file, kind,
+// value), never an unknown one; a runpath entry decides a host-dependent
+// finding only when it covers every search entry the finding blames; an
+// entry that matched nothing is stale. Failed on a3a5d7e (no [[allow]]:
+// "unknown key 'allow'", and no AllowList).
+#include "commands/AllowList.h"
+#include "config/RulesFile.h"
+
+#include "tests/unit/support/Catch.h"
+
+using namespace linkguard;
+using namespace linkguard::config;
+using linkguard::commands::AllowList;
+using linkguard::commands::allowMatches;
+using linkguard::commands::blamedSearchEntries;
+
+namespace {
+
+std::string errorOf(llvm::StringRef Toml) {
+  auto F = parseRulesText(Toml, "lg.toml");
+  if (F)
+    return "(parsed)";
+  return llvm::toString(F.takeError());
+}
+
+std::vector<AllowSpec> allowOf(llvm::StringRef Toml) {
+  auto F = parseRulesText(Toml, "/some/dir/lg.toml");
+  if (!F) {
+    FAIL(llvm::toString(F.takeError()));
+    return {};
+  }
+  return F->Allow;
+}
+
+contract::Finding finding(contract::FindingKind K, std::string Rule, std::string Dep,
+                          std::string Message = "", std::string Placement = "") {
+  contract::Finding F;
+  F.Kind = K;
+  F.Rule = std::move(Rule);
+  F.Dependency = std::move(Dep);
+  F.Message = std::move(Message);
+  F.Placement = std::move(Placement);
+  return F;
+}
+
+const std::vector<std::string> App = {"t/bin/app", "bin/app"};
+
+} // namespace
+
+TEST_CASE("[[allow]] tables are read in order, each with its kind, reason and line",
+          "[allow]") {
+  std::vector<AllowSpec> A = allowOf(R"(
+[[allow]]
+file = "lib/*.so"
+dependency = "libcuda.so.1"
+reason = "the driver provides it"
+
+[[allow]]
+file = "bin/app"
+runpath = "/opt/vendor/lib"
+reason = "vendor runtime"
+
+[[allow]]
+file = "*"
+symbol = "_Z3foov"
+reason = "one registry, by design"
+)");
+  REQUIRE(A.size() == 3);
+  CHECK(A[0].File == "lib/*.so");
+  CHECK(A[0].Kind == AllowKind::Dependency);
+  CHECK(A[0].Value == "libcuda.so.1");
+  CHECK(A[0].Reason == "the driver provides it");
+  CHECK(A[0].Origin == "lg.toml:2");
+  CHECK(A[1].Kind == AllowKind::Runpath);
+  CHECK(A[1].Origin == "lg.toml:7");
+  CHECK(A[2].Kind == AllowKind::Symbol);
+  CHECK(A[2].Value == "_Z3foov");
+  CHECK(std::string(allowKindName(AllowKind::Runpath)) == "runpath");
+}
+
+TEST_CASE("a bad [[allow]] is one message naming the file, the line and the fault",
+          "[allow]") {
+  const char *Head = "[[allow]]\nfile = \"x\"\n";
+  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\n") ==
+        "lg.toml:1: 'allow[0].reason' is required and may not be blank: say why this "
+        "dependency is accepted (check prints it)");
+  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\nreason = \" \\t\"\n") ==
+        "lg.toml:4: 'allow[0].reason' is required and may not be blank: say why this "
+        "dependency is accepted (check prints it)");
+  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\nrunpath = \"/r\"\nreason = \"r\"\n") ==
+        "lg.toml:1: allow[0] gives both 'dependency' and 'runpath': give exactly one of "
+        "dependency, runpath, symbol (one [[allow]] each)");
+  CHECK(errorOf(std::string(Head) + "reason = \"r\"\n") ==
+        "lg.toml:1: allow[0] names no finding: give one of dependency, runpath, symbol");
+  CHECK(errorOf(std::string(Head) + "dependancy = \"d\"\nreason = \"r\"\n") ==
+        "lg.toml:3: unknown key 'allow[0].dependancy' (expected one of: file, dependency, "
+        "runpath, symbol, reason)");
+  CHECK(errorOf("[[allow]]\ndependency = \"d\"\nreason = \"r\"\n") ==
+        "lg.toml:1: 'allow[0].file' is required (a glob over the file's path in the tree or "
+        "package; \"*\" for every file)");
+  CHECK(errorOf("[[allow]]\nfile = \"\"\ndependency = \"d\"\nreason = \"r\"\n") ==
+        "lg.toml:2: 'allow[0].file' is empty");
+  CHECK(errorOf(std::string(Head) + "symbol = \"\"\nreason = \"r\"\n") ==
+        "lg.toml:3: 'allow[0].symbol' is empty");
+  CHECK(errorOf(std::string(Head) + "runpath = \"[/opt\"\nreason = \"r\"\n") ==
+        "lg.toml:3: 'allow[0].runpath': bad pattern '[/opt': invalid glob pattern, unmatched "
+        "'['");
+  CHECK(errorOf("[[allow]]\nfile = 1\ndependency = \"d\"\nreason = \"r\"\n") ==
+        "lg.toml:2: 'allow[0].file' must be a string");
+  CHECK(errorOf(std::string(Head) + "dependency = [\"d\"]\nreason = \"r\"\n") ==
+        "lg.toml:3: 'allow[0].dependency' must be a string");
+  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\nreason = true\n") ==
+        "lg.toml:4: 'allow[0].reason' must be a string");
+  CHECK(errorOf("allow = \"x\"\n") == "lg.toml:1: 'allow' must be an array of tables ([[allow]])");
+  CHECK(errorOf("[allow]\nfile = \"x\"\n") ==
+        "lg.toml:1: 'allow' must be an array of tables ([[allow]])");
+  // The second table's fault names the second table.
+  CHECK(errorOf("[[allow]]\nfile = \"x\"\ndependency = \"d\"\nreason = \"r\"\n"
+                "[[allow]]\nfile = \"y\"\nsymbol = \"s\"\n") ==
+        "lg.toml:5: 'allow[1].reason' is required and may not be blank: say why this symbol "
+        "is accepted (check prints it)");
+}
+
+TEST_CASE("an entry matches (file, kind, value): the file by any of its names, a "
+          "dependency by check's pattern rule",
+          "[allow]") {
+  AllowSpec Dep{"bin/*", AllowKind::Dependency, "libfoo", "r", "lg.toml:1"};
+  CHECK(allowMatches(Dep, App, AllowKind::Dependency, "libfoo.so.1"));        // a stem
+  CHECK(allowMatches(Dep, App, AllowKind::Dependency, "@rpath/libfoo.dylib")); // file name
+  CHECK_FALSE(allowMatches(Dep, App, AllowKind::Dependency, "libfoobar.so"));
+  CHECK_FALSE(allowMatches(Dep, App, AllowKind::Runpath, "libfoo.so.1")); // another kind
+  CHECK_FALSE(allowMatches(Dep, {"t/lib/x.so", "lib/x.so"}, AllowKind::Dependency, "libfoo.so"));
+  // An absolute name only by its whole name, as --provided: a file-name
+  // glob does not vouch for one absolute location.
+  AllowSpec Glob{"*", AllowKind::Dependency, "libfoo*", "r", "lg.toml:1"};
+  CHECK(allowMatches(Glob, App, AllowKind::Dependency, "@rpath/libfoo.dylib"));
+  CHECK_FALSE(allowMatches(Glob, App, AllowKind::Dependency, "/opt/x/libfoo.dylib"));
+  AllowSpec Abs{"*", AllowKind::Dependency, "/opt/x/*", "r", "lg.toml:1"};
+  CHECK(allowMatches(Abs, App, AllowKind::Dependency, "/opt/x/libfoo.dylib"));
+  // A group, as everywhere a pattern is taken.
+  AllowSpec Omp{"*", AllowKind::Dependency, "openmp", "r", "lg.toml:1"};
+  CHECK(allowMatches(Omp, App, AllowKind::Dependency, "libgomp.so.1"));
+  // Runpath and symbol: a glob over the whole string.
+  AllowSpec Run{"bin/app", AllowKind::Runpath, "/opt/*/lib", "r", "lg.toml:1"};
+  CHECK(allowMatches(Run, App, AllowKind::Runpath, "/opt/vendor/lib"));
+  CHECK_FALSE(allowMatches(Run, App, AllowKind::Runpath, "/opt/vendor/lib64"));
+  AllowSpec Sym{"lib/libreg*.so", AllowKind::Symbol, "_ZN3reg*", "r", "lg.toml:1"};
+  CHECK(allowMatches(Sym, {"t/lib/libreg2.so", "lib/libreg2.so"}, AllowKind::Symbol,
+                     "_ZN3reg8registryE"));
+  CHECK_FALSE(allowMatches(Sym, {"t/lib/libreg2.so", "lib/libreg2.so"}, AllowKind::Symbol,
+                           "_ZN4other8registryE"));
+  CHECK_FALSE(allowMatches(Sym, App, AllowKind::Symbol, "_ZN3reg8registryE"));
+}
+
+TEST_CASE("find: (file, kind, value) -> the first entry, every matching entry used, "
+          "the others stale",
+          "[allow]") {
+  AllowList L({{"bin/app", AllowKind::Symbol, "reg_*", "first", "lg.toml:1"},
+               {"*", AllowKind::Symbol, "reg_init", "second", "lg.toml:5"},
+               {"*", AllowKind::Symbol, "other", "never", "lg.toml:9"}});
+  const AllowSpec *S = L.find(App, AllowKind::Symbol, "reg_init");
+  REQUIRE(S);
+  CHECK(S->Reason == "first");
+  CHECK_FALSE(L.find(App, AllowKind::Dependency, "reg_init"));
+  std::vector<const AllowSpec *> Stale = L.stale();
+  REQUIRE(Stale.size() == 1);
+  CHECK(Stale[0]->Origin == "lg.toml:9");
+}
+
+TEST_CASE("apply: a violation an entry decides is allowed with the entry, the others, "
+          "unknown findings and rules about no dependency stay",
+          "[allow]") {
+  using contract::FindingKind;
+  AllowList L({{"bin/*", AllowKind::Dependency, "libcuda.so.1", "driver", "lg.toml:1"},
+               {"*", AllowKind::Dependency, "libstale.so", "gone", "lg.toml:5"}});
+  contract::Verdict V;
+  V.Findings = {finding(FindingKind::Violation, "portable", "libcuda.so.1", "m", "unresolved"),
+                finding(FindingKind::Violation, "portable", "libother.so", "m", "unresolved"),
+                finding(FindingKind::Violation, "forbid libcuda*", "libcuda.so.1"),
+                finding(FindingKind::Unknown, "forbid-unreferenced libcuda*", "libcuda.so.1"),
+                finding(FindingKind::Violation, "install-name", "libcuda.so.1"),
+                finding(FindingKind::Violation, "unique openmp", "libcuda.so.1")};
+  CHECK(L.apply(App, V) == 2);
+  CHECK(V.Findings[0].Kind == FindingKind::Allowed);
+  REQUIRE(V.Findings[0].AllowedBy.size() == 1);
+  CHECK(V.Findings[0].AllowedBy[0].Reason == "driver");
+  CHECK(V.Findings[0].AllowedBy[0].Origin == "lg.toml:1");
+  CHECK(V.Findings[0].AllowedBy[0].Key == "dependency");
+  CHECK(V.Findings[1].Kind == FindingKind::Violation);
+  CHECK(V.Findings[2].Kind == FindingKind::Allowed);
+  CHECK(V.Findings[3].Kind == FindingKind::Unknown); // fail closed
+  CHECK(V.Findings[4].Kind == FindingKind::Violation);
+  CHECK(V.Findings[5].Kind == FindingKind::Violation);
+  CHECK(V.ok() == false);
+  CHECK(V.violations() == 3);
+  // Another file's findings: not this entry's.
+  contract::Verdict W;
+  W.Findings = {finding(FindingKind::Violation, "portable", "libcuda.so.1", "m", "unresolved")};
+  CHECK(L.apply({"t/lib/x.so", "lib/x.so"}, W) == 0);
+  REQUIRE(L.stale().size() == 1);
+  CHECK(L.stale()[0]->Origin == "lg.toml:5");
+}
+
+TEST_CASE("the search entries a host-dependent finding blames, as ld.so's and dyld's "
+          "closures word them",
+          "[allow]") {
+  using V = std::vector<std::string>;
+  // ld.so: the tree's copy found, a machine's entry tried first.
+  CHECK(blamedSearchEntries(
+            "DT_NEEDED libdep.so (x86_64) resolves to /t/lib/libdep.so through DT_RUNPATH "
+            "$ORIGIN/../lib, but ld.so tries DT_RUNPATH /opt/vendor/lib first: a machine with "
+            "the library there loads that copy") == V{"/opt/vendor/lib"});
+  // ld.so: no copy in the tree; the paths tried are no one's fault.
+  CHECK(blamedSearchEntries(
+            "DT_NEEDED libm2.so (x86_64) is a DT_NEEDED name that resolves to no file of the "
+            "tree; ld.so also tries DT_RUNPATH /opt/a, DT_RPATH '' (the current directory), "
+            "DT_RUNPATH $ORIGIN/.. (/t/..: above the tree), DT_RUNPATH /opt/b of t/lib/x.so: "
+            "it loads only where the machine has it there (tried DT_RUNPATH $ORIGIN/lib -> "
+            "/t/lib/libm2.so)") == V{"/opt/a", "''", "$ORIGIN/..", "/opt/b"});
+  // ld.so: a machine's file through a link.
+  CHECK(blamedSearchEntries("DT_NEEDED x (x86_64) is the C/C++ runtime's, but ld.so first tries "
+                            "DT_RUNPATH lib -> lib/libc.so.6 (a link out of the tree): a copy "
+                            "of that name there loads instead of the system's") == V{"lib"});
+  // dyld.
+  CHECK(blamedSearchEntries(
+            "LC_LOAD_DYLIB @rpath/libdep.dylib (arm64) resolves to /w/libdep.dylib through "
+            "LC_RPATH @loader_path, but dyld tries LC_RPATH /opt/homebrew/lib, LC_RPATH lib "
+            "(relative: dyld tries it against the current directory of the process) "
+            "first: a machine with the library there loads that copy") ==
+        V{"/opt/homebrew/lib", "lib"});
+  // A list cut short: who else is to blame is not known.
+  CHECK_FALSE(blamedSearchEntries("x; ld.so also tries DT_RUNPATH /a, DT_RUNPATH /b, and 7 "
+                                  "more: it loads only where the machine has it there"));
+  // A cut in the paths tried is not one in the blame.
+  CHECK(blamedSearchEntries("x; ld.so also tries DT_RUNPATH /a: it loads only where the "
+                            "machine has it there (tried DT_RUNPATH $ORIGIN -> /t/x, and 9 "
+                            "more)") == V{"/a"});
+  // No entry to blame: a glibc-hwcaps copy, an absolute link.
+  CHECK_FALSE(blamedSearchEntries(
+      "DT_NEEDED x (x86_64) resolves to /t/lib/glibc-hwcaps/x86-64-v3/x through DT_RUNPATH "
+      "$ORIGIN only on machines whose ld.so searches that subdirectory"));
+  CHECK_FALSE(blamedSearchEntries("resolves to /t/x through an absolute symbolic link"));
+}
+
+TEST_CASE("apply: a host-dependent finding is allowed only when every entry it blames is",
+          "[allow]") {
+  using contract::FindingKind;
+  const std::string Two =
+      "DT_NEEDED libm.so (x86_64) is a DT_NEEDED name that resolves to no file of the tree; "
+      "ld.so also tries DT_RUNPATH /opt/a, DT_RUNPATH /opt/b: it loads only where the machine "
+      "has it there";
+  AllowList One({{"bin/app", AllowKind::Runpath, "/opt/a", "a", "lg.toml:1"}});
+  contract::Verdict V;
+  V.Findings = {finding(FindingKind::Violation, "portable", "libm.so", Two, "host-dependent")};
+  CHECK(One.apply(App, V) == 0);
+  CHECK(V.Findings[0].Kind == FindingKind::Violation);
+  CHECK(One.stale().empty()); // it matched, though it did not decide
+
+  AllowList Both({{"bin/app", AllowKind::Runpath, "/opt/a", "a", "lg.toml:1"},
+                  {"bin/*", AllowKind::Runpath, "/opt/b", "b", "lg.toml:5"}});
+  CHECK(Both.apply(App, V) == 1);
+  CHECK(V.Findings[0].Kind == FindingKind::Allowed);
+  REQUIRE(V.Findings[0].AllowedBy.size() == 2);
+  CHECK(V.Findings[0].AllowedBy[0].Origin == "lg.toml:1");
+  CHECK(V.Findings[0].AllowedBy[1].Origin == "lg.toml:5");
+  CHECK(V.Findings[0].AllowedBy[1].Key == "runpath");
+
+  // A runpath entry decides nothing but a host-dependent finding.
+  AllowList Run({{"*", AllowKind::Runpath, "/opt/a", "a", "lg.toml:1"}});
+  contract::Verdict U;
+  U.Findings = {finding(FindingKind::Violation, "portable", "libm.so",
+                        "is a DT_NEEDED name that resolves to no file of the tree (tried "
+                        "DT_RUNPATH /opt/a -> /opt/a/libm.so)",
+                        "unresolved")};
+  CHECK(Run.apply(App, U) == 0);
+  CHECK(Run.stale().size() == 1);
+}
