@@ -1,6 +1,8 @@
 //===- Run.cpp - posix_spawn the loader, read its pipe, wait --------------===//
 #include "tryload/Run.h"
 
+#include "loader/TraceData.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -23,9 +25,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <elf.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #endif
 
 using namespace llvm;
@@ -277,6 +283,54 @@ void recordExecFilesBefore(LoaderRun &Run, pid_t T, uint64_t Lo, uint64_t Len) {
   }
 }
 
+/// Makes the system call that tracee T is stopped at (its seccomp stop)
+/// fail with Errno, not run: its number set to -1, its return value
+/// -Errno (seccomp(2), SECCOMP_RET_TRACE). False: it could not be done.
+bool failSyscall(pid_t T, int Errno) {
+#if defined(__x86_64__)
+  struct user_regs_struct Regs {};
+  if (::ptrace(PTRACE_GETREGS, T, nullptr, &Regs) != 0)
+    return false;
+  Regs.orig_rax = static_cast<unsigned long long>(-1LL);
+  Regs.rax = static_cast<unsigned long long>(-static_cast<long long>(Errno));
+  return ::ptrace(PTRACE_SETREGS, T, nullptr, &Regs) == 0;
+#elif defined(__aarch64__)
+  // x0 holds the return value; the number is its own register set.
+  struct user_regs_struct Regs {};
+  struct iovec V = {&Regs, sizeof Regs};
+  if (::ptrace(PTRACE_GETREGSET, T, ptraceData(NT_PRSTATUS), &V) != 0)
+    return false;
+  Regs.regs[0] = static_cast<unsigned long long>(-static_cast<long long>(Errno));
+  if (::ptrace(PTRACE_SETREGSET, T, ptraceData(NT_PRSTATUS), &V) != 0)
+    return false;
+  int Nr = -1;
+  struct iovec N = {&Nr, sizeof Nr};
+  return ::ptrace(PTRACE_SETREGSET, T, ptraceData(NT_ARM_SYSTEM_CALL), &N) == 0;
+#else
+  (void)T;
+  (void)Errno;
+  return false; // the loader installs no filter here
+#endif
+}
+
+/// Tracee T asked for a thread or process that linkguard would not trace
+/// (clone with CLONE_UNTRACED, Flags): the call fails (EPERM) and the run
+/// is undecided. When it cannot be made to fail, T's process is killed:
+/// it must not run untraced.
+void refuseUntraced(LoaderRun &Run, pid_t T, uint64_t Flags) {
+  const bool Refused = failSyscall(T, EPERM);
+  if (Run.Untraced.empty())
+    Run.Untraced = std::string("the library asked for ") +
+                   ((Flags & CLONE_THREAD) ? "a thread" : "a process") +
+                   " that linkguard would not trace (clone with CLONE_UNTRACED); " +
+                   (Refused ? "refused (EPERM)" : "its process was killed") +
+                   ", so what it would have run cannot be known";
+  if (Refused)
+    ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+  else
+    ::kill(T, SIGKILL); // T's whole process, even at its ptrace stop
+}
+
 /// Lets the next waiting call run, when none is running.
 void startNext(LoaderRun &Run, TraceState &S) {
   while (!S.InFlight && !S.Waiting.empty()) {
@@ -334,7 +388,10 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
     struct __ptrace_syscall_info Info {};
     if (Event == PTRACE_EVENT_SECCOMP) {
       if (::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
-          Info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+          Info.op == PTRACE_SYSCALL_INFO_SECCOMP &&
+          Info.seccomp.ret_data == LINKGUARD_TRACE_UNTRACED) {
+        refuseUntraced(Run, T, Info.seccomp.args[0]);
+      } else if (Info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
         if (Run.Stops.empty())
           Run.Traced = true; // the loader's probe, before the library
         // Anonymous memory (a JIT's, the probe): no file to name, and the
@@ -350,10 +407,26 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
         std::copy(std::begin(Info.seccomp.args), std::end(Info.seccomp.args), C.Args);
         S.Waiting.push_back(C);
       } else {
+        const int Err = errno;
+        unsigned long Data = 0; // the filter's data: which kind of call
+        const bool Known = ::ptrace(PTRACE_GETEVENTMSG, T, nullptr, &Data) == 0;
+        if (Known && Data == LINKGUARD_TRACE_UNTRACED) {
+          refuseUntraced(Run, T, 0);
+          continue;
+        }
         if (Run.TraceProblem.empty())
           Run.TraceProblem = "a system call the filter handed over could not be read (" +
-                             std::string(std::strerror(errno)) + ")";
-        ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+                             std::string(std::strerror(Err)) + ")";
+        if (Known && Data == LINKGUARD_TRACE_MAPPING) {
+          ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+        } else { // which call it is cannot be known: it must not run
+          ::kill(T, SIGKILL);
+          if (Run.Untraced.empty())
+            Run.Untraced = "a system call the filter handed over could not be read (" +
+                           std::string(std::strerror(Err)) +
+                           "); its process was killed, so what it would have run cannot be "
+                           "known";
+        }
       }
       continue;
     }

@@ -92,6 +92,11 @@ struct LoaderRun {
   bool Traced = false;
   std::vector<TracedMapping> Mapped;
   std::string TraceProblem; // a mapping with code that could not be read
+  /// A thread or process of the library asked to run where linkguard does
+  /// not trace it (clone with CLONE_UNTRACED; refused), or one that could
+  /// not be kept traced (killed): what, in one sentence. The run is then
+  /// undecided (tryload/Outcome.h).
+  std::string Untraced;
   unsigned MappingsRead = 0; // the mappings followed one by one
   int ExitStatus = 0; // when it exited
   int Signal = 0;     // when it died by a signal

@@ -37,6 +37,7 @@ SUITE_try_load_traced_SETUP() {
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -60,6 +61,17 @@ static void parentSays(const char *What, long Pid) {
   if (Pid > 0)
     waitpid((pid_t)Pid, NULL, 0);
 }
+static int threadRuns(void *Arg) {
+  (void)Arg;
+  syscall(SYS_exit, 0); /* this thread alone */
+  return 0;
+}
+/* Maps code of libm (not dlopen: the constructor holds the loader's lock). */
+static void *pthreadRuns(void *Arg) {
+  (void)Arg;
+  int Fd = open("/usr/lib/x86_64-linux-gnu/libm.so.6", O_RDONLY);
+  return mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, Fd, 0);
+}
 /* struct clone_args as of Linux 5.3 (CLONE_ARGS_SIZE_VER0). */
 struct CloneArgs {
   uint64_t Flags, PidFd, ChildTid, ParentTid, ExitSignal, Stack, StackSize, Tls;
@@ -73,6 +85,45 @@ __attribute__((constructor)) static void start(void) {
     if (Pid == 0)
       childSays("clone(CLONE_UNTRACED) child");
     parentSays("clone(CLONE_UNTRACED)", Pid);
+  }
+  if (!strcmp(How, "untraced-thread")) { /* a thread linkguard does not trace */
+    char *Stack = malloc(1 << 16);
+    long Tid = clone(threadRuns, Stack + (1 << 16),
+                     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+                         CLONE_SYSVSEM | CLONE_UNTRACED,
+                     NULL);
+    FILE *Out = fopen(getenv("MARK"), "a");
+    if (Tid < 0)
+      fprintf(Out, "clone(CLONE_THREAD | CLONE_UNTRACED) refused: %s\n", strerror(errno));
+    else
+      fprintf(Out, "clone(CLONE_THREAD | CLONE_UNTRACED) started\n");
+    fclose(Out);
+    if (Tid > 0)
+      sleep(1); /* the thread runs, and ends itself */
+  }
+  if (!strcmp(How, "clone3-untraced")) { /* clone3, then a fallback that keeps CLONE_UNTRACED */
+    struct CloneArgs A = {0};
+    A.Flags = CLONE_UNTRACED;
+    A.ExitSignal = SIGCHLD;
+    long Pid = syscall(435 /* SYS_clone3 */, &A, sizeof A);
+    if (Pid == 0)
+      childSays("clone3(CLONE_UNTRACED) child");
+    parentSays("clone3", Pid);
+    if (Pid < 0 && errno == ENOSYS) {
+      Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+      if (Pid == 0)
+        childSays("clone(CLONE_UNTRACED) child");
+      parentSays("clone(CLONE_UNTRACED)", Pid);
+    }
+  }
+  if (!strcmp(How, "ordinary")) { /* a pthread and a fork()ed child: traced, no finding */
+    pthread_t T;
+    if (pthread_create(&T, NULL, pthreadRuns, NULL) != 0 || pthread_join(T, NULL) != 0)
+      _exit(48);
+    pid_t Pid = fork();
+    if (Pid == 0)
+      childSays("fork() child");
+    parentSays("fork()", Pid);
   }
   if (!strcmp(How, "clone3")) { /* clone3, whose flags live in memory; then libc's fallback */
     struct CloneArgs A = {0};
@@ -120,7 +171,7 @@ __attribute__((constructor)) static void start(void) {
   }
 }
 C
-  "$CLANG" -shared -fPIC traced.c -o traced.so || test_failed "traced.so"
+  "$CLANG" -shared -fPIC -pthread traced.c -o traced.so || test_failed "traced.so"
   # A thread that moves code of libc over a fresh mapping of libgomp as
   # soon as it is made (mremap), 200 times: the read must come first.
   cat >race.c <<'C'
@@ -183,34 +234,64 @@ SUITE_try_load_traced() {
   # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
   HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok traced.so
 
-  TEST "a library cannot start a thread or process that escapes the tracing (issue 37 part 5)"
-  # clone(CLONE_UNTRACED) through syscall(): refused (EPERM), or else the
-  # verdict is not "holds". Before the filter refused it, the child ran
-  # untraced (TracerPid 0) and try-load said it held.
+  TEST "a library that asks for a thread or process untraced: refused, and undecided (92), naming it (issue 37 part 5)"
+  # clone(CLONE_UNTRACED) through syscall(): the filter hands it to
+  # linkguard, which makes it fail (EPERM) and ends the run in 92: what the
+  # library would have run there cannot be known. Before (the filter
+  # answered EPERM itself), linkguard never knew: it said "holds" (0);
+  # earlier still the child ran untraced (TracerPid 0) and it held too.
   rm -f untraced.txt
-  HOSTILE=untraced MARK=$PWD/untraced.txt timeout 60 "$LINKGUARD_BIN" try-load \
-    --forbid openmp --call ok traced.so >out.txt 2>err.txt
-  local st=$?
+  HOSTILE=untraced MARK=$PWD/untraced.txt run_try_load 92 "clone(CLONE_UNTRACED | SIGCHLD)" \
+    --forbid openmp --call ok traced.so
   expect_equal "$(cat untraced.txt)" "clone(CLONE_UNTRACED) refused: Operation not permitted" \
-    "clone(CLONE_UNTRACED) (try-load exited $st)"
-  if grep -q "TracerPid:[[:space:]]*0$" untraced.txt && [ "$st" = 0 ]; then
-    test_failed "a child ran untraced and try-load held"
-  fi
+    "clone(CLONE_UNTRACED), in the library"
+  expect_contains "$(cat out.txt)" \
+    "traced.so: undecided: the library asked for a process that linkguard would not trace (clone with CLONE_UNTRACED); refused (EPERM)"
+  expect_contains "$(cat out.txt)" "linkguard try-load: "
+  expect_contains "$(tail -n 1 out.txt)" ": undecided"
+  # The same, --json: valid against the schema, outcome "undecided", 92.
+  HOSTILE=untraced MARK=$PWD/untraced-json.txt timeout 60 "$LINKGUARD_BIN" try-load --json \
+    --forbid openmp --call ok traced.so >doc.json 2>err.txt
+  expect_equal "$?" 92 "--json: $(cat err.txt)"
+  python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/try-load.json" doc.json <<'PY' || test_failed "the undecided document"
+import json, sys, jsonschema
+d = json.load(open(sys.argv[2]))
+assert d["outcome"] == "undecided" and d["exitCode"] == 92 and d["traced"] is True, d
+assert "CLONE_UNTRACED" in d["problem"], d
+jsonschema.validate(d, json.load(open(sys.argv[1])))
+PY
+  # A thread (clone(CLONE_THREAD | CLONE_UNTRACED), glibc's clone()).
+  rm -f thread.txt
+  HOSTILE=untraced-thread MARK=$PWD/thread.txt run_try_load 92 "clone(CLONE_THREAD | CLONE_UNTRACED)" \
+    --call ok traced.so
+  expect_equal "$(cat thread.txt)" "clone(CLONE_THREAD | CLONE_UNTRACED) refused: Operation not permitted" \
+    "the thread, in the library"
+  expect_contains "$(cat out.txt)" \
+    "traced.so: undecided: the library asked for a thread that linkguard would not trace (clone with CLONE_UNTRACED)"
   # clone3 (its flags are in memory, which the filter cannot read): ENOSYS,
-  # as a kernel without it answers; the library (as libc does) falls back
-  # to clone, whose child is traced.
+  # as a kernel without it answers; a fallback to clone that keeps
+  # CLONE_UNTRACED is refused and undecided as above.
+  rm -f clone3u.txt
+  HOSTILE=clone3-untraced MARK=$PWD/clone3u.txt run_try_load 92 "clone3, then clone(CLONE_UNTRACED)" \
+    --forbid openmp --call ok traced.so
+  expect_equal "$(cat clone3u.txt)" "clone3 refused: Function not implemented
+clone(CLONE_UNTRACED) refused: Operation not permitted" "clone3(CLONE_UNTRACED) and its fallback"
+  expect_contains "$(cat out.txt)" "traced.so: undecided: the library asked for a process that linkguard would not trace"
+  # The fallback without CLONE_UNTRACED (as libc's): its child is traced,
+  # and the verdict is the ordinary one.
   rm -f clone3.txt
-  HOSTILE=clone3 MARK=$PWD/clone3.txt timeout 60 "$LINKGUARD_BIN" try-load \
-    --forbid openmp --call ok traced.so >out.txt 2>err.txt
-  st=$?
-  expect_equal "$(head -1 clone3.txt)" "clone3 refused: Function not implemented" \
-    "clone3(CLONE_UNTRACED) (try-load exited $st)"
+  HOSTILE=clone3 MARK=$PWD/clone3.txt run_try_load 0 "clone3, then libc's fallback" \
+    --forbid openmp --call ok traced.so
+  expect_equal "$(head -1 clone3.txt)" "clone3 refused: Function not implemented" "clone3(CLONE_UNTRACED)"
   expect_equal "$(sed -n 2p clone3.txt | sed 's/TracerPid:[[:space:]]*[1-9][0-9]*$/TracerPid: linkguard/')" \
     "clone child ran, TracerPid: linkguard" "the fallback's child, traced"
-  if grep -q "TracerPid:[[:space:]]*0$" clone3.txt && [ "$st" = 0 ]; then
-    test_failed "a child ran untraced and try-load held"
-  fi
-  expect_equal "$st" 0 "try-load of the clone3 library: $(cat err.txt)"
+  # No false 92: a pthread (which maps code of libm) and a fork()ed child, traced.
+  rm -f ordinary.txt
+  HOSTILE=ordinary MARK=$PWD/ordinary.txt run_try_load 0 "a pthread and a fork()" \
+    --forbid openmp --require libm --call ok traced.so
+  expect_equal "$(sed 's/TracerPid:[[:space:]]*[1-9][0-9]*$/TracerPid: linkguard/' ordinary.txt)" \
+    "fork() child ran, TracerPid: linkguard" "the fork()ed child, traced"
+  expect_not_contains "$(cat out.txt)" "undecided"
 
   TEST "where linkguard cannot trace the loader (strace -f has it): the stops alone, said"
   if command -v strace >/dev/null; then
