@@ -18,6 +18,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <poll.h>
 #include <spawn.h>
@@ -222,6 +223,85 @@ std::string readProcFile(const std::string &Path, bool &Ok) {
   }
   ::close(FD);
   return Text;
+}
+
+/// A thread the kernel starts for io_uring (PF_IO_WORKER, 0x10 in the
+/// flags of /proc/PID/task/TID/stat, proc(5)): untraced (CLONE_UNTRACED,
+/// kernel/fork.c create_io_thread), it runs no user code.
+bool ioWorker(const std::string &Task) {
+  bool Ok = false;
+  const std::string Stat = readProcFile(Task + "/stat", Ok);
+  const size_t Comm = Stat.rfind(')'); // the name may hold spaces and ')'
+  if (!Ok || Comm == std::string::npos)
+    return false;
+  // After the name: state ppid pgrp session tty_nr tpgid flags ...
+  SmallVector<StringRef, 8> Fields;
+  StringRef(Stat).substr(Comm + 1).split(Fields, ' ', 8, /*KeepEmpty=*/false);
+  uint64_t Flags = 0;
+  return Fields.size() > 6 && !Fields[6].getAsInteger(10, Flags) && (Flags & 0x10);
+}
+
+/// The tasks findUntraced looks at, at most (threads and processes).
+constexpr size_t MaxCensus = 4096;
+
+/// A thread or process of the loader's tree that linkguard does not trace:
+/// among linkguard's children (the loader, and what was reparented here)
+/// and their descendants, each thread whose TracerPid is not linkguard.
+/// Tracing starts before a task is visible (ptrace_init_task in the
+/// kernel's copy_process), so one seen untraced started so; a zombie is
+/// left out (reaped by its tracer, it waits for its parent untraced).
+/// Empty: none, or past MaxCensus tasks.
+std::string findUntraced() {
+  const std::string Me = std::to_string(::getpid());
+  std::vector<pid_t> Kids = ownChildren();
+  std::deque<pid_t> Queue(Kids.begin(), Kids.end());
+  std::set<pid_t> Seen;
+  size_t Looked = 0;
+  while (!Queue.empty() && Looked < MaxCensus) {
+    const pid_t P = Queue.front();
+    Queue.pop_front();
+    if (!Seen.insert(P).second)
+      continue;
+    const std::string Dir = "/proc/" + std::to_string(P) + "/task";
+    DIR *Tasks = ::opendir(Dir.c_str());
+    if (!Tasks)
+      continue; // gone meanwhile
+    std::string Found;
+    while (struct dirent *E = ::readdir(Tasks)) {
+      if (E->d_name[0] == '.' || ++Looked > MaxCensus)
+        continue;
+      const std::string Task = Dir + "/" + E->d_name;
+      bool Ok = false;
+      const std::string Status = readProcFile(Task + "/status", Ok);
+      StringRef State, Tracer;
+      for (StringRef Rest = Status; Ok && !Rest.empty();) {
+        StringRef Line;
+        std::tie(Line, Rest) = Rest.split('\n');
+        if (Line.consume_front("State:"))
+          State = Line.trim();
+        else if (Line.consume_front("TracerPid:"))
+          Tracer = Line.trim();
+      }
+      if (Ok && !State.empty() && !State.starts_with("Z") && !State.starts_with("X") &&
+          Tracer != Me && Found.empty() && !ioWorker(Task))
+        Found = std::string(E->d_name) == std::to_string(P)
+                    ? "process " + std::to_string(P)
+                    : "thread " + std::string(E->d_name) + " of process " + std::to_string(P);
+      const std::string Children = readProcFile(Task + "/children", Ok);
+      SmallVector<StringRef, 16> Pids;
+      StringRef(Children).split(Pids, ' ', -1, /*KeepEmpty=*/false);
+      for (StringRef C : Pids) {
+        int Pid = 0;
+        if (!C.trim().getAsInteger(10, Pid) && Pid > 0)
+          Queue.push_back(Pid);
+      }
+    }
+    ::closedir(Tasks);
+    if (!Found.empty())
+      return "a " + Found.substr(0, Found.find(' ')) + " of the library ran untraced (" +
+             Found + "): linkguard did not see it start, so what it ran cannot be known";
+  }
+  return "";
 }
 
 /// The mappings with code followed one by one (each a read of the maps,
@@ -456,6 +536,9 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
       continue;
     }
     if (T == Pid && Sig == SIGSTOP) { // the loader's stop (or the library's)
+      // Every thread and process there is traced, or the run is undecided.
+      if (Run.Untraced.empty())
+        Run.Untraced = findUntraced();
       Run.Stops.push_back(readMaps(Pid));
       Stopped(Run);
       ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
@@ -789,6 +872,9 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   if (!Closed)
     drain(); // what the loader wrote before it exited
 #if defined(__linux__)
+  // What the loader left behind must have been traced too.
+  if (Tracing && Run.Untraced.empty())
+    Run.Untraced = findUntraced();
   Run.Leftovers = reapLeftovers();
 #endif
 

@@ -27,6 +27,7 @@ SUITE_try_load_traced_SETUP() {
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/io_uring.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,30 @@ static void *pthreadRuns(void *Arg) {
   int Fd = open("/usr/lib/x86_64-linux-gnu/libm.so.6", O_RDONLY);
   return mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, Fd, 0);
 }
+/* One io_uring request punted to the kernel's io-wq (IOSQE_ASYNC): an
+ * "iou-wrk" thread joins the process, untraced (the kernel starts it with
+ * CLONE_UNTRACED), running no code of the library. 0: done. */
+static int ioUring(void) {
+  struct io_uring_params P;
+  memset(&P, 0, sizeof P);
+  int Fd = (int)syscall(__NR_io_uring_setup, 4, &P);
+  if (Fd < 0)
+    return 1;
+  char *Sq = mmap(NULL, P.sq_off.array + P.sq_entries * sizeof(unsigned), PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_POPULATE, Fd, IORING_OFF_SQ_RING);
+  struct io_uring_sqe *Sqes = mmap(NULL, P.sq_entries * sizeof(struct io_uring_sqe),
+                                   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, Fd,
+                                   IORING_OFF_SQES);
+  if (Sq == MAP_FAILED || Sqes == MAP_FAILED)
+    return 1;
+  memset(&Sqes[0], 0, sizeof Sqes[0]);
+  Sqes[0].opcode = IORING_OP_NOP;
+  Sqes[0].flags = IOSQE_ASYNC;
+  unsigned *Tail = (unsigned *)(Sq + P.sq_off.tail), *Mask = (unsigned *)(Sq + P.sq_off.ring_mask);
+  ((unsigned *)(Sq + P.sq_off.array))[*Tail & *Mask] = 0;
+  __atomic_store_n(Tail, *Tail + 1, __ATOMIC_RELEASE);
+  return syscall(__NR_io_uring_enter, Fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) == 1 ? 0 : 1;
+}
 /* struct clone_args as of Linux 5.3 (CLONE_ARGS_SIZE_VER0). */
 struct CloneArgs {
   uint64_t Flags, PidFd, ChildTid, ParentTid, ExitSignal, Stack, StackSize, Tls;
@@ -85,6 +110,14 @@ __attribute__((constructor)) static void start(void) {
     if (Pid == 0)
       childSays("clone(CLONE_UNTRACED) child");
     parentSays("clone(CLONE_UNTRACED)", Pid);
+  }
+  if (!strcmp(How, "untraced-sleeper")) { /* an untraced child still there at the next stop */
+    long Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+    if (Pid == 0) {
+      sleep(5);
+      _exit(0);
+    }
+    parentSays("clone(CLONE_UNTRACED)", Pid < 0 ? Pid : 0);
   }
   if (!strcmp(How, "untraced-thread")) { /* a thread linkguard does not trace */
     char *Stack = malloc(1 << 16);
@@ -115,6 +148,11 @@ __attribute__((constructor)) static void start(void) {
         childSays("clone(CLONE_UNTRACED) child");
       parentSays("clone(CLONE_UNTRACED)", Pid);
     }
+  }
+  if (!strcmp(How, "iouring")) { /* the kernel's own untraced thread */
+    FILE *Out = fopen(getenv("MARK"), "w");
+    fputs(ioUring() ? "io_uring refused\n" : "io_uring done\n", Out);
+    fclose(Out);
   }
   if (!strcmp(How, "ordinary")) { /* a pthread and a fork()ed child: traced, no finding */
     pthread_t T;
@@ -172,6 +210,36 @@ __attribute__((constructor)) static void start(void) {
 }
 C
   "$CLANG" -shared -fPIC -pthread traced.c -o traced.so || test_failed "traced.so"
+  # Runs a command where no seccomp filter can be installed (EPERM): the
+  # loader is traced, but its filter is not there.
+  cat >nofilter.c <<'C'
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(int Argc, char **Argv) {
+  struct sock_filter F[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 3),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog P = {sizeof F / sizeof F[0], F};
+  if (Argc < 2 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &P) != 0)
+    return 126;
+  execv(Argv[1], Argv + 1);
+  return 127;
+}
+C
+  "$CLANG" nofilter.c -o nofilter || test_failed "nofilter"
   # A thread that moves code of libc over a fresh mapping of libgomp as
   # soon as it is made (mremap), 200 times: the read must come first.
   cat >race.c <<'C'
@@ -292,6 +360,31 @@ clone(CLONE_UNTRACED) refused: Operation not permitted" "clone3(CLONE_UNTRACED) 
   expect_equal "$(sed 's/TracerPid:[[:space:]]*[1-9][0-9]*$/TracerPid: linkguard/' ordinary.txt)" \
     "fork() child ran, TracerPid: linkguard" "the fork()ed child, traced"
   expect_not_contains "$(cat out.txt)" "undecided"
+  # Nor an io_uring worker (iou-wrk), an untraced thread the kernel starts
+  # for the process (PF_IO_WORKER), which runs no code of the library.
+  HOSTILE=iouring MARK=$PWD/iouring.txt run_try_load 0 "io_uring's worker thread" --call ok traced.so
+  if [ "$(cat iouring.txt)" != "io_uring done" ]; then
+    echo "  (io_uring is refused here: the worker thread was not made)"
+  fi
+
+  TEST "traced, but the filter is not there: a thread or process seen running untraced is undecided (92)"
+  # No filter refuses CLONE_UNTRACED here; linkguard looks at every thread
+  # and process of the loader at each stop and at the end (TracerPid).
+  # Before, that child went unnoticed: "holds" (0).
+  HOSTILE=untraced-sleeper MARK=$PWD/sleeper.txt timeout 60 ./nofilter "$LINKGUARD_BIN" try-load --json \
+    --call ok traced.so >doc.json 2>err.txt
+  expect_equal "$?" 92 "an untraced child at the stop: $(cat err.txt)"
+  python3 - doc.json <<'PY' || test_failed "the untraced child, named"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert d["traced"] is False and d["outcome"] == "undecided", d
+assert re.fullmatch(r"undecided: a process of the library ran untraced \(process [0-9]+\): "
+                    r"linkguard did not see it start, so what it ran cannot be known", d["problem"]), d
+PY
+  # No false 92: a pthread and a fork()ed child are traced there too.
+  HOSTILE=ordinary MARK=$PWD/ordinary2.txt timeout 60 ./nofilter "$LINKGUARD_BIN" try-load \
+    --call ok traced.so >out.txt 2>err.txt
+  expect_equal "$?" 0 "a pthread and a fork(), no filter: $(tail -n 3 out.txt err.txt)"
 
   TEST "where linkguard cannot trace the loader (strace -f has it): the stops alone, said"
   if command -v strace >/dev/null; then
