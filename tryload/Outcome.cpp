@@ -531,9 +531,12 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
     return V;
   }
   if (V.What != Outcome::Holds) {
+    // "load-failed: DLERROR"; report-incomplete's problem names itself.
     const std::string Was = outcomeName(V.What);
-    V.Note = (V.Problem.empty() ? Was : Was + ": " + V.Problem) +
-             (V.Note.empty() ? "" : "; " + V.Note);
+    const std::string What = V.What == Outcome::Incomplete ? V.Problem
+                             : V.Problem.empty()           ? Was
+                                                           : Was + ": " + V.Problem;
+    V.Note = What + (V.Note.empty() ? "" : "; " + V.Note);
   }
   V.What = Outcome::Undecided;
   V.Problem = "undecided: " + Run.Untraced;

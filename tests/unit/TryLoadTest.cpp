@@ -473,6 +473,14 @@ TEST_CASE("try-load: a thread or process that asked to run untraced: undecided (
   V = judgeRun(Run, model(), std::string("ok"), {}, noSoname);
   CHECK(V.What == Outcome::Undecided);
   CHECK_THAT(V.Note, Catch::Contains("call-failed: ok returned 3"));
+  // Incomplete: its problem, as it was, is the note.
+  Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded});
+  Run.Traced = true;
+  Run.Untraced = Untraced;
+  V = judgeRun(Run, model({"libgomp.so.1"}), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Undecided);
+  CHECK(V.Note == "report incomplete: the library needs libgomp.so.1, and no image mapped in "
+                  "the process is it");
   // A violation already seen is certain: broken, the sentence as its note.
   Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded + GompMaps});
   Run.Traced = true;
