@@ -210,11 +210,18 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
   for (const contract::Pattern &P : O.Spec.Require)
     Require.push_back(P.Text);
   const bool CallFailed = V.What == Outcome::CallFailed;
+  // Undecided: whatever the call came to (what it failed of is the note).
+  const bool NotReturned = CallFailed || (V.What == Outcome::Undecided &&
+                                          Run.Report.Call != tryload::CallState::Returned);
   json::Value Call = nullptr;
   if (O.Call) {
-    json::Object C{{"returned", CallFailed ? json::Value(nullptr)
-                                           : json::Value(Run.Report.CallStatus)},
-                   {"problem", CallFailed ? json::Value(V.Problem) : json::Value(nullptr)}};
+    json::Object C{{"returned", NotReturned ? json::Value(nullptr)
+                                            : json::Value(Run.Report.CallStatus)},
+                   {"problem", CallFailed    ? json::Value(V.Problem)
+                               : NotReturned ? json::Value(Run.Report.Load == tryload::LoadState::Loaded
+                                                               ? "it did not return (the note says why)"
+                                                               : "not called (the note says why)")
+                                             : json::Value(nullptr)}};
     putName(C, "symbol", *O.Call);
     Call = std::move(C);
   }

@@ -73,6 +73,15 @@ static void *pthreadRuns(void *Arg) {
   int Fd = open("/usr/lib/x86_64-linux-gnu/libm.so.6", O_RDONLY);
   return mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, Fd, 0);
 }
+/* --call's function asks for an untraced process, and returns 0. */
+int untracedCall(void) {
+  long Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+  if (Pid == 0)
+    _exit(0);
+  if (Pid > 0)
+    waitpid((pid_t)Pid, NULL, 0);
+  return 0;
+}
 /* One io_uring request punted to the kernel's io-wq (IOSQE_ASYNC): an
  * "iou-wrk" thread joins the process, untraced (the kernel starts it with
  * CLONE_UNTRACED), running no code of the library. 0: done. */
@@ -328,6 +337,10 @@ assert d["outcome"] == "undecided" and d["exitCode"] == 92 and d["traced"] is Tr
 assert "CLONE_UNTRACED" in d["problem"], d
 jsonschema.validate(d, json.load(open(sys.argv[1])))
 PY
+  # In --call's function, not a constructor: the same.
+  run_try_load 92 "clone(CLONE_UNTRACED) in --call" --call untracedCall traced.so
+  expect_contains "$(cat out.txt)" "traced.so: call untracedCall: returned 0"
+  expect_contains "$(cat out.txt)" "traced.so: undecided: the library asked for a process that linkguard would not trace"
   # A thread (clone(CLONE_THREAD | CLONE_UNTRACED), glibc's clone()).
   rm -f thread.txt
   HOSTILE=untraced-thread MARK=$PWD/thread.txt run_try_load 92 "clone(CLONE_THREAD | CLONE_UNTRACED)" \
