@@ -252,7 +252,12 @@ constexpr size_t MaxCensus = 4096;
 /// left out (reaped by its tracer, it waits for its parent untraced).
 /// Empty: none, or past MaxCensus tasks.
 std::string findUntraced() {
-  const std::string Me = std::to_string(::getpid());
+  // linkguard's pid as /proc names it: the pid namespace of /proc's mount,
+  // which TracerPid and the children lists use, may not be linkguard's own.
+  char Self[32] = {};
+  const ssize_t N = ::readlink("/proc/self", Self, sizeof Self - 1);
+  const std::string Me = N > 0 ? std::string(Self, static_cast<size_t>(N))
+                               : std::to_string(::getpid());
   std::vector<pid_t> Kids = ownChildren();
   std::deque<pid_t> Queue(Kids.begin(), Kids.end());
   std::set<pid_t> Seen;
@@ -490,6 +495,9 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
         const int Err = errno;
         unsigned long Data = 0; // the filter's data: which kind of call
         const bool Known = ::ptrace(PTRACE_GETEVENTMSG, T, nullptr, &Data) == 0;
+        // ESRCH: killed since its stop (only SIGKILL ends a ptrace-stop
+        // linkguard did not end), so it runs nothing more.
+        const bool Gone = !Known && errno == ESRCH;
         if (Known && Data == LINKGUARD_TRACE_UNTRACED) {
           refuseUntraced(Run, T, 0);
           continue;
@@ -499,7 +507,7 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
                              std::string(std::strerror(Err)) + ")";
         if (Known && Data == LINKGUARD_TRACE_MAPPING) {
           ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
-        } else { // which call it is cannot be known: it must not run
+        } else if (!Gone) { // which call it is cannot be known: it must not run
           ::kill(T, SIGKILL);
           if (Run.Untraced.empty())
             Run.Untraced = "a system call the filter handed over could not be read (" +
