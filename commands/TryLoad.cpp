@@ -55,7 +55,8 @@ const CommandSpec Spec = {
     "the library did not load (the loader's message is printed), 88 --hide is\n"
     "unavailable here or failed, 89 --call failed (missing symbol, non-zero return,\n"
     "crash), 90 report incomplete (what the process mapped cannot be known for sure),\n"
-    "91 this platform cannot load FILE (a Mach-O on Linux), 64 usage, 65 malformed\n"
+    "91 this platform cannot load FILE (a Mach-O on Linux), 92 undecided (the library\n"
+    "asked for a thread or process linkguard would not trace), 64 usage, 65 malformed\n"
     "file, 66 missing file, 69 linkguard-loader is not installed beside linkguard, 71\n"
     "the loader could not be started, 73 the private directory cannot be created.\n"
     "A loader still running after --timeout (300 s by default) is killed: 87 while\n"
@@ -174,6 +175,8 @@ int exitCodeOf(tryload::Outcome O) {
     return toInt(ExitCode::HideUnavailable);
   case tryload::Outcome::Incomplete:
     return toInt(ExitCode::ReportIncomplete);
+  case tryload::Outcome::Undecided:
+    return toInt(ExitCode::Undecided);
   }
   return toInt(ExitCode::Internal);
 }
@@ -207,16 +210,23 @@ json::Object tryLoadRecord(const Options &O, const std::string &Name, const std:
   for (const contract::Pattern &P : O.Spec.Require)
     Require.push_back(P.Text);
   const bool CallFailed = V.What == Outcome::CallFailed;
+  // Undecided: whatever the call came to (what it failed of is the note).
+  const bool NotReturned = CallFailed || (V.What == Outcome::Undecided &&
+                                          Run.Report.Call != tryload::CallState::Returned);
   json::Value Call = nullptr;
   if (O.Call) {
-    json::Object C{{"returned", CallFailed ? json::Value(nullptr)
-                                           : json::Value(Run.Report.CallStatus)},
-                   {"problem", CallFailed ? json::Value(V.Problem) : json::Value(nullptr)}};
+    json::Object C{{"returned", NotReturned ? json::Value(nullptr)
+                                            : json::Value(Run.Report.CallStatus)},
+                   {"problem", CallFailed    ? json::Value(V.Problem)
+                               : NotReturned ? json::Value(Run.Report.Load == tryload::LoadState::Loaded
+                                                               ? "it did not return (the note says why)"
+                                                               : "not called (the note says why)")
+                                             : json::Value(nullptr)}};
     putName(C, "symbol", *O.Call);
     Call = std::move(C);
   }
   bool Failed = V.What == Outcome::LoadFailed || V.What == Outcome::HideUnavailable ||
-                V.What == Outcome::Incomplete;
+                V.What == Outcome::Incomplete || V.What == Outcome::Undecided;
   json::Object R{
       {"loader", Loader},
       {"mode", O.Lazy ? "lazy" : "now"},
@@ -258,9 +268,11 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     OS << Name << ": " << (Outcome == "load-failed" ? "load failed: " : "not loaded: ")
        << printable(str(R, "problem")) << "\n";
   } else {
-    if (Outcome == "report-incomplete")
+    if (Outcome == "report-incomplete" || Outcome == "undecided")
       OS << Name << ": " << printable(str(R, "problem")) << "\n";
-    OS << Name << ": loaded " << printableName(R, "library") << "\n";
+    // Undecided: the load may have failed too (its note says so).
+    if (Outcome != "undecided" || !R.getArray("images")->empty())
+      OS << Name << ": loaded " << printableName(R, "library") << "\n";
     for (const json::Value &V : *R.getArray("images")) {
       const json::Object &I = *V.getAsObject();
       OS << Name << ": image: " << str(I, "origin") << ": " << printableName(I, "path");
@@ -398,7 +410,7 @@ int runTryLoad(const std::vector<std::string> &Args) {
   Facts->Name = Target->Name; // what brought an image in, as the user named it
   tryload::TryLoadVerdict Verdict = tryload::judgeRun(*Run, *Facts, O.Call, O.Spec);
   int Exit = exitCodeOf(Verdict.What);
-  auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/2", DocumentShape::Single,
+  auto Out = makePrinter(O.Json, outs(), "linkguard-try-load/3", DocumentShape::Single,
                          {printRecord, nullptr});
   const std::optional<package::Image> &Source = Target->Source;
   Out->result(tryLoadRecord(O, Target->Name, Req.Library, Req.LoaderPath, Removed,

@@ -46,9 +46,14 @@
  * prctl(PR_SET_SECCOMP)): a later filter could outrank it, and
  * personality(READ_IMPLIES_EXEC), which makes a PROT_READ mapping
  * executable without asking for PROT_EXEC. A thread or process must not
- * escape the tracing: clone with CLONE_UNTRACED is refused (EPERM), and
- * clone3, whose flags a filter cannot read, answers ENOSYS (libc then
- * falls back to clone, as on a kernel without clone3). Then one probe
+ * escape the tracing: clone with CLONE_UNTRACED is handed to linkguard too
+ * (SECCOMP_RET_TRACE, data LINKGUARD_TRACE_UNTRACED), which makes it fail
+ * (EPERM) and the run undecided (without a tracer it fails, ENOSYS: still
+ * refused), and clone3, whose flags a filter cannot read, answers ENOSYS
+ * (libc then falls back to clone, as on a kernel without clone3). Threads
+ * and processes started otherwise are traced from their first instruction
+ * (PTRACE_O_TRACECLONE, TRACEFORK, TRACEVFORK) and inherit the filter.
+ * Then one probe
  * mapping, which linkguard sees before the baseline stop: its proof that
  * the filter is there. So a library mapped and unmapped between two stops
  * is seen as well.
@@ -84,6 +89,7 @@
 #endif
 
 #include "loader/Hide.h"
+#include "loader/TraceData.h"
 
 enum { ReportFd = 3, MaxFields = 4 };
 
@@ -212,7 +218,7 @@ static int watchExecMappings(void) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 #endif
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mremap, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE), /* serialized */
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | LINKGUARD_TRACE_MAPPING), /* serialized */
       /* clone3: its flags are in memory, which a filter cannot read (nor
        * trust: another thread can change them). ENOSYS, as a kernel
        * without clone3 answers: libc falls back to clone. */
@@ -220,11 +226,12 @@ static int watchExecMappings(void) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
       /* clone: CLONE_UNTRACED would start a thread or process that
        * linkguard does not trace (and whose mappings with code the filter
-       * could then only refuse, not show). */
+       * could then only refuse, not show). linkguard is told, and refuses
+       * it (EPERM); with no tracer the kernel refuses it (ENOSYS). */
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4),
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg0), /* flags, low word */
       BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_UNTRACED, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | LINKGUARD_TRACE_UNTRACED),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 5, 0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 4, 0),
@@ -235,7 +242,7 @@ static int watchExecMappings(void) {
       /* mmap, mprotect, pkey_mprotect: */
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg2), /* prot, low word */
       BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 6),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | LINKGUARD_TRACE_MAPPING),
       /* prctl: */
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, Arg0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 4, 3),

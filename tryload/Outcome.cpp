@@ -24,7 +24,7 @@ namespace linkguard::tryload {
 
 const char *outcomeName(Outcome O) {
   return enumName(O, {"holds", "broken", "load-failed", "call-failed",
-                      "hide-unavailable", "report-incomplete"});
+                      "hide-unavailable", "report-incomplete", "undecided"});
 }
 
 const char *originName(Origin O) {
@@ -208,10 +208,12 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
   return hostSlice(*B).InstallName;
 }
 
-TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
-                        const std::optional<std::string> &Call,
-                        const contract::ContractSpec &Spec, SonameFn Soname,
-                        NeededFn Needed) {
+namespace {
+
+TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
+                         const std::optional<std::string> &Call,
+                         const contract::ContractSpec &Spec, SonameFn Soname,
+                         NeededFn Needed) {
   TryLoadVerdict V;
   const LoaderReport &R = Run.Report;
   auto incomplete = [&](std::string Why) {
@@ -508,6 +510,36 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
     V.Note = "the library left " + std::to_string(Run.Leftovers) +
              " process" + (Run.Leftovers == 1 ? "" : "es") +
              " running after the loader ended; killed";
+  return V;
+}
+
+} // namespace
+
+TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
+                        const std::optional<std::string> &Call,
+                        const contract::ContractSpec &Spec, SonameFn Soname,
+                        NeededFn Needed) {
+  TryLoadVerdict V = judgeLoad(Run, Lib, Call, Spec, Soname, Needed);
+  // A thread or process that asked to escape the tracing (issue 37): what
+  // it would have run, and the library after its refusal, are unknown. A
+  // violation already seen stays certain; nothing else is decided, a
+  // failure included (it may be the refusal's doing, not a dependency's).
+  if (Run.Untraced.empty() || V.What == Outcome::HideUnavailable)
+    return V;
+  if (V.What == Outcome::Broken) {
+    V.Note = "undecided besides: " + Run.Untraced;
+    return V;
+  }
+  if (V.What != Outcome::Holds) {
+    // "load-failed: DLERROR"; report-incomplete's problem names itself.
+    const std::string Was = outcomeName(V.What);
+    const std::string What = V.What == Outcome::Incomplete ? V.Problem
+                             : V.Problem.empty()           ? Was
+                                                           : Was + ": " + V.Problem;
+    V.Note = What + (V.Note.empty() ? "" : "; " + V.Note);
+  }
+  V.What = Outcome::Undecided;
+  V.Problem = "undecided: " + Run.Untraced;
   return V;
 }
 

@@ -22,8 +22,9 @@ enum class Outcome {
   CallFailed,      // the symbol is missing, returned non-zero, or died
   HideUnavailable, // --hide could not be done here: nothing was loaded
   Incomplete,      // what the process mapped cannot be known for sure
+  Undecided,       // a thread or process asked to run untraced (refused)
   // enumName (support/EnumNames.h) names each enumerator up to Last.
-  Last = Incomplete,
+  Last = Undecided,
 };
 const char *outcomeName(Outcome O); // "holds", "broken", "load-failed", ...
 
@@ -95,7 +96,10 @@ std::vector<std::string> neededOnDisk(const std::string &RealPath);
 /// library it does not list) is Incomplete too. One file is one image and
 /// one finding per pattern, whatever names it was mapped under; each
 /// dependency names the image whose needed list brought it in (Needed
-/// reads them, in load order, at most MaxNeededReads files).
+/// reads them, in load order, at most MaxNeededReads files). A run in
+/// which a thread or process asked to run untraced (LoaderRun::Untraced) is
+/// Undecided, whatever it came to otherwise (that, as the Note), unless a
+/// violation was certain (Broken, the Untraced sentence as the Note).
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Library,
                         const std::optional<std::string> &Call,
                         const contract::ContractSpec &Spec,

@@ -1,6 +1,8 @@
 //===- Run.cpp - posix_spawn the loader, read its pipe, wait --------------===//
 #include "tryload/Run.h"
 
+#include "loader/TraceData.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -16,6 +18,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <poll.h>
 #include <spawn.h>
@@ -23,9 +26,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <elf.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #endif
 
 using namespace llvm;
@@ -218,6 +225,90 @@ std::string readProcFile(const std::string &Path, bool &Ok) {
   return Text;
 }
 
+/// A thread the kernel starts for io_uring (PF_IO_WORKER, 0x10 in the
+/// flags of /proc/PID/task/TID/stat, proc(5)): untraced (CLONE_UNTRACED,
+/// kernel/fork.c create_io_thread), it runs no user code.
+bool ioWorker(const std::string &Task) {
+  bool Ok = false;
+  const std::string Stat = readProcFile(Task + "/stat", Ok);
+  const size_t Comm = Stat.rfind(')'); // the name may hold spaces and ')'
+  if (!Ok || Comm == std::string::npos)
+    return false;
+  // After the name: state ppid pgrp session tty_nr tpgid flags ...
+  SmallVector<StringRef, 8> Fields;
+  StringRef(Stat).substr(Comm + 1).split(Fields, ' ', 8, /*KeepEmpty=*/false);
+  uint64_t Flags = 0;
+  return Fields.size() > 6 && !Fields[6].getAsInteger(10, Flags) && (Flags & 0x10);
+}
+
+/// The tasks findUntraced looks at, at most (threads and processes).
+constexpr size_t MaxCensus = 4096;
+
+/// A thread or process of the loader's tree that linkguard does not trace:
+/// among linkguard's children (the loader, and what was reparented here)
+/// and their descendants, each thread whose TracerPid is not linkguard.
+/// Tracing starts before a task is visible (ptrace_init_task in the
+/// kernel's copy_process), so one seen untraced started so; a zombie is
+/// left out (reaped by its tracer, it waits for its parent untraced).
+/// Empty: none, or past MaxCensus tasks.
+std::string findUntraced() {
+  // linkguard's pid as /proc names it: the pid namespace of /proc's mount,
+  // which TracerPid and the children lists use, may not be linkguard's own.
+  char Self[32] = {};
+  const ssize_t N = ::readlink("/proc/self", Self, sizeof Self - 1);
+  const std::string Me = N > 0 ? std::string(Self, static_cast<size_t>(N))
+                               : std::to_string(::getpid());
+  std::vector<pid_t> Kids = ownChildren();
+  std::deque<pid_t> Queue(Kids.begin(), Kids.end());
+  std::set<pid_t> Seen;
+  size_t Looked = 0;
+  while (!Queue.empty() && Looked < MaxCensus) {
+    const pid_t P = Queue.front();
+    Queue.pop_front();
+    if (!Seen.insert(P).second)
+      continue;
+    const std::string Dir = "/proc/" + std::to_string(P) + "/task";
+    DIR *Tasks = ::opendir(Dir.c_str());
+    if (!Tasks)
+      continue; // gone meanwhile
+    std::string Found;
+    while (struct dirent *E = ::readdir(Tasks)) {
+      if (E->d_name[0] == '.' || ++Looked > MaxCensus)
+        continue;
+      const std::string Task = Dir + "/" + E->d_name;
+      bool Ok = false;
+      const std::string Status = readProcFile(Task + "/status", Ok);
+      StringRef State, Tracer;
+      for (StringRef Rest = Status; Ok && !Rest.empty();) {
+        StringRef Line;
+        std::tie(Line, Rest) = Rest.split('\n');
+        if (Line.consume_front("State:"))
+          State = Line.trim();
+        else if (Line.consume_front("TracerPid:"))
+          Tracer = Line.trim();
+      }
+      if (Ok && !State.empty() && !State.starts_with("Z") && !State.starts_with("X") &&
+          Tracer != Me && Found.empty() && !ioWorker(Task))
+        Found = std::string(E->d_name) == std::to_string(P)
+                    ? "process " + std::to_string(P)
+                    : "thread " + std::string(E->d_name) + " of process " + std::to_string(P);
+      const std::string Children = readProcFile(Task + "/children", Ok);
+      SmallVector<StringRef, 16> Pids;
+      StringRef(Children).split(Pids, ' ', -1, /*KeepEmpty=*/false);
+      for (StringRef C : Pids) {
+        int Pid = 0;
+        if (!C.trim().getAsInteger(10, Pid) && Pid > 0)
+          Queue.push_back(Pid);
+      }
+    }
+    ::closedir(Tasks);
+    if (!Found.empty())
+      return "a " + Found.substr(0, Found.find(' ')) + " of the library ran untraced (" +
+             Found + "): linkguard did not see it start, so what it ran cannot be known";
+  }
+  return "";
+}
+
 /// The mappings with code followed one by one (each a read of the maps,
 /// which grow with them): a library loads tens, libtorch a few hundred.
 constexpr unsigned MaxMappingsRead = 1024;
@@ -277,6 +368,54 @@ void recordExecFilesBefore(LoaderRun &Run, pid_t T, uint64_t Lo, uint64_t Len) {
   }
 }
 
+/// Makes the system call that tracee T is stopped at (its seccomp stop)
+/// fail with Errno, not run: its number set to -1, its return value
+/// -Errno (seccomp(2), SECCOMP_RET_TRACE). False: it could not be done.
+bool failSyscall(pid_t T, int Errno) {
+#if defined(__x86_64__)
+  struct user_regs_struct Regs {};
+  if (::ptrace(PTRACE_GETREGS, T, nullptr, &Regs) != 0)
+    return false;
+  Regs.orig_rax = static_cast<unsigned long long>(-1LL);
+  Regs.rax = static_cast<unsigned long long>(-static_cast<long long>(Errno));
+  return ::ptrace(PTRACE_SETREGS, T, nullptr, &Regs) == 0;
+#elif defined(__aarch64__)
+  // x0 holds the return value; the number is its own register set.
+  struct user_regs_struct Regs {};
+  struct iovec V = {&Regs, sizeof Regs};
+  if (::ptrace(PTRACE_GETREGSET, T, ptraceData(NT_PRSTATUS), &V) != 0)
+    return false;
+  Regs.regs[0] = static_cast<unsigned long long>(-static_cast<long long>(Errno));
+  if (::ptrace(PTRACE_SETREGSET, T, ptraceData(NT_PRSTATUS), &V) != 0)
+    return false;
+  int Nr = -1;
+  struct iovec N = {&Nr, sizeof Nr};
+  return ::ptrace(PTRACE_SETREGSET, T, ptraceData(NT_ARM_SYSTEM_CALL), &N) == 0;
+#else
+  (void)T;
+  (void)Errno;
+  return false; // the loader installs no filter here
+#endif
+}
+
+/// Tracee T asked for a thread or process that linkguard would not trace
+/// (clone with CLONE_UNTRACED, Flags): the call fails (EPERM) and the run
+/// is undecided. When it cannot be made to fail, T's process is killed:
+/// it must not run untraced.
+void refuseUntraced(LoaderRun &Run, pid_t T, uint64_t Flags) {
+  const bool Refused = failSyscall(T, EPERM);
+  if (Run.Untraced.empty())
+    Run.Untraced = std::string("the library asked for ") +
+                   ((Flags & CLONE_THREAD) ? "a thread" : "a process") +
+                   " that linkguard would not trace (clone with CLONE_UNTRACED); " +
+                   (Refused ? "refused (EPERM)" : "its process was killed") +
+                   ", so what it would have run cannot be known";
+  if (Refused)
+    ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+  else
+    ::kill(T, SIGKILL); // T's whole process, even at its ptrace stop
+}
+
 /// Lets the next waiting call run, when none is running.
 void startNext(LoaderRun &Run, TraceState &S) {
   while (!S.InFlight && !S.Waiting.empty()) {
@@ -334,7 +473,10 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
     struct __ptrace_syscall_info Info {};
     if (Event == PTRACE_EVENT_SECCOMP) {
       if (::ptrace(PTRACE_GET_SYSCALL_INFO, T, sizeof Info, &Info) > 0 &&
-          Info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+          Info.op == PTRACE_SYSCALL_INFO_SECCOMP &&
+          Info.seccomp.ret_data == LINKGUARD_TRACE_UNTRACED) {
+        refuseUntraced(Run, T, Info.seccomp.args[0]);
+      } else if (Info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
         if (Run.Stops.empty())
           Run.Traced = true; // the loader's probe, before the library
         // Anonymous memory (a JIT's, the probe): no file to name, and the
@@ -350,10 +492,29 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
         std::copy(std::begin(Info.seccomp.args), std::end(Info.seccomp.args), C.Args);
         S.Waiting.push_back(C);
       } else {
+        const int Err = errno;
+        unsigned long Data = 0; // the filter's data: which kind of call
+        const bool Known = ::ptrace(PTRACE_GETEVENTMSG, T, nullptr, &Data) == 0;
+        // ESRCH: killed since its stop (only SIGKILL ends a ptrace-stop
+        // linkguard did not end), so it runs nothing more.
+        const bool Gone = !Known && errno == ESRCH;
+        if (Known && Data == LINKGUARD_TRACE_UNTRACED) {
+          refuseUntraced(Run, T, 0);
+          continue;
+        }
         if (Run.TraceProblem.empty())
           Run.TraceProblem = "a system call the filter handed over could not be read (" +
-                             std::string(std::strerror(errno)) + ")";
-        ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+                             std::string(std::strerror(Err)) + ")";
+        if (Known && Data == LINKGUARD_TRACE_MAPPING) {
+          ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
+        } else if (!Gone) { // which call it is cannot be known: it must not run
+          ::kill(T, SIGKILL);
+          if (Run.Untraced.empty())
+            Run.Untraced = "a system call the filter handed over could not be read (" +
+                           std::string(std::strerror(Err)) +
+                           "); its process was killed, so what it would have run cannot be "
+                           "known";
+        }
       }
       continue;
     }
@@ -383,6 +544,9 @@ bool traceEvents(pid_t Pid, LoaderRun &Run, TraceState &S, int &Status, StopFn S
       continue;
     }
     if (T == Pid && Sig == SIGSTOP) { // the loader's stop (or the library's)
+      // Every thread and process there is traced, or the run is undecided.
+      if (Run.Untraced.empty())
+        Run.Untraced = findUntraced();
       Run.Stops.push_back(readMaps(Pid));
       Stopped(Run);
       ::ptrace(PTRACE_CONT, T, nullptr, nullptr);
@@ -716,6 +880,9 @@ Expected<LoaderRun> runLoader(const TryLoadRequest &Request,
   if (!Closed)
     drain(); // what the loader wrote before it exited
 #if defined(__linux__)
+  // What the loader left behind must have been traced too.
+  if (Tracing && Run.Untraced.empty())
+    Run.Untraced = findUntraced();
   Run.Leftovers = reapLeftovers();
 #endif
 

@@ -92,6 +92,12 @@ struct LoaderRun {
   bool Traced = false;
   std::vector<TracedMapping> Mapped;
   std::string TraceProblem; // a mapping with code that could not be read
+  /// A thread or process of the library asked to run where linkguard does
+  /// not trace it (clone with CLONE_UNTRACED; refused), one that could not
+  /// be kept traced (killed), or one seen running untraced at a stop or at
+  /// the end: what, in one sentence. The run is then undecided
+  /// (tryload/Outcome.h).
+  std::string Untraced;
   unsigned MappingsRead = 0; // the mappings followed one by one
   int ExitStatus = 0; // when it exited
   int Signal = 0;     // when it died by a signal

@@ -27,6 +27,7 @@ SUITE_try_load_traced_SETUP() {
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/io_uring.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ SUITE_try_load_traced_SETUP() {
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -60,6 +62,50 @@ static void parentSays(const char *What, long Pid) {
   if (Pid > 0)
     waitpid((pid_t)Pid, NULL, 0);
 }
+static int threadRuns(void *Arg) {
+  (void)Arg;
+  syscall(SYS_exit, 0); /* this thread alone */
+  return 0;
+}
+/* Maps code of libm (not dlopen: the constructor holds the loader's lock). */
+static void *pthreadRuns(void *Arg) {
+  (void)Arg;
+  int Fd = open("/usr/lib/x86_64-linux-gnu/libm.so.6", O_RDONLY);
+  return mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, Fd, 0);
+}
+/* --call's function asks for an untraced process, and returns 0. */
+int untracedCall(void) {
+  long Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+  if (Pid == 0)
+    _exit(0);
+  if (Pid > 0)
+    waitpid((pid_t)Pid, NULL, 0);
+  return 0;
+}
+/* One io_uring request punted to the kernel's io-wq (IOSQE_ASYNC): an
+ * "iou-wrk" thread joins the process, untraced (the kernel starts it with
+ * CLONE_UNTRACED), running no code of the library. 0: done. */
+static int ioUring(void) {
+  struct io_uring_params P;
+  memset(&P, 0, sizeof P);
+  int Fd = (int)syscall(__NR_io_uring_setup, 4, &P);
+  if (Fd < 0)
+    return 1;
+  char *Sq = mmap(NULL, P.sq_off.array + P.sq_entries * sizeof(unsigned), PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_POPULATE, Fd, IORING_OFF_SQ_RING);
+  struct io_uring_sqe *Sqes = mmap(NULL, P.sq_entries * sizeof(struct io_uring_sqe),
+                                   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, Fd,
+                                   IORING_OFF_SQES);
+  if (Sq == MAP_FAILED || Sqes == MAP_FAILED)
+    return 1;
+  memset(&Sqes[0], 0, sizeof Sqes[0]);
+  Sqes[0].opcode = IORING_OP_NOP;
+  Sqes[0].flags = IOSQE_ASYNC;
+  unsigned *Tail = (unsigned *)(Sq + P.sq_off.tail), *Mask = (unsigned *)(Sq + P.sq_off.ring_mask);
+  ((unsigned *)(Sq + P.sq_off.array))[*Tail & *Mask] = 0;
+  __atomic_store_n(Tail, *Tail + 1, __ATOMIC_RELEASE);
+  return syscall(__NR_io_uring_enter, Fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) == 1 ? 0 : 1;
+}
 /* struct clone_args as of Linux 5.3 (CLONE_ARGS_SIZE_VER0). */
 struct CloneArgs {
   uint64_t Flags, PidFd, ChildTid, ParentTid, ExitSignal, Stack, StackSize, Tls;
@@ -73,6 +119,58 @@ __attribute__((constructor)) static void start(void) {
     if (Pid == 0)
       childSays("clone(CLONE_UNTRACED) child");
     parentSays("clone(CLONE_UNTRACED)", Pid);
+  }
+  if (!strcmp(How, "untraced-sleeper")) { /* an untraced child still there at the next stop */
+    long Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+    if (Pid == 0) {
+      sleep(5);
+      _exit(0);
+    }
+    parentSays("clone(CLONE_UNTRACED)", Pid < 0 ? Pid : 0);
+  }
+  if (!strcmp(How, "untraced-thread")) { /* a thread linkguard does not trace */
+    char *Stack = malloc(1 << 16);
+    long Tid = clone(threadRuns, Stack + (1 << 16),
+                     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+                         CLONE_SYSVSEM | CLONE_UNTRACED,
+                     NULL);
+    FILE *Out = fopen(getenv("MARK"), "a");
+    if (Tid < 0)
+      fprintf(Out, "clone(CLONE_THREAD | CLONE_UNTRACED) refused: %s\n", strerror(errno));
+    else
+      fprintf(Out, "clone(CLONE_THREAD | CLONE_UNTRACED) started\n");
+    fclose(Out);
+    if (Tid > 0)
+      sleep(1); /* the thread runs, and ends itself */
+  }
+  if (!strcmp(How, "clone3-untraced")) { /* clone3, then a fallback that keeps CLONE_UNTRACED */
+    struct CloneArgs A = {0};
+    A.Flags = CLONE_UNTRACED;
+    A.ExitSignal = SIGCHLD;
+    long Pid = syscall(435 /* SYS_clone3 */, &A, sizeof A);
+    if (Pid == 0)
+      childSays("clone3(CLONE_UNTRACED) child");
+    parentSays("clone3", Pid);
+    if (Pid < 0 && errno == ENOSYS) {
+      Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+      if (Pid == 0)
+        childSays("clone(CLONE_UNTRACED) child");
+      parentSays("clone(CLONE_UNTRACED)", Pid);
+    }
+  }
+  if (!strcmp(How, "iouring")) { /* the kernel's own untraced thread */
+    FILE *Out = fopen(getenv("MARK"), "w");
+    fputs(ioUring() ? "io_uring refused\n" : "io_uring done\n", Out);
+    fclose(Out);
+  }
+  if (!strcmp(How, "ordinary")) { /* a pthread and a fork()ed child: traced, no finding */
+    pthread_t T;
+    if (pthread_create(&T, NULL, pthreadRuns, NULL) != 0 || pthread_join(T, NULL) != 0)
+      _exit(48);
+    pid_t Pid = fork();
+    if (Pid == 0)
+      childSays("fork() child");
+    parentSays("fork()", Pid);
   }
   if (!strcmp(How, "clone3")) { /* clone3, whose flags live in memory; then libc's fallback */
     struct CloneArgs A = {0};
@@ -120,7 +218,37 @@ __attribute__((constructor)) static void start(void) {
   }
 }
 C
-  "$CLANG" -shared -fPIC traced.c -o traced.so || test_failed "traced.so"
+  "$CLANG" -shared -fPIC -pthread traced.c -o traced.so || test_failed "traced.so"
+  # Runs a command where no seccomp filter can be installed (EPERM): the
+  # loader is traced, but its filter is not there.
+  cat >nofilter.c <<'C'
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(int Argc, char **Argv) {
+  struct sock_filter F[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 3),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog P = {sizeof F / sizeof F[0], F};
+  if (Argc < 2 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &P) != 0)
+    return 126;
+  execv(Argv[1], Argv + 1);
+  return 127;
+}
+C
+  "$CLANG" nofilter.c -o nofilter || test_failed "nofilter"
   # A thread that moves code of libc over a fresh mapping of libgomp as
   # soon as it is made (mremap), 200 times: the read must come first.
   cat >race.c <<'C'
@@ -183,34 +311,93 @@ SUITE_try_load_traced() {
   # linkguard's filter cannot be outranked: a filter of the library's own is refused (EPERM).
   HOSTILE=filter run_try_load 0 "its own seccomp filter" --call ok traced.so
 
-  TEST "a library cannot start a thread or process that escapes the tracing (issue 37 part 5)"
-  # clone(CLONE_UNTRACED) through syscall(): refused (EPERM), or else the
-  # verdict is not "holds". Before the filter refused it, the child ran
-  # untraced (TracerPid 0) and try-load said it held.
+  TEST "a library that asks for a thread or process untraced: refused, and undecided (92), naming it (issue 37 part 5)"
+  # clone(CLONE_UNTRACED) through syscall(): the filter hands it to
+  # linkguard, which makes it fail (EPERM) and ends the run in 92: what the
+  # library would have run there cannot be known. Before (the filter
+  # answered EPERM itself), linkguard never knew: it said "holds" (0);
+  # earlier still the child ran untraced (TracerPid 0) and it held too.
   rm -f untraced.txt
-  HOSTILE=untraced MARK=$PWD/untraced.txt timeout 60 "$LINKGUARD_BIN" try-load \
-    --forbid openmp --call ok traced.so >out.txt 2>err.txt
-  local st=$?
+  HOSTILE=untraced MARK=$PWD/untraced.txt run_try_load 92 "clone(CLONE_UNTRACED | SIGCHLD)" \
+    --forbid openmp --call ok traced.so
   expect_equal "$(cat untraced.txt)" "clone(CLONE_UNTRACED) refused: Operation not permitted" \
-    "clone(CLONE_UNTRACED) (try-load exited $st)"
-  if grep -q "TracerPid:[[:space:]]*0$" untraced.txt && [ "$st" = 0 ]; then
-    test_failed "a child ran untraced and try-load held"
-  fi
+    "clone(CLONE_UNTRACED), in the library"
+  expect_contains "$(cat out.txt)" \
+    "traced.so: undecided: the library asked for a process that linkguard would not trace (clone with CLONE_UNTRACED); refused (EPERM)"
+  expect_contains "$(cat out.txt)" "linkguard try-load: "
+  expect_contains "$(tail -n 1 out.txt)" ": undecided"
+  # The same, --json: valid against the schema, outcome "undecided", 92.
+  HOSTILE=untraced MARK=$PWD/untraced-json.txt timeout 60 "$LINKGUARD_BIN" try-load --json \
+    --forbid openmp --call ok traced.so >doc.json 2>err.txt
+  expect_equal "$?" 92 "--json: $(cat err.txt)"
+  python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/try-load.json" doc.json <<'PY' || test_failed "the undecided document"
+import json, sys, jsonschema
+d = json.load(open(sys.argv[2]))
+assert d["outcome"] == "undecided" and d["exitCode"] == 92 and d["traced"] is True, d
+assert "CLONE_UNTRACED" in d["problem"], d
+jsonschema.validate(d, json.load(open(sys.argv[1])))
+PY
+  # In --call's function, not a constructor: the same.
+  run_try_load 92 "clone(CLONE_UNTRACED) in --call" --call untracedCall traced.so
+  expect_contains "$(cat out.txt)" "traced.so: call untracedCall: returned 0"
+  expect_contains "$(cat out.txt)" "traced.so: undecided: the library asked for a process that linkguard would not trace"
+  # A thread (clone(CLONE_THREAD | CLONE_UNTRACED), glibc's clone()).
+  rm -f thread.txt
+  HOSTILE=untraced-thread MARK=$PWD/thread.txt run_try_load 92 "clone(CLONE_THREAD | CLONE_UNTRACED)" \
+    --call ok traced.so
+  expect_equal "$(cat thread.txt)" "clone(CLONE_THREAD | CLONE_UNTRACED) refused: Operation not permitted" \
+    "the thread, in the library"
+  expect_contains "$(cat out.txt)" \
+    "traced.so: undecided: the library asked for a thread that linkguard would not trace (clone with CLONE_UNTRACED)"
   # clone3 (its flags are in memory, which the filter cannot read): ENOSYS,
-  # as a kernel without it answers; the library (as libc does) falls back
-  # to clone, whose child is traced.
+  # as a kernel without it answers; a fallback to clone that keeps
+  # CLONE_UNTRACED is refused and undecided as above.
+  rm -f clone3u.txt
+  HOSTILE=clone3-untraced MARK=$PWD/clone3u.txt run_try_load 92 "clone3, then clone(CLONE_UNTRACED)" \
+    --forbid openmp --call ok traced.so
+  expect_equal "$(cat clone3u.txt)" "clone3 refused: Function not implemented
+clone(CLONE_UNTRACED) refused: Operation not permitted" "clone3(CLONE_UNTRACED) and its fallback"
+  expect_contains "$(cat out.txt)" "traced.so: undecided: the library asked for a process that linkguard would not trace"
+  # The fallback without CLONE_UNTRACED (as libc's): its child is traced,
+  # and the verdict is the ordinary one.
   rm -f clone3.txt
-  HOSTILE=clone3 MARK=$PWD/clone3.txt timeout 60 "$LINKGUARD_BIN" try-load \
-    --forbid openmp --call ok traced.so >out.txt 2>err.txt
-  st=$?
-  expect_equal "$(head -1 clone3.txt)" "clone3 refused: Function not implemented" \
-    "clone3(CLONE_UNTRACED) (try-load exited $st)"
+  HOSTILE=clone3 MARK=$PWD/clone3.txt run_try_load 0 "clone3, then libc's fallback" \
+    --forbid openmp --call ok traced.so
+  expect_equal "$(head -1 clone3.txt)" "clone3 refused: Function not implemented" "clone3(CLONE_UNTRACED)"
   expect_equal "$(sed -n 2p clone3.txt | sed 's/TracerPid:[[:space:]]*[1-9][0-9]*$/TracerPid: linkguard/')" \
     "clone child ran, TracerPid: linkguard" "the fallback's child, traced"
-  if grep -q "TracerPid:[[:space:]]*0$" clone3.txt && [ "$st" = 0 ]; then
-    test_failed "a child ran untraced and try-load held"
+  # No false 92: a pthread (which maps code of libm) and a fork()ed child, traced.
+  rm -f ordinary.txt
+  HOSTILE=ordinary MARK=$PWD/ordinary.txt run_try_load 0 "a pthread and a fork()" \
+    --forbid openmp --require libm --call ok traced.so
+  expect_equal "$(sed 's/TracerPid:[[:space:]]*[1-9][0-9]*$/TracerPid: linkguard/' ordinary.txt)" \
+    "fork() child ran, TracerPid: linkguard" "the fork()ed child, traced"
+  expect_not_contains "$(cat out.txt)" "undecided"
+  # Nor an io_uring worker (iou-wrk), an untraced thread the kernel starts
+  # for the process (PF_IO_WORKER), which runs no code of the library.
+  HOSTILE=iouring MARK=$PWD/iouring.txt run_try_load 0 "io_uring's worker thread" --call ok traced.so
+  if [ "$(cat iouring.txt)" != "io_uring done" ]; then
+    echo "  (io_uring is refused here: the worker thread was not made)"
   fi
-  expect_equal "$st" 0 "try-load of the clone3 library: $(cat err.txt)"
+
+  TEST "traced, but the filter is not there: a thread or process seen running untraced is undecided (92)"
+  # No filter refuses CLONE_UNTRACED here; linkguard looks at every thread
+  # and process of the loader at each stop and at the end (TracerPid).
+  # Before, that child went unnoticed: "holds" (0).
+  HOSTILE=untraced-sleeper MARK=$PWD/sleeper.txt timeout 60 ./nofilter "$LINKGUARD_BIN" try-load --json \
+    --call ok traced.so >doc.json 2>err.txt
+  expect_equal "$?" 92 "an untraced child at the stop: $(cat err.txt)"
+  python3 - doc.json <<'PY' || test_failed "the untraced child, named"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert d["traced"] is False and d["outcome"] == "undecided", d
+assert re.fullmatch(r"undecided: a process of the library ran untraced \(process [0-9]+\): "
+                    r"linkguard did not see it start, so what it ran cannot be known", d["problem"]), d
+PY
+  # No false 92: a pthread and a fork()ed child are traced there too.
+  HOSTILE=ordinary MARK=$PWD/ordinary2.txt timeout 60 ./nofilter "$LINKGUARD_BIN" try-load \
+    --call ok traced.so >out.txt 2>err.txt
+  expect_equal "$?" 0 "a pthread and a fork(), no filter: $(tail -n 3 out.txt err.txt)"
 
   TEST "where linkguard cannot trace the loader (strace -f has it): the stops alone, said"
   if command -v strace >/dev/null; then

@@ -8,7 +8,9 @@
 // refuse any bytes without crashing, and judgeRun must never say "holds"
 // for a run it cannot vouch for: an unreadable report, a library never seen
 // mapped at a stop, a needed library absent from the maps, a forbidden
-// library mapped with code at a stop or as traced.
+// library mapped with code at a stop or as traced; nor, when a thread or
+// process asked to run untraced, anything but undecided or a certain
+// violation.
 //
 //===----------------------------------------------------------------------===//
 #include "tryload/Outcome.h"
@@ -86,6 +88,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     for (const TracedMapping &T : Run.Mapped)
       check(!T.File.Executable || !Spec.Forbid.front().matches(T.File.Path));
   }
+  // A thread or process that asked to run untraced (issue 37): undecided,
+  // or a violation that is certain; never "holds", never a failure.
+  Run.Untraced = "the library asked for a process that linkguard would not trace";
+  const Outcome Was = V.What;
+  V = judgeRun(Run, Lib, std::nullopt, Spec, noSoname);
+  check(V.What == (Was == Outcome::Broken || Was == Outcome::HideUnavailable ? Was
+                                                                             : Outcome::Undecided));
+  Run.Untraced.clear();
   // The report alone (macOS): it must be complete and list what is needed.
   Run.Watched = false;
   Run.Stops.clear();

@@ -443,6 +443,53 @@ TEST_CASE("try-load: a traced run judges every mapping with code as it was made"
   CHECK_THAT(V.Note, Catch::Contains("could not trace the loader"));
 }
 
+TEST_CASE("try-load: a thread or process that asked to run untraced: undecided (issue 37)",
+          "[tryload]") {
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  const std::string Untraced = "the library asked for a process that linkguard would not "
+                               "trace (clone with CLONE_UNTRACED); refused (EPERM)";
+  // Would hold: undecided, naming it.
+  LoaderRun Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded});
+  Run.Traced = true;
+  Run.Untraced = Untraced;
+  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Undecided);
+  CHECK(std::string(outcomeName(V.What)) == "undecided");
+  CHECK(V.Problem == "undecided: " + Untraced);
+  // A failed load is not blamed on the library's dependencies: undecided,
+  // the failure kept as the note.
+  Run = watched(rec({"load", "failed", "libx.so: cannot open shared object file"}) + rec({"end"}),
+                {Before});
+  Run.Traced = true;
+  Run.Untraced = Untraced;
+  V = judgeRun(Run, model(), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Undecided);
+  CHECK(V.Note == "load-failed: libx.so: cannot open shared object file");
+  // A --call that failed after the refusal: undecided too.
+  Run = watched(rec({"load", "ok"}) + rec({"call", "ok", "3"}) + rec({"end"}),
+                {Before, Loaded, Loaded});
+  Run.Traced = true;
+  Run.Untraced = Untraced;
+  V = judgeRun(Run, model(), std::string("ok"), {}, noSoname);
+  CHECK(V.What == Outcome::Undecided);
+  CHECK_THAT(V.Note, Catch::Contains("call-failed: ok returned 3"));
+  // Incomplete: its problem, as it was, is the note.
+  Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded});
+  Run.Traced = true;
+  Run.Untraced = Untraced;
+  V = judgeRun(Run, model({"libgomp.so.1"}), std::nullopt, {}, noSoname);
+  CHECK(V.What == Outcome::Undecided);
+  CHECK(V.Note == "report incomplete: the library needs libgomp.so.1, and no image mapped in "
+                  "the process is it");
+  // A violation already seen is certain: broken, the sentence as its note.
+  Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded + GompMaps});
+  Run.Traced = true;
+  Run.Untraced = Untraced;
+  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  CHECK(V.What == Outcome::Broken);
+  CHECK(V.Note == "undecided besides: " + Untraced);
+}
+
 TEST_CASE("try-load: --forbid matches a mapped file's SONAME, not only its names",
           "[tryload]") {
   const std::string Renamed =
