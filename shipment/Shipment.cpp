@@ -514,7 +514,11 @@ std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBina
     return std::nullopt;
   Tried[Rel] = true;
   std::string Abs = joinPath(Root, Rel);
-  if (package::classifyInput(Abs) != package::InputKind::Binary) {
+  // As the tree's walk takes it (readHead): a binary with a zip behind it
+  // (`cat lib.so pkg.whl`) loads as the binary in front.
+  int Errno = 0;
+  Head H = readHead(Abs, Errno);
+  if (H != Head::Binary && H != Head::BinaryAndArchive) {
     if (NotBinary)
       *NotBinary = true;
     return std::nullopt;

@@ -278,5 +278,13 @@ PY
   ldso_lib t/lib/glibc-hwcaps/x86-64-v3 libx.so
   expect_equal "$(ldso_verdict t)" 1 "check --portable with a second copy in x86-64-v3 ($(cat tree.out))"
   expect_contains "$(cat tree.out)" "x86-64-v3/libx.so"
+
+  TEST "review: a library with a zip behind it loads as the ELF in front, judged alike as a file and in the tree"
+  ldso_lib t/lib libz1.so libz1.so
+  python3 -c 'import zipfile; zipfile.ZipFile("w.zip", "w").writestr("a.txt", "x")'
+  cat w.zip >>t/lib/libz1.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib -Wl,--enable-new-dtags" libz1.so
+  expect_status 0 t/bin/app
+  expect_equal "$(ldso_verdict t)" 0 "check --portable, the tree and bin/app alone ($(cat tree.out file.out))"
 }
 
