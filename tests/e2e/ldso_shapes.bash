@@ -286,5 +286,19 @@ PY
   ldso_app t "-Wl,-rpath,\$ORIGIN/../lib -Wl,--enable-new-dtags" libz1.so
   expect_status 0 t/bin/app
   expect_equal "$(ldso_verdict t)" 0 "check --portable, the tree and bin/app alone ($(cat tree.out file.out))"
+
+  TEST "review: a program named through a directory link: \$ORIGIN is the kernel's real path (/proc/self/exe)"
+  # t/bin is a link to real/bin: the kernel runs t/real/bin/app, so
+  # $ORIGIN/../lib is t/real/lib, which does not exist; t/lib holds the
+  # library. The file named as t/bin/app and the tree agree with ld.so.
+  ldso_lib t/lib libd1.so libd1.so
+  mkdir -p t/real/bin
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/real/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libd1.so -Wl,-rpath,'$ORIGIN/../lib' ||
+    test_failed "building app"
+  ln -s real/bin t/bin
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so looks in t/real/lib ($(cat ld.err))"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable, the tree and t/bin/app alone ($(cat tree.out file.out))"
 }
 
