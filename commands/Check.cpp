@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "commands/Commands.h"
 
-#include "commands/AllowList.h"
+#include "allow/AllowList.h"
 #include "commands/CommandLine.h"
 #include "commands/Contracts.h"
 #include "commands/Inputs.h"
@@ -76,7 +76,7 @@ struct Totals {
   int64_t Skipped = 0;   // a tree's object files: not shipped images
   int64_t Allowed = 0;   // violations an [[allow]] entry accepted
   /// linkguard.toml's [[allow]] entries, and which of them matched.
-  AllowList *Allow = nullptr;
+  allow::AllowList *Allow = nullptr;
 };
 
 /// Keeps the strongest of the exit statuses of the inputs' failures: a
@@ -1002,7 +1002,7 @@ int runCheck(const std::vector<std::string> &Args) {
   }
   if (!WithClosure)
     CO.Roots.clear();
-  AllowList Allow(std::move(AllowSpecs));
+  allow::AllowList Allow(std::move(AllowSpecs));
   T.Allow = &Allow;
   MemberConflicts Members;
   auto JudgeFile = [&](const std::string &Path, const package::ContainerOptions &Opts,

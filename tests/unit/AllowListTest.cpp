@@ -1,20 +1,20 @@
 // [[allow]] in linkguard.toml (config/RulesFile) and its matching
-// (commands/AllowList): every bad entry is one message naming the file and
+// (allow/AllowList): every bad entry is one message naming the file and
 // the line; an entry decides only the findings it names (file, kind,
 // value), never an unknown one; a runpath entry decides a host-dependent
 // finding only when it covers every search entry the finding blames; an
 // entry that matched nothing is stale. Failed on a3a5d7e (no [[allow]]:
 // "unknown key 'allow'", and no AllowList).
-#include "commands/AllowList.h"
+#include "allow/AllowList.h"
 #include "config/RulesFile.h"
 
 #include "tests/unit/support/Catch.h"
 
 using namespace linkguard;
 using namespace linkguard::config;
-using linkguard::commands::AllowList;
-using linkguard::commands::allowMatches;
-using linkguard::commands::blamedSearchEntries;
+using linkguard::allow::AllowList;
+using linkguard::allow::allowMatches;
+using linkguard::allow::blamedSearchEntries;
 
 namespace {
 

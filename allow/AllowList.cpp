@@ -1,5 +1,5 @@
 //===- AllowList.cpp - [[allow]] entries matched against findings ---------===//
-#include "commands/AllowList.h"
+#include "allow/AllowList.h"
 
 #include "shipment/Closure.h"
 
@@ -9,7 +9,7 @@
 
 using namespace llvm;
 
-namespace linkguard::commands {
+namespace linkguard::allow {
 
 namespace {
 
@@ -166,4 +166,4 @@ std::vector<const config::AllowSpec *> AllowList::stale() const {
   return Out;
 }
 
-} // namespace linkguard::commands
+} // namespace linkguard::allow

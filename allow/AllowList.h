@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace linkguard::commands {
+namespace linkguard::allow {
 
 /// Whether Spec allows Value of Kind in a file called any of Names (its
 /// path under the tree or package, the name check prints). File, runpath
@@ -75,4 +75,4 @@ private:
   std::vector<bool> Used;
 };
 
-} // namespace linkguard::commands
+} // namespace linkguard::allow
