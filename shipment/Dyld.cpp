@@ -130,7 +130,10 @@ bool pre2022(const Slice &Sl) {
 
 struct Dyld {
   Dyld(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
-      : S(S), O(O), C(C), Budget(Budget), RI(RI) {}
+      : S(S), O(O), C(C), Budget(Budget), RI(RI) {
+    Log.RootLeft = &WhyRoot;
+    Log.ClosureLeft = &C.WhyLeft;
+  }
   Shipment &S;
   const ClosureOptions &O;
   Closure &C;
@@ -145,6 +148,10 @@ struct Dyld {
   DenseMap<size_t, size_t> ChainParent;   // the image whose expansion expanded it first
   DenseSet<size_t> Expanded;              // dependentsSet
   bool Exhausted = false;
+  /// The possible paths of the dependency being resolved, with their
+  /// reasons (Edge::Tried), and the root's share of the bound.
+  TryLog Log;
+  size_t WhyRoot = MaxWhyPerRoot;
 
   Root &root() { return C.Roots[RI]; }
   const Slice &sliceOf(size_t I) const {
@@ -202,6 +209,8 @@ struct Dyld {
     size_t Slice = 0;
     std::string Why;
     bool AbsoluteLink = false;
+    /// Missing / Refused: which kind of refusal (--why).
+    contract::TryReason Reason = contract::TryReason::Missing;
   };
 
   Try tryFile(const std::string &Rel, bool Dependency) {
@@ -213,14 +222,17 @@ struct Dyld {
       return T;
     case PathProbe::What::Loop:
       T.Why = "too many levels of symbolic links";
+      T.Reason = contract::TryReason::NotLoadable;
       return T;
     case PathProbe::What::Outside:
       T.Is = Try::What::Host;
       T.Why = P.Target == ".." ? "leads above the tree" : "a link to " + P.Target + ", outside the tree";
+      T.Reason = contract::TryReason::OutsideRoot;
       return T;
     case PathProbe::What::Directory:
     case PathProbe::What::Special:
       T.Why = "not a file"; // fileExists: ENOTAFILE_NP
+      T.Reason = contract::TryReason::NotLoadable;
       return T;
     case PathProbe::What::File:
       break;
@@ -231,10 +243,12 @@ struct Dyld {
       if (Unreadable) {
         T.Is = Try::What::Unknown;
         T.Why = "linkguard cannot read it";
+        T.Reason = contract::TryReason::Unreadable;
         return T;
       }
       T.Is = Try::What::Refused;
       T.Why = "not a mach-o file";
+      T.Reason = contract::TryReason::NotLoadable;
       return T;
     }
     T.Image = I;
@@ -247,6 +261,7 @@ struct Dyld {
     }
     const objlib::BinaryInfo &B = S.images()[*I].Info;
     T.Is = Try::What::Refused;
+    T.Reason = contract::TryReason::NotLoadable;
     if (B.Fmt != objlib::Format::MachO || B.Slices.empty()) {
       T.Why = "not a mach-o file";
       return T;
@@ -257,6 +272,7 @@ struct Dyld {
       Have.reserve(B.Slices.size());
       for (const Slice &Sl : B.Slices)
         Have.push_back(Sl.Arch);
+      T.Reason = contract::TryReason::WrongArchitecture;
       T.Why = B.Universal ? "fat file, but missing compatible architecture (have '" +
                                 llvm::join(Have, ",") + "', need '" + joinedArchs(Grading) + "')"
                           : "mach-o file, but is an incompatible architecture (have '" +
@@ -296,6 +312,7 @@ struct Dyld {
     }
     T.Is = Try::What::Found;
     T.Slice = *Best;
+    T.Reason = contract::TryReason::Accepted;
     return T;
   }
 
@@ -372,6 +389,8 @@ struct Dyld {
         // The platform's directory: what is there is the system's.
         if (Se.SystemLabel.empty())
           Se.SystemLabel = Label, Se.SystemPath = Norm;
+        Log.add(contract::TryReason::System, Raw, Label,
+                "a macOS system prefix: the platform's file");
         return;
       }
       std::string Note;
@@ -379,9 +398,18 @@ struct Dyld {
         Note = ", which exists on this machine: that proves nothing about the machines the "
                "tree ships to";
       Se.HostEntries.push_back(Label + " -> " + Norm + " (outside the tree" + Note + ")");
+      Log.add(contract::TryReason::HostDependent, Raw, Label,
+              "outside the tree: the machine's file" + Note);
       return;
     }
     Try T = tryFile(*Rel, true);
+    Log.add([&] {
+      return contract::TriedCandidate{
+          Raw, Label, T.Reason,
+          T.AbsoluteLink && T.Is == Try::What::Found
+              ? std::string("through an absolute symbolic link into the tree")
+              : T.Why};
+    });
     switch (T.Is) {
     case Try::What::Missing:
     case Try::What::Refused:
@@ -496,8 +524,11 @@ struct Dyld {
     if (D.Kind == DependencyKind::Weak && Pre2022) {
       // forEachDylibFallback: the requester predates the 2022 SDKs.
       std::vector<std::string> Fb;
-      for (const char *Dir : FallbackDirs)
+      for (const char *Dir : FallbackDirs) {
         Fb.push_back(contract::joinPath(Dir, Leaf));
+        Log.add(contract::TryReason::HostDependent, Fb.back(), "dyld's classic fallback",
+                "the machine's directory, tried for an image built with an SDK before macOS 14");
+      }
       placeEdge(E, Outcome::HostDependent,
             R + "; a weak dylib of an image built with an SDK before macOS 14, so dyld then "
                 "tries its classic fallback directories " + llvm::join(Fb, " and ") +
@@ -581,10 +612,14 @@ struct Dyld {
           if (!Ex.Undecidable.empty()) {
             if (Se.Undecided.empty())
               Se.Undecided = Label + ": " + Ex.Undecidable;
+            Log.add(contract::TryReason::Undecided, contract::rawJoin(SP.Path, Leaf), Label,
+                    Ex.Undecidable);
             continue;
           }
           if (Ex.UnknownPrefix) {
             Se.tried(Label + " (starts with an @ prefix dyld does not expand)");
+            Log.add(contract::TryReason::NotLoadable, contract::rawJoin(SP.Path, Leaf), Label,
+                    "starts with an @ prefix dyld does not expand");
             continue;
           }
           if (!Ex.FromToken && !StringRef(Ex.Path).starts_with("/")) {
@@ -593,6 +628,8 @@ struct Dyld {
             Se.AnyPath = true;
             Se.HostEntries.push_back(Label + " (relative: dyld tries it against the current "
                                              "directory of the process)");
+            Log.add(contract::TryReason::HostDependent, contract::rawJoin(Ex.Path, Leaf), Label,
+                    "relative: dyld tries it against the current directory of the process");
             continue;
           }
           possiblePath(Se, contract::rawJoin(Ex.Raw.empty() ? Ex.Path : Ex.Raw, Leaf), Label);
@@ -642,6 +679,7 @@ struct Dyld {
           conclude(E, Se, D, Leaf, What, Pre);
           return E;
         }
+        Log.add(contract::TryReason::OutsideRoot, Raw, Label, "outside the tree " + S.root());
         placeEdge(E, Outcome::NonPortable,
               "resolves to " + Ex.Path + ", outside the tree " + S.root() +
                   (sys::fs::exists(Ex.Path) ? " (the file exists on this machine)" : ""),
@@ -700,6 +738,7 @@ struct Dyld {
         if (!charge())
           return false;
         Edge E = resolve(X, D);
+        takeTries(E, Log);
         if ((E.Where == Outcome::Unresolved || E.Where == Outcome::NonPortable ||
              E.Where == Outcome::HostDependent) &&
             listedIn(O.Provided, E.Dependency)) {
@@ -710,6 +749,7 @@ struct Dyld {
           E.Allowed = true;
           E.Reason += "; a weak dylib (LC_LOAD_WEAK_DYLIB) may be missing: dyld goes on without it";
         }
+        settleTries(E, O, WhyRoot, C.WhyLeft);
         if (E.Target)
           F.Dependents.push_back(*E.Target);
         C.Roots[RI].Edges.push_back(C.Edges.size());
