@@ -37,7 +37,7 @@ namespace linkguard::shipment {
 /// The candidates a resolver lists with their reasons (Edge::Tried; what
 /// `inspect --tree --why` and a finding's "tried" print): at most
 /// MaxWhyListed a dependency (two directories' every glibc-hwcaps and
-/// legacy subdirectory, 27 each, and more), MaxWhyPerRoot a root and
+/// legacy subdirectory, 24, and the directory itself, each, and more), MaxWhyPerRoot a root and
 /// MaxWhyPerClosure a closure; past them a candidate is only counted
 /// (Edge::TriedNotListed), its text never made. The output of --why is
 /// bounded whatever the tree holds (4,000 DT_RUNPATH entries x 200 names:
