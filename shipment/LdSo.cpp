@@ -584,6 +584,8 @@ struct LdSo {
       return;
     }
     if (MissingDirs.count(*RelDir)) {
+      // Not tried again, but searched: the message says the entry was there.
+      Se.tried([&] { return Label + " -> " + contract::joinPath(Dir, Leaf) + " (no such directory)"; });
       Log.add([&] {
         return contract::TriedCandidate{contract::rawJoin(Dir, Leaf), Label,
                                         contract::TryReason::MissingDirectory,
