@@ -10,7 +10,7 @@ SUITE_inspect_why_PROBE() {
   [ -x "${LINKGUARD_BIN:-}" ] || { echo "LINKGUARD_BIN is not set to the built linkguard"; return; }
   command -v python3 >/dev/null || { echo "python3 not found"; return; }
   local tool
-  for tool in clang clang++ ld.lld ld64.lld; do
+  for tool in clang clang++ ld.lld ld64.lld obj2yaml yaml2obj; do
     [ -x "$LLVM_BIN/$tool" ] || { echo "$LLVM_BIN/$tool not found"; return; }
   done
 }
@@ -145,6 +145,29 @@ PY
     echo "  (not an x86-64 Linux: ld.so's trace not compared)"
   fi
 
+  TEST "ELF: a PIE, an object file: ld.so stops at each; --why names which"
+  if why_ldso_ok; then
+    for kind in pie rel; do
+      tree=$(pwd -P)/$kind
+      wlib "$tree/lib" libx.so
+      mkdir -p "$tree/bad"
+      echo 'int main(void){return 0;}' >pie.c
+      if [ $kind = pie ]; then
+        "$CLANG" -fPIE -pie -o "$tree/bad/libx.so" pie.c || test_failed "the PIE"
+        want="cannot dynamically load position-independent executable; ld.so stops here: the load fails"
+      else
+        "$CLANG" -fPIC -c -o "$tree/bad/libx.so" pie.c || test_failed "the object file"
+        want="only ET_DYN and ET_EXEC can be loaded; ld.so stops here: the load fails"
+      fi
+      wapp "$tree" "\$ORIGIN/../bad:\$ORIGIN/../lib" libx.so
+      st=$(differential "$tree")
+      expect_equal "$st" 127 "ld.so stops at the $kind ($(tail -2 trace.txt))"
+      expect_contains "$(tried_of why.json libx.so)" "not-loadable $tree/bin/../bad/libx.so [$want]"
+    done
+  else
+    echo "  (not an x86-64 Linux: ld.so's trace not compared)"
+  fi
+
   TEST "ELF: an unresolved name's violation carries every candidate; names are escaped"
   tree=$(pwd -P)/t
   wlib "$tree/lib" libx.so
@@ -198,6 +221,42 @@ PY
   expect_equal "$st" 1 "check --portable: $out"
   expect_contains "$out" "    - wrong-architecture: $tree/bin/../x86/libfoo.dylib (LC_RPATH @executable_path/../x86: mach-o file, but is an incompatible architecture"
   expect_contains "$out" "    - missing: $tree/bin/../lib/libfoo.dylib (LC_RPATH @executable_path/../lib: no such file)"
+
+  TEST "Mach-O: a bundle, another platform's dylib, one dyld refuses: --why names each refusal, then the dylib that loads"
+  # dyld-1378 Loader::getLoader: each refused candidate is recorded in
+  # "tried:" and the next LC_RPATH is tried (JustInTimeLoader::
+  # makeJustInTimeLoaderDisk, MachOFile::compatibleSlice, Header::valid).
+  write_sdk sdk
+  tree=$(pwd -P)/t
+  mkdir -p "$tree/bin" "$tree/b" "$tree/i" "$tree/d" "$tree/lib"
+  echo 'extern "C" int f_foo() { return 1; }' >foo.cpp
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk) -nostdlib++ -bundle foo.cpp -o "$tree/b/libfoo.dylib" || test_failed "the bundle"
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk) -nostdlib++ -shared foo.cpp -o "$tree/lib/libfoo.dylib" \
+    -Wl,-install_name,@rpath/libfoo.dylib || test_failed "libfoo"
+  # The same dylib, LC_BUILD_VERSION platform 2 (iOS).
+  "$LLVM_BIN/obj2yaml" "$tree/lib/libfoo.dylib" | sed 's/platform:        1$/platform:        2/' |
+    "$LLVM_BIN/yaml2obj" -o "$tree/i/libfoo.dylib" || test_failed "the iOS copy"
+  # SDK 15.4 and one LC_RPATH twice: dyld refuses it (duplicate LC_RPATH).
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk) -nostdlib++ -shared foo.cpp -o dup.dylib -Wl,-install_name,@rpath/libfoo.dylib \
+    -Wl,-rpath,@loader_path/a -Wl,-rpath,@loader_path/b -Wl,-platform_version,macos,11.0,15.4 || test_failed "dup"
+  "$LLVM_BIN/obj2yaml" dup.dylib | sed 's#@loader_path/b#@loader_path/a#' |
+    "$LLVM_BIN/yaml2obj" -o "$tree/d/libfoo.dylib" || test_failed "the duplicate LC_RPATH copy"
+  echo 'extern "C" int f_foo(); int main() { return f_foo(); }' >main.cpp
+  # shellcheck disable=SC2046
+  $CLANGXX $(macho_flags sdk) -nostdlib++ main.cpp -o "$tree/bin/app" "$tree/lib/libfoo.dylib" \
+    -Wl,-rpath,@executable_path/../b -Wl,-rpath,@executable_path/../i \
+    -Wl,-rpath,@executable_path/../d -Wl,-rpath,@executable_path/../lib || test_failed "bin/app"
+  LG inspect --tree --why --json "$tree" >why.json
+  x=$(tried_of why.json @rpath/libfoo.dylib)
+  expect_equal "$(printf '%s\n' "$x" | sed -n 1p)" "not-loadable $tree/bin/../b/libfoo.dylib [cannot link against bundle]"
+  expect_equal "$(printf '%s\n' "$x" | sed -n 2p)" \
+    "not-loadable $tree/bin/../i/libfoo.dylib [mach-o file, but incompatible platform (have platform 2, need platform 1)]"
+  expect_contains "$(printf '%s\n' "$x" | sed -n 3p)" \
+    "not-loadable $tree/bin/../d/libfoo.dylib [duplicate LC_RPATH '@loader_path/a' (mach_o::Header::valid,"
+  expect_equal "$(printf '%s\n' "$x" | sed -n 4p)" "accepted $tree/bin/../lib/libfoo.dylib []"
 
   TEST "bounded: the crafted 4,000-entry DT_RUNPATH x 200 names stays under 1 MB with --why"
   python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/crafted_runpath.py" crafted --clang "$CLANG" >/dev/null ||
