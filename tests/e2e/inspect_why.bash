@@ -168,6 +168,24 @@ PY
     echo "  (not an x86-64 Linux: ld.so's trace not compared)"
   fi
 
+  TEST "ELF: DT_RPATH is inherited: libb.so of liba.so is searched in bin/app's DT_RPATH, as ld.so does"
+  if why_ldso_ok; then
+    tree=$(pwd -P)/t
+    wlib "$tree/lib" libb.so
+    wlib "$tree/lib" liba.so -L"$tree/lib" -l:libb.so
+    mkdir -p "$tree/a" "$tree/bin"
+    echo 'int main(void){return 0;}' >main.c
+    "$CLANG" -o "$tree/bin/app" main.c -L"$tree/lib" -Wl,--no-as-needed -l:liba.so \
+      -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/../a:$ORIGIN/../lib' || test_failed "bin/app"
+    st=$(differential "$tree")
+    expect_equal "$st" 0 "ld.so runs bin/app ($(tail -3 trace.txt))"
+    expect_contains "$(cat diff.txt)" "libb.so: " "libb.so compared"
+    b=$(LG inspect --tree --why "$tree")
+    expect_contains "$b" "- accepted: $tree/bin/../lib/libb.so (DT_RPATH \$ORIGIN/../lib of $tree/bin/app)"
+  else
+    echo "  (not an x86-64 Linux: ld.so's trace not compared)"
+  fi
+
   TEST "ELF: an unresolved name's violation carries every candidate; names are escaped"
   tree=$(pwd -P)/t
   wlib "$tree/lib" libx.so
