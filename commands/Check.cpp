@@ -246,6 +246,7 @@ struct FindingLine {
   std::string AllowedBy; // "reason: ...; linkguard.toml:12" (kind allowed)
   std::vector<std::string> AlsoRules;
   std::string FirstRule;
+  const json::Object *Tried = nullptr; // the finding that holds "tried" (--why)
 };
 
 std::vector<FindingLine> findingLines(const json::Array &Findings) {
@@ -266,6 +267,7 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
                   printableName(*O, "origin");
       Lines.push_back({Slice, Dep, Kind, printableName(F, "message"),
                        printableName(F, "advice"), By, {}, Rule});
+      It = Lines.end() - 1;
     } else if (Rule != It->FirstRule && !llvm::is_contained(It->AlsoRules, Rule)) {
       // The line leads with the rule that says what to do: a library kept
       // although nothing binds to it is dropped by the rule's link flag
@@ -280,6 +282,8 @@ std::vector<FindingLine> findingLines(const json::Array &Findings) {
         It->AlsoRules.push_back(Rule);
       }
     }
+    if (!It->Tried && F.getArray("tried"))
+      It->Tried = &F;
   }
   return Lines;
 }
@@ -371,6 +375,8 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
     F.Rule = "portable";
     F.Placement = shipment::outcomeName(E.Where);
     F.Advice = E.Advice; // the resolver's own, when it has one
+    F.Tried = E.Tried;   // what the search that placed it tried (--why)
+    F.TriedNotListed = E.TriedNotListed;
     // The slice is named beside the file already (as contract::judge did).
     F.Message = !F.Slice.empty() ? std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                        E.Dependency + " " + E.Reason
@@ -493,7 +499,8 @@ std::string plural(int64_t N, StringRef One, StringRef Many) {
 /// One text line per finding line (findingLines): a universal file's line
 /// names its slice, `FILE (arm64): ...` (each architecture apart, as
 /// `otool -L` prints a fat file); a file with none is named as holding.
-void printRecord(raw_ostream &OS, const json::Object &R) {
+/// Why (--why): under a portable finding, the paths the loader tried.
+void printRecord(raw_ostream &OS, const json::Object &R, bool Why) {
   const std::string Name = printableName(R, "path");
   const std::vector<FindingLine> Lines = findingLines(*R.getArray("findings"));
   if (Lines.empty())
@@ -512,6 +519,8 @@ void printRecord(raw_ostream &OS, const json::Object &R) {
     if (!L.AlsoRules.empty())
       OS << " (also: " << llvm::join(L.AlsoRules, ", ") << ")";
     OS << "\n";
+    if (Why && L.Tried)
+      printTried(OS, *L.Tried, 4);
   }
 }
 
@@ -740,6 +749,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Rule = "portable";
     F.Placement = shipment::outcomeName(E.Where);
     F.Advice = E.Advice; // the resolver's own, when it has one
+    F.Tried = E.Tried;   // what the search that placed it tried (--why)
+    F.TriedNotListed = E.TriedNotListed;
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }
@@ -910,7 +921,13 @@ int runCheck(const std::vector<std::string> &Args) {
 
   auto Out = makePrinter(CL.Args.hasArg(OPT_json), outs(), "linkguard-check/2",
                          DocumentShape::Files,
-                         {CL.Args.hasArg(OPT_quiet) ? Render() : printRecord, printSummary});
+                         {CL.Args.hasArg(OPT_quiet)
+                              ? Render()
+                              : Render([Why = CL.Args.hasArg(OPT_why)](raw_ostream &OS,
+                                                                 const json::Object &R) {
+                                  printRecord(OS, R, Why);
+                                }),
+                          printSummary});
   const contract::FileProbe Exists = contract::realFileProbe();
   Totals T;
   int Status = 0;

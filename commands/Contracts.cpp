@@ -80,6 +80,9 @@ json::Object findingRecord(const contract::Finding &F, StringRef NameKey) {
   // Every finding names its fix (contract/Advice.h); one made without it
   // gets the table's for a link.
   putName(R, "advice", F.Advice.empty() ? contract::adviceText(F, {}) : F.Advice);
+  // A portable finding about a search: the paths the loader tried.
+  if (!F.Tried.empty() || F.TriedNotListed)
+    putTried(R, F.Tried, F.TriedNotListed);
   return R;
 }
 

@@ -214,6 +214,7 @@ int inspectTree(const ParsedCommandLine &CL) {
   if (CL.Args.hasArg(OPT_symbols, OPT_rpaths, OPT_arch_EQ) || CL.Args.hasArg(OPT_scan))
     return usageError(Spec, "--tree takes no --symbols, --rpaths, --arch or --scan");
   const bool Json = CL.Args.hasArg(OPT_json);
+  const bool Why = CL.Args.hasArg(OPT_why);
   auto Out = makePrinter(Json, outs(), "linkguard-inspect-tree/2", DocumentShape::Files,
                          {printRootRecord, [](raw_ostream &OS, const json::Object &Doc) {
                             for (const std::string &K : stringsOf(Doc, "conflicts"))
@@ -231,6 +232,7 @@ int inspectTree(const ParsedCommandLine &CL) {
     CO.Executable = Exe->getValue();
   CO.Unique = {"openmp"};
   CO.Roots = CL.Args.getAllArgValues(OPT_root_EQ);
+  CO.KeepTries = Why; // what the search that placed each edge tried
   if (std::optional<std::string> Bad = configuredRoots(CO.Roots)) {
     errs() << "linkguard: error: " << printable(*Bad) << "\n";
     return driver::toInt(driver::ExitCode::BadConfig);
@@ -246,7 +248,7 @@ int inspectTree(const ParsedCommandLine &CL) {
     if (undecidedRoots(Path, *S, CO) && Status == 0)
       Status = driver::toInt(driver::ExitCode::Undecided);
     for (size_t RI = 0; RI < C.Roots.size(); ++RI)
-      Out->result(rootRecord(*S, C, RI));
+      Out->result(rootRecord(*S, C, RI, Why));
     for (const shipment::Conflict &K : C.Conflicts)
       Conflicts.push_back(conflictMessage(*S, C, K));
     if (C.Truncated && Status == 0) {
@@ -278,8 +280,8 @@ int runInspect(const std::vector<std::string> &Args) {
 
   if (CL.Args.hasArg(OPT_tree))
     return inspectTree(CL);
-  if (CL.Args.hasArg(OPT_executable_EQ, OPT_search_EQ, OPT_root_EQ))
-    return usageError(Spec, "--executable, --search and --root need --tree");
+  if (CL.Args.hasArg(OPT_executable_EQ, OPT_search_EQ, OPT_root_EQ, OPT_why))
+    return usageError(Spec, "--executable, --search, --root and --why need --tree");
 
   // The file being printed, for its import lists (printImports).
   const BinaryInfo *Current = nullptr;

@@ -98,6 +98,9 @@ defm unique : Eq<"unique", "<group>", "At most one library of the family in one 
                  "(openmp: on under --portable); repeatable", [CheckVis]>;
 def tree : F<"tree", "The load closure of a tree or file, like lddtree: every dependency "
                      "resolved as dyld / ld.so will, with the path that decided it", [InspectVis]>;
+def why : F<"why", "With --tree (inspect) or --portable (check): under each dependency (each "
+                   "finding), every path the loader tried, in its order, with why it was "
+                   "passed over or taken (bounded; docs/inspect.md)", [InspectVis, CheckVis]>;
 defm provided : Eq<"provided", "<pattern>", "A library the application provides (repeatable)",
                    [CheckVis]>;
 defm system_list : Eq<"system-list", "<file>", "More system libraries, one pattern a line",

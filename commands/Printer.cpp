@@ -1,8 +1,10 @@
 //===- Printer.cpp - the JSON and text backends ----------------------------===//
 #include "commands/Printer.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "contract/Contract.h"
 #include "support/JsonName.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Format.h"
@@ -93,6 +95,38 @@ std::vector<std::string> printableNames(const json::Object &O, StringRef Key) {
   for (const std::string &S : stringsOf(O, Key))
     Out.push_back(printable(S));
   return Out;
+}
+
+void putTried(json::Object &O, const std::vector<contract::TriedCandidate> &Tried,
+              size_t NotListed) {
+  json::Array A;
+  for (const contract::TriedCandidate &K : Tried) {
+    json::Object R{{"reason", contract::tryReasonName(K.Reason)}};
+    putName(R, "path", K.Path);
+    putName(R, "via", K.Via);
+    putName(R, "detail", K.Detail);
+    A.push_back(std::move(R));
+  }
+  O["tried"] = std::move(A);
+  O["triedNotListed"] = static_cast<int64_t>(NotListed);
+}
+
+void printTried(raw_ostream &OS, const json::Object &O, unsigned Indent) {
+  const json::Array *A = O.getArray("tried");
+  if (!A)
+    return;
+  for (const json::Value &V : *A) {
+    const json::Object *K = V.getAsObject();
+    if (!K)
+      continue;
+    OS.indent(Indent) << "- " << str(*K, "reason") << ": " << printableName(*K, "path") << " ("
+                      << printableName(*K, "via");
+    if (std::string D = printableName(*K, "detail"); !D.empty())
+      OS << ": " << D;
+    OS << ")\n";
+  }
+  if (int64_t N = O.getInteger("triedNotListed").value_or(0))
+    OS.indent(Indent) << "- and " << N << " more not listed (the bound of --why)\n";
 }
 
 std::vector<std::string> stringsOf(const json::Object &O, StringRef Key) {

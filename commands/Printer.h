@@ -21,6 +21,10 @@
 #include <string>
 #include <vector>
 
+namespace linkguard::contract {
+struct TriedCandidate;
+}
+
 namespace linkguard::commands {
 
 class Printer {
@@ -69,6 +73,16 @@ std::string printableName(const llvm::json::Object &O, llvm::StringRef Key);
 /// list as text for a terminal.
 void putNames(llvm::json::Object &O, llvm::StringRef Key, const std::vector<std::string> &Raw);
 std::vector<std::string> printableNames(const llvm::json::Object &O, llvm::StringRef Key);
+
+/// A search's candidates, in the loader's order (shipment::Edge::Tried,
+/// contract::Finding::Tried): O["tried"], each {"path", "via", "reason",
+/// "detail"} (names by putName's rule), and O["triedNotListed"], how many
+/// more the bound left out (shipment::MaxWhyListed).
+void putTried(llvm::json::Object &O, const std::vector<contract::TriedCandidate> &Tried,
+              size_t NotListed);
+/// Their text, one line each at Indent: "- REASON: PATH (VIA: DETAIL)",
+/// then "- and N more not listed"; nothing when O has no "tried".
+void printTried(llvm::raw_ostream &OS, const llvm::json::Object &O, unsigned Indent);
 
 /// The strings of the array at Key (a non-string as ""); none when absent.
 std::vector<std::string> stringsOf(const llvm::json::Object &O, llvm::StringRef Key);

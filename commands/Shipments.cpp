@@ -160,7 +160,7 @@ constexpr unsigned MaxTreeDepth = 256;
 
 json::Array childrenOf(const shipment::Shipment &S, const shipment::Closure &C,
                        const shipment::Root &R, size_t Image, DenseSet<size_t> &Shown,
-                       unsigned Depth) {
+                       unsigned Depth, bool Why) {
   json::Array A;
   for (size_t EI : R.Edges) {
     const shipment::Edge &E = C.Edges[EI];
@@ -172,8 +172,11 @@ json::Array childrenOf(const shipment::Shipment &S, const shipment::Closure &C,
     O.erase("slice");
     bool Expand = E.Target && Shown.insert(*E.Target).second && Depth < MaxTreeDepth;
     O["shownAbove"] = E.Target && !Expand;
-    O["dependencies"] = Expand ? json::Value(childrenOf(S, C, R, *E.Target, Shown, Depth + 1))
-                               : json::Value(json::Array());
+    if (Why)
+      putTried(O, E.Tried, E.TriedNotListed);
+    O["dependencies"] = Expand
+                            ? json::Value(childrenOf(S, C, R, *E.Target, Shown, Depth + 1, Why))
+                            : json::Value(json::Array());
     A.push_back(std::move(O));
   }
   return A;
@@ -199,6 +202,8 @@ void printChildren(raw_ostream &OS, const json::Array &A, unsigned Depth) {
     if (O.getBoolean("shownAbove").value_or(false))
       OS << " (shown above)";
     OS << "\n";
+    // --why: the paths tried, at an indent no dependency line has.
+    printTried(OS, O, 4 * Depth + 2);
     if (const json::Array *Sub = O.getArray("dependencies"))
       printChildren(OS, *Sub, Depth + 1);
   }
@@ -206,14 +211,15 @@ void printChildren(raw_ostream &OS, const json::Array &A, unsigned Depth) {
 
 } // namespace
 
-json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C, size_t RI) {
+json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C, size_t RI,
+                        bool Why) {
   const shipment::Root &R = C.Roots[RI];
   DenseSet<size_t> Shown{R.Image};
   json::Object O{{"arch", R.Arch},
                  {"executable", R.Executable},
                  {"executableDir", orNull(R.ExecutableDir)},
                  {"container", shipmentContainer(S, R.Image)},
-                 {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1)},
+                 {"dependencies", childrenOf(S, C, R, R.Image, Shown, 1, Why)},
                  {"rootReason", nullptr}};
   json::Array Refusals;
   for (const std::string &M : R.Refusals)

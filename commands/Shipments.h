@@ -58,9 +58,10 @@ std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
 std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure &C,
                             const shipment::Conflict &K);
 
-/// inspect --tree: one record per root, dependencies nested.
+/// inspect --tree: one record per root, dependencies nested; with Why
+/// (--why) each dependency's "tried" and "triedNotListed" (putTried).
 llvm::json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,
-                              size_t RootIndex);
+                              size_t RootIndex, bool Why = false);
 /// Its text, lddtree's layout.
 void printRootRecord(llvm::raw_ostream &OS, const llvm::json::Object &R);
 

@@ -197,4 +197,12 @@ Verdict judge(const BinaryInfo &Binary, const ContractSpec &Spec) {
   return judge(Binary, Spec, realFileProbe());
 }
 
+const char *tryReasonName(TryReason R) {
+  static constexpr const char *Names[] = {
+      "accepted",   "missing",      "missing-directory", "wrong-architecture", "not-loadable",
+      "outside-root", "host-dependent", "undecided",     "unreadable",         "system"};
+  static_assert(static_cast<int>(TryReason::System) == 9);
+  return Names[static_cast<int>(R)];
+}
+
 } // namespace linkguard::contract

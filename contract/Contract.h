@@ -66,6 +66,32 @@ struct Allowance {
   std::string Origin; // "linkguard.toml:12"
 };
 
+/// Why a loader's search passed over, or took, one candidate path
+/// (inspect --tree --why, a portable finding's "tried"; docs/inspect.md):
+/// recorded by the resolvers (shipment/LdSo.cpp, Dyld.cpp) where they
+/// take or reject the candidate, never searched again.
+enum class TryReason : unsigned char {
+  Accepted,          // the file that loads (on some machines, Detail says which)
+  Missing,           // ENOENT: the file, or a directory on its way, is not there
+  MissingDirectory,  // a directory found missing for an earlier name: not tried again
+  WrongArchitecture, // another ELF class or machine, no slice the process takes
+  NotLoadable,       // a file the loader refuses (Detail: its own words)
+  OutsideRoot,       // a link or ".." that leads out of the tree
+  HostDependent,     // an absolute, empty or relative entry: the machine's directory
+  Undecided,         // $LIB/$PLATFORM, @executable_path unknown: cannot be decided
+  Unreadable,        // linkguard cannot read it
+  System,            // a system directory: the platform's file
+};
+const char *tryReasonName(TryReason R); // "accepted", "missing", "missing-directory", ...
+
+/// One path a loader tried for a dependency, in its order.
+struct TriedCandidate {
+  std::string Path; // as the loader opens it ($ORIGIN expanded, ".." kept)
+  std::string Via;  // the entry it came from: "DT_RUNPATH $ORIGIN/../lib"
+  TryReason Reason = TryReason::Missing;
+  std::string Detail; // the loader's own words ("file too short"), or ""
+};
+
 struct Finding {
   FindingKind Kind = FindingKind::Violation;
   std::string Slice;      // arch; empty for single-slice files
@@ -82,6 +108,10 @@ struct Finding {
   /// Kind == Allowed: the entry (or, for a runpath finding, the entries)
   /// that accepted it.
   std::vector<Allowance> AllowedBy;
+  /// A portable finding about a search: the paths the loader tried, in
+  /// its order (at most shipment::MaxWhyListed), and how many more.
+  std::vector<TriedCandidate> Tried;
+  size_t TriedNotListed = 0;
 };
 
 struct Verdict {

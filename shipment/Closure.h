@@ -24,6 +24,7 @@
 
 #include "shipment/Shipment.h"
 
+#include "contract/Contract.h"
 #include "contract/LoaderRules.h"
 #include "contract/Pattern.h"
 
@@ -32,6 +33,18 @@
 #include <vector>
 
 namespace linkguard::shipment {
+
+/// The candidates a resolver lists with their reasons (Edge::Tried; what
+/// `inspect --tree --why` and a finding's "tried" print): at most
+/// MaxWhyListed a dependency (two directories' every glibc-hwcaps and
+/// legacy subdirectory, 24, and the directory itself, each, and more), MaxWhyPerRoot a root and
+/// MaxWhyPerClosure a closure; past them a candidate is only counted
+/// (Edge::TriedNotListed), its text never made. The output of --why is
+/// bounded whatever the tree holds (4,000 DT_RUNPATH entries x 200 names:
+/// scripts/lib/crafted_runpath.py, tests/e2e/inspect_why.bash).
+constexpr size_t MaxWhyListed = 128;
+constexpr size_t MaxWhyPerRoot = 1024;
+constexpr size_t MaxWhyPerClosure = 8192;
 
 enum class Outcome {
   System,      // the platform provides it
@@ -62,6 +75,9 @@ struct ClosureOptions {
   /// under the tree (a zip's member or installed name; a glob: *, ?, [..]).
   std::vector<std::string> Roots;
   size_t MaxEdges = contract::LoaderSearchBound; // resolutions + search directories tried
+  /// Every edge keeps the candidates its search tried (inspect --tree
+  /// --why); otherwise only a finding's (a violation or unknown) are kept.
+  bool KeepTries = false;
 };
 
 struct Edge {
@@ -78,6 +94,11 @@ struct Edge {
   /// What to do about a finding (empty when it is none).
   std::string Advice;
   bool Allowed = false; // weak and missing: dyld goes on without it
+  /// The paths the loader tried for it, in its order, each with why it
+  /// was passed over or taken (MaxWhyListed); TriedNotListed: the rest.
+  /// Empty when nothing was searched (a system name, already loaded).
+  std::vector<contract::TriedCandidate> Tried;
+  size_t TriedNotListed = 0;
   /// Repeats an earlier edge (same image, slice, name, outcome) of another
   /// root: not reported again.
   bool Repeat = false;
@@ -121,6 +142,7 @@ struct Closure {
   std::vector<Edge> Edges;
   std::vector<Conflict> Conflicts;
   bool Truncated = false; // MaxEdges reached
+  size_t WhyLeft = MaxWhyPerClosure; // candidates that may still be listed
 };
 
 Closure computeClosure(Shipment &S, const ClosureOptions &Options);

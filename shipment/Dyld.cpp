@@ -129,7 +129,11 @@ bool pre2022(const Slice &Sl) {
 }
 
 struct Dyld : ResolverState {
-  using ResolverState::ResolverState;
+  Dyld(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
+      : ResolverState(S, O, C, Budget, RI) {
+    Log.RootLeft = &WhyRoot;
+    Log.ClosureLeft = &C.WhyLeft;
+  }
   std::vector<std::string> Grading; // the process's GradedArchitectures
   uint32_t Platform = 0;            // the process's (the root's) platform
   const LoaderRules &LR = contract::rulesFor(objlib::Format::MachO);
@@ -138,6 +142,10 @@ struct Dyld : ResolverState {
   DenseMap<size_t, size_t> Mapped;        // image -> slice index dyld mapped
   DenseMap<size_t, size_t> ChainParent;   // the image whose expansion expanded it first
   DenseSet<size_t> Expanded;              // dependentsSet
+  /// The possible paths of the dependency being resolved, with their
+  /// reasons (Edge::Tried), and the root's share of the bound.
+  TryLog Log;
+  size_t WhyRoot = MaxWhyPerRoot;
   const Slice &sliceOf(size_t I) const {
     return S.images()[I].Info.Slices[Mapped.lookup(I)];
   }
@@ -174,6 +182,8 @@ struct Dyld : ResolverState {
     size_t Slice = 0;
     std::string Why;
     bool AbsoluteLink = false;
+    /// Missing / Refused: which kind of refusal (--why).
+    contract::TryReason Reason = contract::TryReason::Missing;
   };
 
   Try tryFile(const std::string &Rel, bool Dependency) {
@@ -185,14 +195,17 @@ struct Dyld : ResolverState {
       return T;
     case PathProbe::What::Loop:
       T.Why = "too many levels of symbolic links";
+      T.Reason = contract::TryReason::NotLoadable;
       return T;
     case PathProbe::What::Outside:
       T.Is = Try::What::Host;
       T.Why = P.Target == ".." ? "leads above the tree" : "a link to " + P.Target + ", outside the tree";
+      T.Reason = contract::TryReason::OutsideRoot;
       return T;
     case PathProbe::What::Directory:
     case PathProbe::What::Special:
       T.Why = "not a file"; // fileExists: ENOTAFILE_NP
+      T.Reason = contract::TryReason::NotLoadable;
       return T;
     case PathProbe::What::File:
       break;
@@ -203,10 +216,12 @@ struct Dyld : ResolverState {
       if (Unreadable) {
         T.Is = Try::What::Unknown;
         T.Why = "linkguard cannot read it";
+        T.Reason = contract::TryReason::Unreadable;
         return T;
       }
       T.Is = Try::What::Refused;
       T.Why = "not a mach-o file";
+      T.Reason = contract::TryReason::NotLoadable;
       return T;
     }
     T.Image = I;
@@ -219,6 +234,7 @@ struct Dyld : ResolverState {
     }
     const objlib::BinaryInfo &B = S.images()[*I].Info;
     T.Is = Try::What::Refused;
+    T.Reason = contract::TryReason::NotLoadable;
     if (B.Fmt != objlib::Format::MachO || B.Slices.empty()) {
       T.Why = "not a mach-o file";
       return T;
@@ -229,6 +245,7 @@ struct Dyld : ResolverState {
       Have.reserve(B.Slices.size());
       for (const Slice &Sl : B.Slices)
         Have.push_back(Sl.Arch);
+      T.Reason = contract::TryReason::WrongArchitecture;
       T.Why = B.Universal ? "fat file, but missing compatible architecture (have '" +
                                 llvm::join(Have, ",") + "', need '" + joinedArchs(Grading) + "')"
                           : "mach-o file, but is an incompatible architecture (have '" +
@@ -268,6 +285,7 @@ struct Dyld : ResolverState {
     }
     T.Is = Try::What::Found;
     T.Slice = *Best;
+    T.Reason = contract::TryReason::Accepted;
     return T;
   }
 
@@ -344,6 +362,8 @@ struct Dyld : ResolverState {
         // The platform's directory: what is there is the system's.
         if (Se.SystemLabel.empty())
           Se.SystemLabel = Label, Se.SystemPath = Norm;
+        Log.add(contract::TryReason::System, Raw, Label,
+                "a macOS system prefix: the platform's file");
         return;
       }
       std::string Note;
@@ -351,9 +371,18 @@ struct Dyld : ResolverState {
         Note = ", which exists on this machine: that proves nothing about the machines the "
                "tree ships to";
       Se.HostEntries.push_back(Label + " -> " + Norm + " (outside the tree" + Note + ")");
+      Log.add(contract::TryReason::HostDependent, Raw, Label,
+              "outside the tree: the machine's file" + Note);
       return;
     }
     Try T = tryFile(*Rel, true);
+    Log.add([&] {
+      return contract::TriedCandidate{
+          Raw, Label, T.Reason,
+          T.AbsoluteLink && T.Is == Try::What::Found
+              ? std::string("through an absolute symbolic link into the tree")
+              : T.Why};
+    });
     switch (T.Is) {
     case Try::What::Missing:
     case Try::What::Refused:
@@ -468,8 +497,11 @@ struct Dyld : ResolverState {
     if (D.Kind == DependencyKind::Weak && Pre2022) {
       // forEachDylibFallback: the requester predates the 2022 SDKs.
       std::vector<std::string> Fb;
-      for (const char *Dir : FallbackDirs)
+      for (const char *Dir : FallbackDirs) {
         Fb.push_back(contract::joinPath(Dir, Leaf));
+        Log.add(contract::TryReason::HostDependent, Fb.back(), "dyld's classic fallback",
+                "the machine's directory, tried for an image built with an SDK before macOS 14");
+      }
       placeEdge(E, Outcome::HostDependent,
             R + "; a weak dylib of an image built with an SDK before macOS 14, so dyld then "
                 "tries its classic fallback directories " + llvm::join(Fb, " and ") +
@@ -553,10 +585,14 @@ struct Dyld : ResolverState {
           if (!Ex.Undecidable.empty()) {
             if (Se.Undecided.empty())
               Se.Undecided = Label + ": " + Ex.Undecidable;
+            Log.add(contract::TryReason::Undecided, contract::rawJoin(SP.Path, Leaf), Label,
+                    Ex.Undecidable);
             continue;
           }
           if (Ex.UnknownPrefix) {
             Se.tried(Label + " (starts with an @ prefix dyld does not expand)");
+            Log.add(contract::TryReason::NotLoadable, contract::rawJoin(SP.Path, Leaf), Label,
+                    "starts with an @ prefix dyld does not expand");
             continue;
           }
           if (!Ex.FromToken && !StringRef(Ex.Path).starts_with("/")) {
@@ -565,6 +601,8 @@ struct Dyld : ResolverState {
             Se.AnyPath = true;
             Se.HostEntries.push_back(Label + " (relative: dyld tries it against the current "
                                              "directory of the process)");
+            Log.add(contract::TryReason::HostDependent, contract::rawJoin(Ex.Path, Leaf), Label,
+                    "relative: dyld tries it against the current directory of the process");
             continue;
           }
           possiblePath(Se, contract::rawJoin(Ex.Raw.empty() ? Ex.Path : Ex.Raw, Leaf), Label);
@@ -614,6 +652,7 @@ struct Dyld : ResolverState {
           conclude(E, Se, D, Leaf, What, Pre);
           return E;
         }
+        Log.add(contract::TryReason::OutsideRoot, Raw, Label, "outside the tree " + S.root());
         placeEdge(E, Outcome::NonPortable,
               "resolves to " + Ex.Path + ", outside the tree " + S.root() +
                   (sys::fs::exists(Ex.Path) ? " (the file exists on this machine)" : ""),
@@ -672,6 +711,7 @@ struct Dyld : ResolverState {
         if (!charge())
           return false;
         Edge E = resolve(X, D);
+        takeTries(E, Log);
         if ((E.Where == Outcome::Unresolved || E.Where == Outcome::NonPortable ||
              E.Where == Outcome::HostDependent) &&
             listedIn(O.Provided, E.Dependency)) {
@@ -682,6 +722,7 @@ struct Dyld : ResolverState {
           E.Allowed = true;
           E.Reason += "; a weak dylib (LC_LOAD_WEAK_DYLIB) may be missing: dyld goes on without it";
         }
+        settleTries(E, O, WhyRoot, C.WhyLeft);
         if (E.Target)
           F.Dependents.push_back(*E.Target);
         C.Roots[RI].Edges.push_back(C.Edges.size());

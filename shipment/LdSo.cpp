@@ -237,7 +237,11 @@ std::optional<ELFKind> kindOfFile(const std::string &Abs) {
 }
 
 struct LdSo : ResolverState {
-  using ResolverState::ResolverState;
+  LdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t &Budget, size_t RI)
+      : ResolverState(S, O, C, Budget, RI) {
+    Log.RootLeft = &WhyRoot;
+    Log.ClosureLeft = &C.WhyLeft;
+  }
   ELFKind Want;
   bool ReadBytes = true; // a directory or file: candidates are read; a zip: its records
   std::vector<std::string> Optional;
@@ -257,6 +261,14 @@ struct LdSo : ResolverState {
   /// entries through one chain of links cost one walk of the chain each,
   /// not one per name and subdirectory (issue 37 part 5).
   StringMap<PathProbe> DirProbes;
+  /// The candidates of the dependency being resolved, with their reasons
+  /// (Edge::Tried), and the root's share of the bound.
+  TryLog Log;
+  size_t WhyRoot = MaxWhyPerRoot;
+  /// The directories whose optional subdirectories were tried once: ld.so
+  /// tries each on its first search there (open_path, status unknown) and
+  /// marks the missing ones; later searches skip those without a try.
+  StringSet<> OptionalTried;
 
   const Slice &sliceOf(size_t I) const { return S.images()[I].Info.Slices[0]; }
 
@@ -312,6 +324,43 @@ struct LdSo : ResolverState {
     std::optional<size_t> Image;
     std::string Why;
   };
+
+  /// A candidate's reason and detail as --why lists it.
+  static contract::TriedCandidate candidate(const Try &T, std::string Path, std::string Via) {
+    using contract::TryReason;
+    contract::TriedCandidate K{std::move(Path), std::move(Via), TryReason::Missing, T.Why};
+    switch (T.Is) {
+    case Try::What::Missing:
+      break;
+    case Try::What::Skip:
+      K.Reason = StringRef(T.Why).starts_with("another") ? TryReason::WrongArchitecture
+                                                         : TryReason::NotLoadable;
+      break;
+    case Try::What::Found:
+      K.Reason = TryReason::Accepted;
+      break;
+    case Try::What::AbsLink:
+      K.Reason = TryReason::Accepted;
+      K.Detail = "through an absolute symbolic link into the tree";
+      break;
+    case Try::What::Fatal:
+    case Try::What::Blocks:
+      K.Reason = TryReason::NotLoadable;
+      K.Detail += "; ld.so stops here: the load fails";
+      break;
+    case Try::What::Loop:
+      K.Reason = TryReason::NotLoadable;
+      K.Detail += "; ld.so gives up this search list";
+      break;
+    case Try::What::Host:
+      K.Reason = TryReason::OutsideRoot;
+      break;
+    case Try::What::Unknown:
+      K.Reason = TryReason::Unreadable;
+      break;
+    }
+    return K;
+  }
 
   /// Rel under the root; Dir: the directory it is in was walked before
   /// (Rel starts with its real path), its links count for ELOOP and an
@@ -475,10 +524,11 @@ struct LdSo : ResolverState {
         return;
       if (D.Is == PathProbe::What::Outside) {
         Se.Cwd = true; // the machine's directory, no default one of ld.so
-        Se.HostEntries.push_back(Label + " (" + Dir + ": " +
-                                 (D.Target == ".." ? std::string("above the tree")
-                                                   : "a link to " + D.Target) +
-                                 ")");
+        std::string Where = D.Target == ".." ? std::string("above the tree")
+                                             : "a link to " + D.Target;
+        Se.HostEntries.push_back(Label + " (" + Dir + ": " + Where + ")");
+        Log.add(contract::TryReason::OutsideRoot, contract::rawJoin(Dir, Leaf), Label,
+                "the directory is " + Where + ": the machine's");
         return;
       }
       if (D.Is != PathProbe::What::Directory) {
@@ -488,6 +538,20 @@ struct LdSo : ResolverState {
         // Named lexically, unless only the kernel's walk of ".." fails.
         std::optional<std::string> NormRel = relOf(contract::normalizePath(Dir));
         const bool DotDot = NormRel && probeDir(*NormRel).Is == PathProbe::What::Directory;
+        // ld.so's first search there tries each subdirectory, then the
+        // directory itself, each ENOENT.
+        if (OptionalTried.insert(*RelDir).second)
+          for (const std::string &Sub : Optional)
+            Log.add([&] {
+              return contract::TriedCandidate{contract::rawJoin(Dir, Sub + Leaf.str()), Label,
+                                              contract::TryReason::Missing,
+                                              "no such directory"};
+            });
+        Log.add([&] {
+          return contract::TriedCandidate{
+              contract::rawJoin(Dir, Leaf), Label, contract::TryReason::Missing,
+              DotDot ? "a directory before '..' is missing" : "no such directory"};
+        });
         Se.tried([&] {
           return Label + " -> " +
                  (DotDot ? contract::rawJoin(Dir, Leaf) + " (a directory before '..' is missing)"
@@ -499,10 +563,21 @@ struct LdSo : ResolverState {
     if (!RelDir) {
       Se.Cwd = true;
       Se.HostEntries.push_back(Label + " (" + Dir + ")");
+      Log.add(contract::TryReason::OutsideRoot, contract::rawJoin(Dir, Leaf), Label,
+              "outside the tree: the machine's directory");
       return;
     }
-    if (MissingDirs.count(*RelDir))
+    if (MissingDirs.count(*RelDir)) {
+      // Not tried again, but searched: the message says the entry was there.
+      Se.tried([&] { return Label + " -> " + contract::joinPath(Dir, Leaf) + " (no such directory)"; });
+      Log.add([&] {
+        return contract::TriedCandidate{contract::rawJoin(Dir, Leaf), Label,
+                                        contract::TryReason::MissingDirectory,
+                                        "found missing for an earlier name: ld.so does not try "
+                                        "it again"};
+      });
       return;
+    }
     // The directory itself, walked (and cached) above: candidates are
     // walked from its real path.
     const PathProbe &Base = probeDir(*RelDir);
@@ -549,6 +624,20 @@ struct LdSo : ResolverState {
       // never tried again.
       if (T.Is == Try::What::Missing && SubDir.Is != PathProbe::What::Directory)
         MissingDirs[DirKey] = true;
+      Log.add([&] {
+        contract::TriedCandidate K = candidate(T, Raw, Label);
+        if (T.Is == Try::What::Missing && SubDir.Is != PathProbe::What::Directory)
+          K.Detail = "no such directory";
+        else if (K.Reason == contract::TryReason::Accepted && (IsOptional || Se.Decided)) {
+          // A subdirectory's copy loads where ld.so searches it (a CPU
+          // level, a glibc before 2.37); the next one where it does not.
+          std::string Where = IsOptional ? "on machines whose ld.so searches " + Sub
+                                         : std::string("on machines whose ld.so searches none "
+                                                       "of the subdirectories above");
+          K.Detail = K.Detail.empty() ? Where : Where + "; " + K.Detail;
+        }
+        return K;
+      });
       switch (T.Is) {
       case Try::What::Missing: {
         if (!IsOptional)
@@ -592,9 +681,28 @@ struct LdSo : ResolverState {
       Se.Base = true;
       return true;
     };
-    for (unsigned I : optionalIn(Base.Real))
-      if (one(Optional[I], true))
-        return;
+    const std::vector<unsigned> &Here = optionalIn(Base.Real);
+    if (OptionalTried.insert(*RelDir).second) {
+      // The first search in the directory: ld.so tries every subdirectory,
+      // those whose first component is missing too (ENOENT), and marks them.
+      size_t H = 0;
+      for (unsigned I = 0; I < Optional.size(); ++I) {
+        if (H < Here.size() && Here[H] == I) {
+          ++H;
+          if (one(Optional[I], true))
+            return;
+          continue;
+        }
+        Log.add([&] {
+          return contract::TriedCandidate{contract::rawJoin(Dir, Optional[I] + Leaf.str()), Label,
+                                          contract::TryReason::Missing, "no such directory"};
+        });
+      }
+    } else {
+      for (unsigned I : Here)
+        if (one(Optional[I], true))
+          return;
+    }
     one("", false);
   }
 
@@ -622,6 +730,8 @@ struct LdSo : ResolverState {
         if (!Ex.Undecidable.empty()) {
           if (Se.Undecided.empty() && !Se.Base)
             Se.Undecided = Label + ": " + Ex.Undecidable;
+          Log.add(contract::TryReason::Undecided, contract::rawJoin(Entry, Leaf), Label,
+                  Ex.Undecidable);
           continue;
         }
         FromToken = Ex.FromToken;
@@ -653,6 +763,17 @@ struct LdSo : ResolverState {
                  " exists on this machine, which proves nothing about the machines the tree "
                  "ships to)";
         Se.HostEntries.push_back(Label + Note);
+        // fillin_rpath: an empty entry is "./". One candidate for the
+        // machine's directory (ld.so tries its subdirectories there too,
+        // those the machine has on later searches).
+        Log.add([&] {
+          return contract::TriedCandidate{
+              contract::rawJoin(Dir.empty() ? "." : Dir, Leaf), Label,
+              contract::TryReason::HostDependent,
+              (Note.empty() ? std::string("the machine's directory")
+                            : "the machine's directory" + Note) +
+                  "; ld.so also tries its glibc-hwcaps and legacy subdirectories"};
+        });
         continue;
       }
       tryDir(Se, Dir, Leaf, Label);
@@ -901,12 +1022,15 @@ struct LdSo : ResolverState {
         return E;
       }
       if (!Rel) {
+        Log.add(contract::TryReason::OutsideRoot, Ex.Raw, "the image's directory",
+                "outside the tree " + S.root());
         placeEdge(E, Outcome::NonPortable,
               "resolves to " + Ex.Path + ", outside the tree " + S.root(),
               "ship the library inside the tree");
         return E;
       }
       Try T = tryFile(*Rel);
+      Log.add([&] { return candidate(T, Ex.Raw, "the image's directory"); });
       Se.Hit = T;
       Se.HitRaw = Ex.Raw;
       Se.HitLabel = "the image's directory";
@@ -1036,12 +1160,14 @@ struct LdSo : ResolverState {
         if (!charge())
           return;
         Edge E = resolve(X, D);
+        takeTries(E, Log);
         if ((E.Where == Outcome::Unresolved || E.Where == Outcome::NonPortable ||
              E.Where == Outcome::HostDependent) &&
             listedIn(O.Provided, E.Dependency)) {
           E.Target.reset();
           placeEdge(E, Outcome::Provided, "is declared application-provided (--provided)");
         }
+        settleTries(E, O, WhyRoot, C.WhyLeft);
         C.Roots[RI].Edges.push_back(C.Edges.size());
         C.Edges.push_back(std::move(E));
       }

@@ -76,6 +76,53 @@ struct TriedPaths {
   }
 };
 
+/// Every candidate one search tried, in the loader's order, each with its
+/// reason (contract::TriedCandidate): listed while the dependency's
+/// (MaxWhyListed), the root's and the closure's bounds allow, else counted;
+/// Make (the candidate) is called only when it is listed. What --why and
+/// a finding's "tried" print: the search that placed the edge, recorded
+/// where it took or passed over each path, not a search of its own.
+struct TryLog {
+  std::vector<contract::TriedCandidate> Listed;
+  size_t Left = 0;
+  size_t *RootLeft = nullptr, *ClosureLeft = nullptr; // the shared bounds
+  template <class MakeCandidate> void add(MakeCandidate &&Make) {
+    if (Listed.size() < MaxWhyListed && RootLeft && *RootLeft && ClosureLeft && *ClosureLeft) {
+      Listed.push_back(Make());
+      --*RootLeft;
+      --*ClosureLeft;
+    } else {
+      ++Left;
+    }
+  }
+  void add(contract::TryReason R, std::string Path, std::string Via, std::string Detail = "") {
+    add([&] {
+      return contract::TriedCandidate{std::move(Path), std::move(Via), R, std::move(Detail)};
+    });
+  }
+};
+
+/// The edge takes the search's list.
+inline void takeTries(Edge &E, TryLog &Log) {
+  E.Tried = std::move(Log.Listed);
+  E.TriedNotListed = Log.Left;
+  Log.Listed.clear();
+  Log.Left = 0;
+}
+
+/// Once the edge is placed (--provided, a weak dylib allowed): its list
+/// is kept when O.KeepTries or E is a finding (a violation, or unknown),
+/// else dropped and its share of the bounds given back.
+inline void settleTries(Edge &E, const ClosureOptions &O, size_t &RootLeft, size_t &ClosureLeft) {
+  if (O.KeepTries || E.violation() || E.Where == Outcome::Unknown)
+    return;
+  RootLeft += E.Tried.size();
+  ClosureLeft += E.Tried.size();
+  E.Tried.clear();
+  E.Tried.shrink_to_fit();
+  E.TriedNotListed = 0;
+}
+
 /// "A, B, and N more": at most MaxTriedListed of L.
 inline std::string listedUpTo(const std::vector<std::string> &L) {
   std::vector<std::string> Head(L.begin(), L.begin() + std::min(L.size(), MaxTriedListed));

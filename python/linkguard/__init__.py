@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover (Python < 3.8)
     __version__ = "0+unknown"
 
 __all__ = [
-    "CheckResult", "Finding", "FileError", "InspectResult", "LinkguardError",
+    "CheckResult", "Finding", "FileError", "InspectResult", "LinkguardError", "Tried",
     "TryLoadResult", "UsageError", "binary", "check", "inspect", "try_load",
     "inductor", "testing",
 ]
@@ -72,6 +72,19 @@ class UsageError(LinkguardError):
 
 
 @dataclass(frozen=True)
+class Tried:
+    """One path the loader tried for a dependency, in its order (docs/inspect.md):
+    ``reason`` is ``accepted``, ``missing``, ``missing-directory``,
+    ``wrong-architecture``, ``not-loadable``, ``outside-root``,
+    ``host-dependent``, ``undecided``, ``unreadable`` or ``system``."""
+
+    path: str
+    via: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class Finding:
     """One finding of ``check`` or ``try-load``.
 
@@ -81,6 +94,8 @@ class Finding:
     ``violation``, ``kept``, ``unknown`` or ``allowed`` (a violation an
     ``[[allow]]`` entry of linkguard.toml accepts; its reason is in ``raw``);
     ``advice`` its fix (docs/check.md).
+    ``tried``: for a portable finding about a search, every path the loader
+    tried, in its order (at most 128; ``tried_not_listed`` more).
     """
 
     file: str
@@ -93,6 +108,8 @@ class Finding:
     slice: Optional[str] = None
     symbols: Tuple[str, ...] = ()
     advice: str = ""
+    tried: Tuple[Tried, ...] = ()
+    tried_not_listed: int = 0
 
 
 @dataclass(frozen=True)
@@ -282,6 +299,10 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
                 slice=g.get("slice"),
                 symbols=tuple(g.get("symbols") or ()),
                 advice=g.get("advice", ""),
+                tried=tuple(Tried(path=t.get("path", ""), via=t.get("via", ""),
+                                  reason=t.get("reason", ""), detail=t.get("detail", ""))
+                            for t in g.get("tried") or ()),
+                tried_not_listed=int(g.get("triedNotListed") or 0),
             ))
     summary = doc.get("summary") or {}
     holds = code == 0 and summary.get("holds") is True
@@ -293,17 +314,21 @@ def inspect(*paths: Any, symbols: bool = False, rpaths: bool = False, arch: Opti
             scan: bool = False, tree: bool = False, search: Iterable[str] = (),
             executable: Optional[Any] = None,
             max_inflated: Optional[Union[int, str]] = None,
-            root: Iterable[str] = ()) -> InspectResult:
+            root: Iterable[str] = (), why: bool = False) -> InspectResult:
     """``linkguard inspect --json`` over PATHS: dependencies in load order per slice.
 
     Every option of ``linkguard inspect`` is a keyword (``tree=True`` is
-    ``--tree``: the load closure; its document is in ``.raw``).
+    ``--tree``: the load closure; its document is in ``.raw``; with
+    ``why=True`` each dependency also has ``tried``, every path the loader
+    tried, and ``triedNotListed``).
     """
     import os
 
     args = ["inspect", "--json"]
     if tree:
         args.append("--tree")
+    if why:
+        args.append("--why")
     args += [f"--root={r}" for r in _strs("root", root)]
     args += [f"--search={d}" for d in _strs("search", search)]
     if executable is not None:

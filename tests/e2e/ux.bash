@@ -600,6 +600,31 @@ assert c["unique"] == ["openmp"] and c["executable"] is None, c
 PY
   json_of check LG check --json --portable --executable mt/bin/runner mt/plugins
   json_of check LG check --json --portable et
+  # A portable finding about a search carries the paths ld.so tried (--why).
+  python3 - doc$n.json <<'PY' || test_failed "liba.so's libb.so: the paths tried"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for f in d["files"] for x in f["findings"] if x["dependency"] == "libb.so"][0]
+assert "tried" not in f, f  # liba.so has no DT_RUNPATH: nothing was searched
+PY
+  json_of check LG check --json --portable --search nolib et
+  python3 - doc$n.json <<'PY' || test_failed "liba.so's libb.so under --search nolib: the paths tried"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for f in d["files"] for x in f["findings"] if x["dependency"] == "libb.so"][0]
+# nolib was found missing for an earlier name (the C library's): not tried again.
+assert [(t["reason"], t["via"]) for t in f["tried"]] == [("missing-directory", "--search nolib")], f
+assert f["triedNotListed"] == 0 and "no --search" not in f["message"], f
+PY
+  json_of inspect-tree LG inspect --tree --why --json mt et
+  python3 - doc$n.json <<'PY' || test_failed "inspect --tree --why: the paths tried"
+import json, sys
+d = json.load(open(sys.argv[1]))
+app = [r for r in d["files"] if r["path"] == "et/bin/app"][0]
+a = [x for x in app["dependencies"] if x["dependency"] == "liba.so"][0]
+assert a["tried"][-1]["reason"] == "accepted", a["tried"]
+assert a["tried"][-1]["via"] == "DT_RUNPATH $ORIGIN/../lib", a["tried"]
+PY
   json_of check LG check --json --unique openmp --forbid libgomp et
   json_of check LG check --json --portable poly.pt2
   python3 - doc$n.json <<'PY' || test_failed "the binary in front of the zip keeps its name"

@@ -159,8 +159,10 @@ def test_try_load_under_a_directory_with_a_bang(tmp_path):
 
 
 # The options a keyword does not stand for: --json is always given, --help
-# and --quiet shape the text only.
+# and --quiet shape the text only; so does check's --why (its JSON carries
+# a finding's tried paths either way: Finding.tried).
 CLI_ONLY = {"help", "json", "quiet"}
+CLI_ONLY_OF = {"check": {"why"}}
 
 
 @pytest.mark.parametrize("command,function", [("check", "check"), ("inspect", "inspect"),
@@ -172,7 +174,8 @@ def test_every_cli_option_has_a_keyword(cli, command, function):
     import inspect as pyinspect
     h = run(cli, command, "--help")
     assert h.returncode == 0, h.stderr
-    options = set(re.findall(r"^  --([a-z][a-z-]*)", h.stdout, re.M)) - CLI_ONLY
+    options = (set(re.findall(r"^  --([a-z][a-z-]*)", h.stdout, re.M)) - CLI_ONLY
+               - CLI_ONLY_OF.get(command, set()))
     assert len(options) >= 5, h.stdout
     params = pyinspect.signature(getattr(linkguard, function)).parameters.values()
     keywords = {p.name.replace("_", "-") for p in params
@@ -221,3 +224,30 @@ def test_import_linkguard_then_inductor_without_torch(venv, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     r = run(os.path.join(venv, "bin", "python"), "-c", code, env=env, cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_a_portable_finding_carries_the_paths_tried(tmp_path):
+    """Finding.tried: every path ld.so tried for an unresolved name, in its
+    order, with its reason (check's JSON "tried"; docs/inspect.md); and
+    inspect(tree=True, why=True) gives each dependency's."""
+    import subprocess
+    from conftest import LLVM_BIN
+    cc = os.path.join(LLVM_BIN, "clang")
+    t = tmp_path / "t"
+    (t / "bin").mkdir(parents=True)
+    (t / "lib").mkdir()
+    (tmp_path / "x.c").write_text("int x(void) { return 0; }\n")
+    (tmp_path / "app.c").write_text("int x(void);\nint main(void) { return x(); }\n")
+    subprocess.run([cc, "-shared", "-fPIC", str(tmp_path / "x.c"), "-o", str(tmp_path / "libx.so")],
+                   check=True)
+    subprocess.run([cc, str(tmp_path / "app.c"), "-L" + str(tmp_path), "-l:libx.so",
+                    "-Wl,--enable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib", "-o", str(t / "bin" / "app")],
+                   check=True)
+    r = linkguard.check(t, portable=True)
+    f = [f for f in r.findings if f.dependency == "libx.so"][0]
+    assert f.tried and f.tried_not_listed == 0, f
+    assert f.tried[-1] == linkguard.Tried(path=f"{t}/bin/../lib/libx.so",
+                                          via="DT_RUNPATH $ORIGIN/../lib", reason="missing"), f.tried
+    i = linkguard.inspect(t, tree=True, why=True)
+    dep = [d for d in i.raw["files"][0]["dependencies"] if d["dependency"] == "libx.so"][0]
+    assert [x["path"] for x in dep["tried"]] == [x.path for x in f.tried], dep
