@@ -54,42 +54,20 @@ bool allowMatches(const config::AllowSpec &Spec, ArrayRef<std::string> Names,
   return globMatches(Spec.Value, Value);
 }
 
-std::optional<std::vector<std::string>> blamedSearchEntries(StringRef Message) {
-  // "... tries LIST first: ...", "... also tries LIST: ...", "... first
-  // tries LIST: ...": the machine's entries, before the paths tried
-  // (" (tried ...)"), which are no one's fault.
-  size_t Start = Message.find(" tries ");
-  if (Start == StringRef::npos)
+std::optional<std::vector<std::string>> blamedSearchEntries(const contract::Finding &F) {
+  if (F.TriedNotListed)
     return std::nullopt;
-  StringRef List = Message.drop_front(Start + strlen(" tries "));
-  List = List.take_front(List.find(" (tried "));
-  // listedUpTo (shipment/SearchReport.h) names at most 8 and counts the
-  // rest: the ones not named are not known.
-  for (size_t At = List.find(", and "); At != StringRef::npos;
-       At = List.find(", and ", At + 1)) {
-    StringRef After = List.drop_front(At + strlen(", and "));
-    StringRef Digits = After.take_while(isDigit);
-    if (!Digits.empty() && After.drop_front(Digits.size()).starts_with(" more"))
-      return std::nullopt;
-  }
   std::vector<std::string> Out;
   static constexpr const char *Labels[] = {"DT_RUNPATH ", "DT_RPATH ", "LC_RPATH "};
-  static constexpr const char *Ends[] = {" (", ", ", " of ", " -> ", " first", ": "};
-  for (size_t I = 0; I < List.size();) {
-    const char *Label = nullptr;
-    size_t At = StringRef::npos;
-    for (const char *L : Labels)
-      if (size_t P = List.find(L, I); P < At)
-        At = P, Label = L;
-    if (!Label)
-      break;
-    StringRef Rest = List.drop_front(At + strlen(Label));
-    size_t End = Rest.size();
-    for (const char *E : Ends)
-      End = std::min(End, Rest.find(E));
-    StringRef Entry = Rest.take_front(End);
-    Out.push_back(Entry.empty() ? "''" : Entry.str());
-    I = At + strlen(Label) + End;
+  for (const contract::TriedCandidate &T : F.Tried) {
+    if (T.Reason != contract::TryReason::HostDependent &&
+        T.Reason != contract::TryReason::OutsideRoot)
+      continue;
+    StringRef Via = T.Via;
+    if (!any_of(Labels, [&](const char *L) { return Via.consume_front(L); }))
+      return std::nullopt; // blamed on something no runpath entry names
+    if (!is_contained(Out, Via))
+      Out.push_back(Via.str());
   }
   if (Out.empty())
     return std::nullopt;
@@ -138,7 +116,7 @@ size_t AllowList::apply(ArrayRef<std::string> Names, contract::Verdict &V) {
     // machine's copy).
     if (F.Rule != "portable" || F.Placement != "host-dependent")
       continue;
-    std::optional<std::vector<std::string>> Blamed = blamedSearchEntries(F.Message);
+    std::optional<std::vector<std::string>> Blamed = blamedSearchEntries(F);
     if (!Blamed)
       continue;
     std::vector<const config::AllowSpec *> By;

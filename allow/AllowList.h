@@ -36,13 +36,16 @@ namespace linkguard::allow {
 bool allowMatches(const config::AllowSpec &Spec, llvm::ArrayRef<std::string> Names,
                   config::AllowKind Kind, llvm::StringRef Value);
 
-/// The search entries a host-dependent finding of the load closure blames
-/// (shipment/LdSo.cpp, Dyld.cpp: "... ld.so tries DT_RUNPATH /opt/x first",
-/// "... dyld also tries LC_RPATH /opt/x (...), LC_RPATH '' ..."), each as
-/// written ('' is the empty entry); none when the message blames no entry
-/// or its list is cut short ("and N more": who else is to blame is not
-/// known, so no runpath allow can decide it).
-std::optional<std::vector<std::string>> blamedSearchEntries(llvm::StringRef Message);
+/// The search entries a host-dependent finding of the load closure blames:
+/// the entries of its tried paths (contract::Finding::Tried, what the
+/// resolvers recorded while resolving, shipment/SearchReport.h TryLog)
+/// whose reason is host-dependent (an absolute, empty or relative entry:
+/// the machine's directory) or outside-root (a link or ".." out of the
+/// tree), each as written ('' is the empty entry). None when no entry is
+/// to blame (a glibc-hwcaps copy, an absolute link), or when the list is
+/// cut short (triedNotListed: who else is to blame is not known, so no
+/// runpath allow can decide it).
+std::optional<std::vector<std::string>> blamedSearchEntries(const contract::Finding &F);
 
 class AllowList {
 public:

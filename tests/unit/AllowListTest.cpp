@@ -203,45 +203,46 @@ TEST_CASE("apply: a violation an entry decides is allowed with the entry, the ot
   CHECK(L.stale()[0]->Origin == "lg.toml:5");
 }
 
-TEST_CASE("the search entries a host-dependent finding blames, as ld.so's and dyld's "
-          "closures word them",
+namespace {
+contract::TriedCandidate tried(std::string Via, contract::TryReason R) {
+  contract::TriedCandidate T;
+  T.Path = "/p";
+  T.Via = std::move(Via);
+  T.Reason = R;
+  return T;
+}
+} // namespace
+
+TEST_CASE("the search entries a host-dependent finding blames: its tried paths' entries",
           "[allow]") {
   using V = std::vector<std::string>;
-  // ld.so: the tree's copy found, a machine's entry tried first.
-  CHECK(blamedSearchEntries(
-            "DT_NEEDED libdep.so (x86_64) resolves to /t/lib/libdep.so through DT_RUNPATH "
-            "$ORIGIN/../lib, but ld.so tries DT_RUNPATH /opt/vendor/lib first: a machine with "
-            "the library there loads that copy") == V{"/opt/vendor/lib"});
-  // ld.so: no copy in the tree; the paths tried are no one's fault.
-  CHECK(blamedSearchEntries(
-            "DT_NEEDED libm2.so (x86_64) is a DT_NEEDED name that resolves to no file of the "
-            "tree; ld.so also tries DT_RUNPATH /opt/a, DT_RPATH '' (the current directory), "
-            "DT_RUNPATH $ORIGIN/.. (/t/..: above the tree), DT_RUNPATH /opt/b of t/lib/x.so: "
-            "it loads only where the machine has it there (tried DT_RUNPATH $ORIGIN/lib -> "
-            "/t/lib/libm2.so)") == V{"/opt/a", "''", "$ORIGIN/..", "/opt/b"});
-  // ld.so: a machine's file through a link.
-  CHECK(blamedSearchEntries("DT_NEEDED x (x86_64) is the C/C++ runtime's, but ld.so first tries "
-                            "DT_RUNPATH lib -> lib/libc.so.6 (a link out of the tree): a copy "
-                            "of that name there loads instead of the system's") == V{"lib"});
+  using contract::TryReason;
+  contract::Finding F;
+  // ld.so: a machine's entries, an empty one, one above the tree; the
+  // shipped directory's tries are no one's fault.
+  F.Tried = {tried("DT_RUNPATH /opt/a", TryReason::HostDependent),
+             tried("DT_RPATH ''", TryReason::HostDependent),
+             tried("DT_RUNPATH $ORIGIN/..", TryReason::OutsideRoot),
+             tried("DT_RUNPATH $ORIGIN/lib", TryReason::Missing),
+             tried("DT_RUNPATH /opt/a", TryReason::HostDependent),
+             tried("DT_RUNPATH $ORIGIN/../lib", TryReason::Accepted)};
+  CHECK(blamedSearchEntries(F) == V{"/opt/a", "''", "$ORIGIN/.."});
   // dyld.
-  CHECK(blamedSearchEntries(
-            "LC_LOAD_DYLIB @rpath/libdep.dylib (arm64) resolves to /w/libdep.dylib through "
-            "LC_RPATH @loader_path, but dyld tries LC_RPATH /opt/homebrew/lib, LC_RPATH lib "
-            "(relative: dyld tries it against the current directory of the process) "
-            "first: a machine with the library there loads that copy") ==
-        V{"/opt/homebrew/lib", "lib"});
+  F.Tried = {tried("LC_RPATH /opt/homebrew/lib", TryReason::HostDependent),
+             tried("LC_RPATH @loader_path", TryReason::Accepted)};
+  CHECK(blamedSearchEntries(F) == V{"/opt/homebrew/lib"});
   // A list cut short: who else is to blame is not known.
-  CHECK_FALSE(blamedSearchEntries("x; ld.so also tries DT_RUNPATH /a, DT_RUNPATH /b, and 7 "
-                                  "more: it loads only where the machine has it there"));
-  // A cut in the paths tried is not one in the blame.
-  CHECK(blamedSearchEntries("x; ld.so also tries DT_RUNPATH /a: it loads only where the "
-                            "machine has it there (tried DT_RUNPATH $ORIGIN -> /t/x, and 9 "
-                            "more)") == V{"/a"});
+  F.TriedNotListed = 3;
+  CHECK_FALSE(blamedSearchEntries(F));
+  F.TriedNotListed = 0;
   // No entry to blame: a glibc-hwcaps copy, an absolute link.
-  CHECK_FALSE(blamedSearchEntries(
-      "DT_NEEDED x (x86_64) resolves to /t/lib/glibc-hwcaps/x86-64-v3/x through DT_RUNPATH "
-      "$ORIGIN only on machines whose ld.so searches that subdirectory"));
-  CHECK_FALSE(blamedSearchEntries("resolves to /t/x through an absolute symbolic link"));
+  F.Tried = {tried("DT_RUNPATH $ORIGIN", TryReason::Accepted)};
+  CHECK_FALSE(blamedSearchEntries(F));
+  F.Tried.clear();
+  CHECK_FALSE(blamedSearchEntries(F));
+  // Blamed on what no search entry names: no runpath allow decides it.
+  F.Tried = {tried("DT_NEEDED /opt/x/libm.so", TryReason::HostDependent)};
+  CHECK_FALSE(blamedSearchEntries(F));
 }
 
 TEST_CASE("apply: a host-dependent finding is allowed only when every entry it blames is",
@@ -254,6 +255,8 @@ TEST_CASE("apply: a host-dependent finding is allowed only when every entry it b
   AllowList One({{"bin/app", AllowKind::Runpath, "/opt/a", "a", "lg.toml:1"}});
   contract::Verdict V;
   V.Findings = {finding(FindingKind::Violation, "portable", "libm.so", Two, "host-dependent")};
+  V.Findings[0].Tried = {tried("DT_RUNPATH /opt/a", contract::TryReason::HostDependent),
+                         tried("DT_RUNPATH /opt/b", contract::TryReason::HostDependent)};
   CHECK(One.apply(App, V) == 0);
   CHECK(V.Findings[0].Kind == FindingKind::Violation);
   CHECK(One.stale().empty()); // it matched, though it did not decide
