@@ -3,9 +3,9 @@
 // objlib/Image.h loads only what is read. For ELF that is, before
 // ELFObjectFile::create: the ELF header, the program headers and the
 // section headers (create walks the section headers to find the symbol
-// tables); then, before ELFReader.cpp runs: the PT_DYNAMIC segment and the
-// SHT_DYNAMIC section, the string table DT_STRTAB/DT_STRSZ names (mapped
-// through PT_LOAD as the loader does), and the contents of .dynsym,
+// tables); then, before ELFReader.cpp runs: the PT_INTERP and PT_DYNAMIC
+// segments and the SHT_DYNAMIC section, the string table DT_STRTAB/DT_STRSZ
+// names (mapped through PT_LOAD as the loader does), and the contents of .dynsym,
 // .gnu.version and .gnu.version_r with the sections they link to (with
 // ReadOptions::Imports false: .gnu.version_r only for VersionNeeds). Code,
 // data and the static symbol table are never read.
@@ -91,6 +91,12 @@ Error loadTablesAs(Image &Img, const ELFFile<ELFT> &F, const ReadOptions &Option
     consumeError(Phdrs.takeError());
     return Error::success();
   }
+  // The interpreter's name (ELFReader's checkDynamicSegment reads it): it
+  // was read only when a table it shares a page with was.
+  for (const typename ELFT::Phdr &P : *Phdrs)
+    if (P.p_type == ELF::PT_INTERP && P.p_offset < Img.size())
+      if (Error E = Img.load(P.p_offset, P.p_filesz))
+        return E;
   bool DynamicInFile = true;
   for (const typename ELFT::Phdr &P : *Phdrs) {
     if (P.p_type != ELF::PT_DYNAMIC)
