@@ -28,8 +28,9 @@
 //
 // The mapping an Image of a file ends with is kept for the next one on the
 // same thread (a tree's files are read one after the other): a fresh
-// anonymous page costs a fault and the kernel's clear of it each, a quarter
-// of a tree's reading (issue 36). It is handed on all zero, as a fresh one:
+// anonymous page costs a fault and the kernel's clear of it each, and the
+// mapping an munmap (3 % of a tree's check, issue 36). It is handed on all
+// zero, as a fresh one:
 // the bytes reads wrote are cleared when it is given back (memset while
 // they are few, MADV_DONTNEED of the whole mapping otherwise).
 //
