@@ -30,9 +30,9 @@
 // same thread (a tree's files are read one after the other): a fresh
 // anonymous page costs a fault and the kernel's clear of it each, and the
 // mapping an munmap (3 % of a tree's check, issue 36). It is handed on all
-// zero, as a fresh one:
-// the bytes reads wrote are cleared when it is given back (memset while
-// they are few, MADV_DONTNEED of the whole mapping otherwise).
+// zero, as a fresh one: the bytes reads wrote are cleared when it is given
+// back (memset while they are few, MADV_DONTNEED of the whole mapping
+// otherwise).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
