@@ -122,7 +122,9 @@ void Image::giveBack() {
   uint64_t Bytes = 0;
   for (const auto &[B, E] : Written)
     Bytes += E - B;
-  if (Kept + Bytes <= MaxKept) {
+  // An Image that gave pages back (release: streamed tables) would fault
+  // them in again to clear them: the kernel clears it instead.
+  if (!Released && Kept + Bytes <= MaxKept) {
     // Few bytes: clearing them keeps their pages, which the next Image
     // then writes without a fault.
     for (const auto &[B, E] : Written)
@@ -215,6 +217,7 @@ void Image::release(uint64_t Offset, uint64_t Length) {
   // MADV_DONTNEED on a private anonymous mapping: the pages are freed and
   // read as zero afterwards.
   ::madvise(Base + Begin, End - Begin, MADV_DONTNEED);
+  Released = true;
   HitBegin = HitEnd = 0;
   auto It = Loaded.upper_bound(Begin);
   if (It != Loaded.begin())

@@ -87,6 +87,7 @@ private:
   uint64_t Size = 0;
   uint64_t Reserved = 0; // the mapping's length (>= Size when handed on)
   uint64_t Kept = 0;     // bytes cleared by memset before, still resident
+  bool Released = false; // release() gave pages back
   std::vector<std::pair<uint64_t, uint64_t>> Written; // what pread wrote
   std::string Name;
   std::map<uint64_t, uint64_t> Loaded; // loaded page runs: begin -> end
