@@ -839,7 +839,10 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       }, V);
     contract::AdviceContext Advice;
     Advice.Fmt = Info.Fmt;
-    Advice.DropFlag = dropFlagFor(Info.Fmt);
+    // Only a finding reads it: the ELF flag is parsed from the shipped
+    // rules (a tenth of a clean tree's check, issue 36).
+    if (!V.Findings.empty())
+      Advice.DropFlag = dropFlagFor(Info.Fmt);
     Advice.From = pytorchImage(I) ? contract::Origin::PyTorchExport : contract::Origin::Link;
     Advice.ExecutableGiven = !CO.Executable.empty();
     const shipment::ShippedImage &SI = S->images()[I];

@@ -3,10 +3,11 @@
 // objlib/Image.h loads only what is read. For ELF that is, before
 // ELFObjectFile::create: the ELF header, the program headers and the
 // section headers (create walks the section headers to find the symbol
-// tables); then, before ELFReader.cpp runs: the PT_DYNAMIC segment and the
-// SHT_DYNAMIC section, the string table DT_STRTAB/DT_STRSZ names (mapped
-// through PT_LOAD as the loader does), and the contents of .dynsym,
-// .gnu.version and .gnu.version_r with the sections they link to. Code,
+// tables); then, before ELFReader.cpp runs: the PT_INTERP and PT_DYNAMIC
+// segments and the SHT_DYNAMIC section, the string table DT_STRTAB/DT_STRSZ
+// names (mapped through PT_LOAD as the loader does), and the contents of .dynsym,
+// .gnu.version and .gnu.version_r with the sections they link to (with
+// ReadOptions::Imports false: .gnu.version_r only for VersionNeeds). Code,
 // data and the static symbol table are never read.
 //
 // Where a header is damaged, nothing more is loaded: the reader then reports
@@ -83,12 +84,19 @@ Error loadDynamicStrings(Image &Img, const ELFFile<ELFT> &F) {
   return Img.load(Offset, *Size);
 }
 
-template <class ELFT> Error loadTablesAs(Image &Img, const ELFFile<ELFT> &F) {
+template <class ELFT>
+Error loadTablesAs(Image &Img, const ELFFile<ELFT> &F, const ReadOptions &Options) {
   Expected<typename ELFT::PhdrRange> Phdrs = F.program_headers();
   if (!Phdrs) {
     consumeError(Phdrs.takeError());
     return Error::success();
   }
+  // The interpreter's name (ELFReader's checkDynamicSegment reads it): it
+  // was read only when a table it shares a page with was.
+  for (const typename ELFT::Phdr &P : *Phdrs)
+    if (P.p_type == ELF::PT_INTERP && P.p_offset < Img.size())
+      if (Error E = Img.load(P.p_offset, P.p_filesz))
+        return E;
   bool DynamicInFile = true;
   for (const typename ELFT::Phdr &P : *Phdrs) {
     if (P.p_type != ELF::PT_DYNAMIC)
@@ -109,20 +117,22 @@ template <class ELFT> Error loadTablesAs(Image &Img, const ELFFile<ELFT> &F) {
     return Error::success();
   }
   for (const typename ELFT::Shdr &Sec : *Sections) {
-    switch (Sec.sh_type) {
-    case ELF::SHT_DYNAMIC:
-    case ELF::SHT_DYNSYM:
-    case ELF::SHT_GNU_versym:
-    case ELF::SHT_GNU_verneed:
-      if (Error E = loadSection<ELFT>(Img, Sec))
+    // Without imports (ReadOptions::Imports) the reader reads neither
+    // .dynsym nor .gnu.version, and .gnu.version_r only for VersionNeeds:
+    // the closure of a tree then reads a fraction of each ELF file (issue
+    // 36).
+    const bool Wanted =
+        Sec.sh_type == ELF::SHT_DYNAMIC ||
+        ((Sec.sh_type == ELF::SHT_DYNSYM || Sec.sh_type == ELF::SHT_GNU_versym) &&
+         Options.Imports) ||
+        (Sec.sh_type == ELF::SHT_GNU_verneed && (Options.Imports || Options.VersionNeeds));
+    if (!Wanted)
+      continue;
+    if (Error E = loadSection<ELFT>(Img, Sec))
+      return E;
+    if (Sec.sh_link < Sections->size())
+      if (Error E = loadSection<ELFT>(Img, (*Sections)[Sec.sh_link]))
         return E;
-      if (Sec.sh_link < Sections->size())
-        if (Error E = loadSection<ELFT>(Img, (*Sections)[Sec.sh_link]))
-          return E;
-      break;
-    default:
-      break;
-    }
   }
   if (!DynamicInFile)
     return Error::success();
@@ -130,8 +140,8 @@ template <class ELFT> Error loadTablesAs(Image &Img, const ELFFile<ELFT> &F) {
 }
 
 template <class ELFT>
-Error loadTablesFor(Image &Img, const ELFObjectFileBase &Obj) {
-  return loadTablesAs<ELFT>(Img, cast<ELFObjectFile<ELFT>>(Obj).getELFFile());
+Error loadTablesFor(Image &Img, const ELFObjectFileBase &Obj, const ReadOptions &Options) {
+  return loadTablesAs<ELFT>(Img, cast<ELFObjectFile<ELFT>>(Obj).getELFFile(), Options);
 }
 
 } // namespace
@@ -147,13 +157,13 @@ Error loadELFHeaders(Image &Img) {
   return Big ? loadHeadersAs<ELF32BE>(Img) : loadHeadersAs<ELF32LE>(Img);
 }
 
-Error loadELFTables(Image &Img, const ELFObjectFileBase &Obj) {
+Error loadELFTables(Image &Img, const ELFObjectFileBase &Obj, const ReadOptions &Options) {
   bool Little = Obj.isLittleEndian();
   if (Obj.getBytesInAddress() == 8)
-    return Little ? loadTablesFor<ELF64LE>(Img, Obj)
-                  : loadTablesFor<ELF64BE>(Img, Obj);
-  return Little ? loadTablesFor<ELF32LE>(Img, Obj)
-                : loadTablesFor<ELF32BE>(Img, Obj);
+    return Little ? loadTablesFor<ELF64LE>(Img, Obj, Options)
+                  : loadTablesFor<ELF64BE>(Img, Obj, Options);
+  return Little ? loadTablesFor<ELF32LE>(Img, Obj, Options)
+                : loadTablesFor<ELF32BE>(Img, Obj, Options);
 }
 
 } // namespace linkguard::objlib

@@ -41,9 +41,10 @@ llvm::Error loadELFHeaders(Image &Img);
 
 /// Loads what readELFFile reads: the dynamic segment and section, the
 /// dynamic string table, .dynsym, .gnu.version, .gnu.version_r and the
-/// string tables they link to (ELFLoad.cpp).
-llvm::Error loadELFTables(Image &Img,
-                          const llvm::object::ELFObjectFileBase &Obj);
+/// string tables they link to, as far as Options has them read
+/// (ELFLoad.cpp).
+llvm::Error loadELFTables(Image &Img, const llvm::object::ELFObjectFileBase &Obj,
+                          const ReadOptions &Options);
 
 /// Decodes an ELF file of any class and byte order.
 llvm::Expected<Slice> readELFFile(const llvm::object::ELFObjectFileBase &Obj,

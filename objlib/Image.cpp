@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -17,6 +18,27 @@ namespace linkguard::objlib {
 namespace {
 
 constexpr uint64_t PageSize = 4096;
+
+/// The mapping the last Image of a file on this thread gave back (Image.h),
+/// all zero; a file larger than it gets a mapping of its own.
+struct Spare {
+  char *Base = nullptr;
+  uint64_t Size = 0;
+  uint64_t Kept = 0; // bytes of it cleared by memset: resident zero pages
+  Spare() = default;
+  Spare(const Spare &) = delete;
+  Spare &operator=(const Spare &) = delete;
+  ~Spare() {
+    if (Base)
+      ::munmap(Base, Size);
+  }
+};
+thread_local Spare TheSpare;
+
+/// What a given-back mapping may hold as resident zero pages (cleared by
+/// memset rather than given to the kernel): the peak RSS a tree's check
+/// pays for not faulting them again.
+constexpr uint64_t MaxKept = 4 << 20;
 
 Error unreadable(const std::string &Path, const Twine &Why) {
   return make_error<ReadError>(ReadErrorKind::Unreadable,
@@ -58,6 +80,15 @@ Expected<std::unique_ptr<Image>> Image::open(const std::string &Path) {
   I->Size = static_cast<uint64_t>(St.st_size);
   if (I->Size == 0)
     return std::move(I);
+  if (TheSpare.Base && TheSpare.Size >= I->Size) {
+    // The last Image's mapping, zero again (giveBack).
+    I->Base = TheSpare.Base;
+    I->Reserved = TheSpare.Size;
+    I->Kept = TheSpare.Kept;
+    TheSpare.Base = nullptr;
+    TheSpare.Size = TheSpare.Kept = 0;
+    return std::move(I);
+  }
   // MAP_NORESERVE: address space only; the kernel hands out zero pages as
   // they are written, so a sparse 1 GB file costs what is read of it.
   void *P = ::mmap(nullptr, I->Size, PROT_READ | PROT_WRITE,
@@ -67,6 +98,7 @@ Expected<std::unique_ptr<Image>> Image::open(const std::string &Path) {
                       "cannot reserve " + Twine(I->Size) +
                           " bytes of address space: " + errnoMessage(errno));
   I->Base = static_cast<char *>(P);
+  I->Reserved = I->Size;
   return std::move(I);
 }
 
@@ -82,8 +114,35 @@ Image::~Image() {
   if (FD < 0)
     return;
   if (Base)
-    ::munmap(Base, Size);
+    giveBack();
   ::close(FD);
+}
+
+void Image::giveBack() {
+  uint64_t Bytes = 0;
+  for (const auto &[B, E] : Written)
+    Bytes += E - B;
+  // An Image that gave pages back (release: streamed tables) would fault
+  // them in again to clear them: the kernel clears it instead.
+  if (!Released && Kept + Bytes <= MaxKept) {
+    // Few bytes: clearing them keeps their pages, which the next Image
+    // then writes without a fault.
+    for (const auto &[B, E] : Written)
+      std::memset(Base + B, 0, E - B);
+    Kept += Bytes;
+  } else {
+    ::madvise(Base, Reserved, MADV_DONTNEED); // zero pages again, none resident
+    Kept = 0;
+  }
+  if (TheSpare.Base && TheSpare.Size >= Reserved) {
+    ::munmap(Base, Reserved); // the spare serves more files
+    return;
+  }
+  if (TheSpare.Base)
+    ::munmap(TheSpare.Base, TheSpare.Size);
+  TheSpare.Base = Base;
+  TheSpare.Size = Reserved;
+  TheSpare.Kept = Kept;
 }
 
 MemoryBufferRef Image::buffer() const { return {StringRef(Base, Size), Name}; }
@@ -101,6 +160,10 @@ Error Image::readPages(uint64_t Begin, uint64_t End) {
       return unreadable(Name, "the file shrank to " + Twine(At) +
                                   " bytes while it was being read (it had " +
                                   Twine(Size) + ")");
+    if (!Written.empty() && Written.back().second == At)
+      Written.back().second = At + static_cast<uint64_t>(N);
+    else
+      Written.emplace_back(At, At + static_cast<uint64_t>(N));
     At += static_cast<uint64_t>(N);
   }
   return Error::success();
@@ -154,6 +217,7 @@ void Image::release(uint64_t Offset, uint64_t Length) {
   // MADV_DONTNEED on a private anonymous mapping: the pages are freed and
   // read as zero afterwards.
   ::madvise(Base + Begin, End - Begin, MADV_DONTNEED);
+  Released = true;
   HitBegin = HitEnd = 0;
   auto It = Loaded.upper_bound(Begin);
   if (It != Loaded.begin())

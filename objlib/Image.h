@@ -26,6 +26,14 @@
 // An Image of a caller's buffer (readBinary(MemoryBufferRef, Name)) is that
 // buffer; load() and release() do nothing.
 //
+// The mapping an Image of a file ends with is kept for the next one on the
+// same thread (a tree's files are read one after the other): a fresh
+// anonymous page costs a fault and the kernel's clear of it each, and the
+// mapping an munmap (3 % of a tree's check, issue 36). It is handed on all
+// zero, as a fresh one: the bytes reads wrote are cleared when it is given
+// back (memset while they are few, MADV_DONTNEED of the whole mapping
+// otherwise).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -36,6 +44,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace linkguard::objlib {
 
@@ -69,10 +79,16 @@ public:
 private:
   Image() = default;
   llvm::Error readPages(uint64_t Begin, uint64_t End);
+  /// Clears what reads wrote and keeps the mapping for the next Image.
+  void giveBack();
 
   int FD = -1;          // -1 for a view
   char *Base = nullptr; // the mapping, or the viewed buffer
   uint64_t Size = 0;
+  uint64_t Reserved = 0; // the mapping's length (>= Size when handed on)
+  uint64_t Kept = 0;     // bytes cleared by memset before, still resident
+  bool Released = false; // release() gave pages back
+  std::vector<std::pair<uint64_t, uint64_t>> Written; // what pread wrote
   std::string Name;
   std::map<uint64_t, uint64_t> Loaded; // loaded page runs: begin -> end
   uint64_t HitBegin = 0, HitEnd = 0;   // the run the last load() ended in

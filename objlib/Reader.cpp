@@ -218,7 +218,7 @@ Expected<BinaryInfo> readImage(Image &Img, const ReadOptions &Options) {
   }
   if (auto *ELF = dyn_cast<ELFObjectFileBase>(Obj->get())) {
     Info.Fmt = Format::ELF;
-    if (Error E = loadELFTables(Img, *ELF))
+    if (Error E = loadELFTables(Img, *ELF, Options))
       return std::move(E);
     Expected<Slice> S = readELFFile(*ELF, Path, Options);
     if (!S)

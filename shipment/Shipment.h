@@ -23,6 +23,7 @@
 #include "objlib/BinaryInfo.h"
 #include "objlib/Reader.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -243,6 +244,7 @@ private:
   /// and inode), or I itself.
   std::optional<size_t> sameFile(size_t I);
   std::map<std::pair<uint64_t, uint64_t>, size_t> ByInode;
+  llvm::DenseMap<size_t, size_t> SameAs; // sameFile's answers, by image
   std::optional<size_t> readLazily(const std::string &Rel, bool *NotBinary, bool *Object);
 
   Kind K = Kind::Directory;

@@ -15,7 +15,8 @@
 // byte libObject reads that was not loaded would read as zero. Any
 // difference aborts, naming both results. A third read lists the imports
 // of some dependencies only (ReadOptions, as check and verify read) and must
-// differ from the full read in those lists alone. The dump includes the
+// differ from the full read in those lists alone; a fourth, without imports
+// (the closure's), must equal the same read from memory. The dump includes the
 // Mach-O facts dyld's validation reads and the refusals
 // contract/DyldRules.h finds in them.
 //
@@ -161,5 +162,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
             "elsewhere",
             "full", FromMemoryListed, "partial",
             dump(readBinary(Buffer, Path, Some)));
+  // The closure's read (no import table, .gnu.version_r for a wheel's
+  // tree) loads less of the file (objlib/ELFLoad.cpp): what it then reads
+  // must all be loaded too.
+  ReadOptions Names;
+  Names.Imports = false;
+  Names.VersionNeeds = true;
+  mustAgree("reading the file without imports and reading the same bytes from memory disagree",
+            "file", dump(readBinary(Path, Names)), "memory", dump(readBinary(Buffer, Path, Names)));
   return 0;
 }

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <thread>
+#include <utility>
 #include <unistd.h>
 
 using namespace linkguard::objlib;
@@ -191,4 +192,84 @@ TEST_CASE("objlib: reading races a writer that truncates the file",
   INFO("read " << Read << ", unreadable " << Unreadable << ", malformed "
                << Malformed);
   CHECK(Read + Unreadable + Malformed == 4000);
+}
+
+TEST_CASE("objlib: an Image's mapping is handed on all zero", "[objlib]") {
+  // Image keeps the mapping of a file it read for the next file (issue 36):
+  // a byte no reader loaded must still read as zero, whatever the last file
+  // held there. Both ways of clearing: a few pages (memset) and more than
+  // the pages kept resident, or some given back already (MADV_DONTNEED).
+  for (auto [Size, Release] : {std::pair<uint64_t, bool>{uint64_t(64) << 10, false},
+                               {uint64_t(6) << 20, false},
+                               {uint64_t(64) << 10, true}}) {
+    INFO(Size << (Release ? ", part released" : ""));
+    std::string Full = fixtures().path("ones.bin"), Empty = fixtures().path("zeros.bin");
+    fixtures().write("ones.bin", std::string(Size, '\xff'));
+    fixtures().write("zeros.bin", std::string(Size, '\0'));
+    {
+      Expected<std::unique_ptr<Image>> A = Image::open(Full);
+      REQUIRE(static_cast<bool>(A));
+      REQUIRE_FALSE(static_cast<bool>((*A)->load(0, Size)));
+      REQUIRE(static_cast<unsigned char>((*A)->data()[Size - 1]) == 0xff);
+      if (Release)
+        (*A)->release(8192, 16384); // a streamed table's window given back
+    }
+    fixtures().write("ones.bin", std::string(Size, '\x01')); // another file's bytes
+    Expected<std::unique_ptr<Image>> B = Image::open(Full);
+    REQUIRE(static_cast<bool>(B));
+    // Nothing loaded yet: every byte reads as zero, not as the last file's.
+    const uint8_t *D = (*B)->data();
+    size_t NonZero = 0;
+    for (uint64_t I = 0; I < Size; ++I)
+      NonZero += D[I] != 0;
+    CHECK(NonZero == 0);
+    REQUIRE_FALSE(static_cast<bool>((*B)->load(4096, 4096)));
+    CHECK(D[4096] == 1);
+    CHECK(D[0] == 0);
+    CHECK(D[8192] == 0);
+  }
+}
+
+TEST_CASE("objlib: an ELF file read without imports equals its bytes read from memory",
+          "[objlib]") {
+  // Without imports, objlib loads neither .dynsym nor .gnu.version, and
+  // .gnu.version_r only for VersionNeeds (objlib/ELFLoad.cpp): what the
+  // reader then reads must all be loaded.
+  REQUIRE_TOOLCHAIN();
+  fixtures().write("noimp.c", "#include <math.h>\n#include <stdio.h>\n"
+                              "double k(double x) { printf(\"%f\", x); return cos(x); }\n");
+  if (!fixtures().run({BinDir + "/clang", "-shared", "-fPIC", fixtures().path("noimp.c"), "-lm",
+                       "-Wl,-rpath,$ORIGIN/../lib", "-Wl,-soname,libnoimp.so.1", "-o",
+                       fixtures().path("libnoimp.so")})) {
+    WARN("no host ELF link: not run");
+    return;
+  }
+  std::string Path = fixtures().path("libnoimp.so");
+  auto Buf = MemoryBuffer::getFile(Path);
+  REQUIRE(Buf);
+  for (bool Needs : {false, true}) {
+    INFO(Needs);
+    ReadOptions O;
+    O.Imports = false;
+    O.VersionNeeds = Needs;
+    Expected<BinaryInfo> FromFile = readBinary(Path, O);
+    REQUIRE(static_cast<bool>(FromFile));
+    const BinaryInfo &File = *FromFile;
+    Expected<BinaryInfo> Memory = readBinary((*Buf)->getMemBufferRef(), Path, O);
+    REQUIRE(static_cast<bool>(Memory));
+    REQUIRE(File.Slices.size() == 1);
+    REQUIRE(Memory->Slices.size() == 1);
+    const Slice &A = File.Slices[0], &B = Memory->Slices[0];
+    CHECK(A.InstallName == "libnoimp.so.1");
+    CHECK(A.InstallName == B.InstallName);
+    REQUIRE(A.Dependencies.size() == B.Dependencies.size());
+    CHECK(A.Dependencies.size() >= 2);
+    for (size_t J = 0; J < A.Dependencies.size(); ++J)
+      CHECK(A.Dependencies[J].Name == B.Dependencies[J].Name);
+    REQUIRE(A.SearchPaths.size() == 1);
+    CHECK(A.SearchPaths[0].Path == "$ORIGIN/../lib");
+    CHECK(A.VersionNeeds == B.VersionNeeds);
+    CHECK(A.VersionNeeds.empty() == !Needs);
+    CHECK(A.Warnings == B.Warnings);
+  }
 }
