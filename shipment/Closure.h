@@ -42,7 +42,7 @@ namespace linkguard::shipment {
 /// (Edge::TriedNotListed), its text never made. The output of --why is
 /// bounded whatever the tree holds (4,000 DT_RUNPATH entries x 200 names:
 /// scripts/lib/crafted_runpath.py, tests/e2e/inspect_why.bash).
-constexpr size_t MaxWhyListed = 128;
+constexpr size_t MaxWhyListed = 256;
 constexpr size_t MaxWhyPerRoot = 1024;
 constexpr size_t MaxWhyPerClosure = 8192;
 

@@ -107,14 +107,21 @@ std::vector<std::string> optionalSubdirs(const ELFKind &K) {
   if (K.Machine == ELF::EM_X86_64 && K.Class == ELF::ELFCLASS64) {
     for (const char *L : {"x86-64-v4", "x86-64-v3", "x86-64-v2"})
       Out.push_back(std::string("glibc-hwcaps/") + L + "/");
-    // tls / platform / hwcap, each present or not, tls outermost.
+    // The power set of temp[] = {the hwcap names by bit (x86_64, then
+    // avx512_1: sysdeps/x86/dl-hwcap.h HWCAP_IMPORTANT), the platform,
+    // "tls"}, each path written from the last string to the first and the
+    // subsets in descending binary order (_dl_important_hwcaps' "power set
+    // construction"): tls/P/avx512_1/x86_64, tls/P/avx512_1, tls/P/x86_64,
+    // tls/P, tls/avx512_1/x86_64, ... One machine has one platform; the
+    // union keeps each machine's order.
     for (const char *Tls : {"tls/", ""})
       for (const char *Plat : {"x86_64/", "haswell/", "xeon_phi/", ""})
-        for (const char *Cap : {"x86_64/", "avx512_1/", ""}) {
-          std::string Sub = std::string(Tls) + Plat + Cap;
-          if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
-            Out.push_back(Sub);
-        }
+        for (const char *Avx : {"avx512_1/", ""})
+          for (const char *X86 : {"x86_64/", ""}) {
+            std::string Sub = std::string(Tls) + Plat + Avx + X86;
+            if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
+              Out.push_back(Sub);
+          }
     return Out;
   }
   // Other machines: the legacy "tls" and the platform's own name.

@@ -95,7 +95,7 @@ class Finding:
     ``[[allow]]`` entry of linkguard.toml accepts; its reason is in ``raw``);
     ``advice`` its fix (docs/check.md).
     ``tried``: for a portable finding about a search, every path the loader
-    tried, in its order (at most 128; ``tried_not_listed`` more).
+    tried, in its order (at most 256; ``tried_not_listed`` more).
     """
 
     file: str

@@ -300,5 +300,22 @@ PY
   t/bin/app 2>ld.err; st=$?
   expect_equal "$st" 127 "ld.so looks in t/real/lib ($(cat ld.err))"
   expect_equal "$(ldso_verdict t)" 1 "check --portable, the tree and t/bin/app alone ($(cat tree.out file.out))"
+
+  TEST "review: the legacy power set holds avx512_1/x86_64/: an AVX512_1 machine's glibc 2.36 takes that copy"
+  # elf/dl-hwcaps.c _dl_important_hwcaps: with both hwcap names
+  # (sysdeps/x86/dl-hwcap.h HWCAP_IMPORTANT) a path holds both,
+  # tls/PLATFORM/avx512_1/x86_64/ first. This CPU's ld.so lists what it
+  # searches (ld.so --help); linkguard judges every machine's.
+  ldso_lib t/lib/avx512_1/x86_64 libw.so libw.so
+  ldso_app t "-Wl,-rpath,\$ORIGIN/../lib -Wl,--enable-new-dtags -Lt/lib/avx512_1/x86_64" libw.so
+  if /lib64/ld-linux-x86-64.so.2 --help | grep -q 'avx512_1 (supported, searched)'; then
+    expect_status 0 t/bin/app
+  else
+    t/bin/app 2>ld.err; st=$?
+    expect_equal "$st" 127 "this CPU's ld.so does not search avx512_1/ ($(cat ld.err))"
+  fi
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+  expect_contains "$(cat tree.out)" "lib/avx512_1/x86_64/libw.so"
+  expect_contains "$(cat tree.out)" "only on machines whose ld.so searches that subdirectory"
 }
 

@@ -604,12 +604,12 @@ def has_abs_link(spec):
 OLDCOPY = "/old-path-copy"
 DEBUG_LINE = re.compile(r"^\s*\d+:\s(.*)$")
 # glibc 2.36 elf/dl-hwcaps.c _dl_important_hwcaps (legacy part) with
-# sysdeps/x86/dl-procinfo.h: "tls", the platform (AT_PLATFORM x86_64,
-# haswell, xeon_phi) and the hwcap names (x86_64, avx512_1), each present
+# sysdeps/x86/dl-hwcap.h: "tls", the platform (AT_PLATFORM x86_64,
+# haswell, xeon_phi) and the hwcap names (avx512_1, x86_64), each present
 # or not, in that nesting: every subdirectory some x86-64 CPU searches.
-LEGACY_SUBDIRS = sorted({"/".join(x for x in (t, p, c) if x)
+LEGACY_SUBDIRS = sorted({"/".join(x for x in (t, p, a, c) if x)
                          for t in ("tls", "") for p in ("x86_64", "haswell", "xeon_phi", "")
-                         for c in ("x86_64", "avx512_1", "")} - {""})
+                         for a in ("avx512_1", "") for c in ("x86_64", "")} - {""})
 
 
 def elf_skipped(p):
