@@ -9,7 +9,9 @@
 
 #include "commands/Inputs.h"
 
+#include "contract/Contract.h"
 #include "shipment/Closure.h"
+#include "shipment/Definers.h"
 #include "shipment/Shipment.h"
 
 #include "llvm/Support/JSON.h"
@@ -53,6 +55,19 @@ std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
                         const shipment::Edge &E);
 std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure &C,
                             const shipment::Conflict &K);
+
+/// check --portable's rule one-definer (shipment/Definers.h): a finding
+/// per pair of images and slice, for image Second ("" slice for a
+/// single-slice file), naming the symbols (the first MaxListed in the
+/// message, the first 64 in Symbols) and the root whose closure holds both.
+contract::Finding definerFinding(const shipment::Shipment &S, const shipment::Closure &C,
+                                 const shipment::DuplicateDefinitions &D,
+                                 const std::string &Slice);
+/// An image whose exports could not be read: unknown (undecided).
+contract::Finding unreadableExportsFinding(const shipment::Shipment &S,
+                                           const shipment::Closure &C,
+                                           const shipment::UnreadableExports &U,
+                                           const std::string &Slice);
 
 /// inspect --tree: one record per root, dependencies nested.
 llvm::json::Object rootRecord(const shipment::Shipment &S, const shipment::Closure &C,

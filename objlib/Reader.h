@@ -61,6 +61,12 @@ struct ReadOptions {
   /// With Imports false, still read .gnu.version_r into
   /// Slice::VersionNeeds (ELF; one section, bounded by its size).
   bool VersionNeeds = false;
+  /// Read each slice's strong exported definitions into Slice::Exports
+  /// (objlib/Exports.cpp): ELF .dynsym, a Mach-O export trie or, without
+  /// one, its symbol table. KeepExport, when set, keeps only the names it
+  /// accepts (a caller asking whether an image defines a few names).
+  bool Exports = false;
+  std::function<bool(llvm::StringRef Name)> KeepExport;
   bool listsImportsOf(llvm::StringRef DependencyName) const {
     return !ListImportsOf || ListImportsOf(DependencyName);
   }

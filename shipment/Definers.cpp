@@ -1,0 +1,110 @@
+//===- Definers.cpp - one definer per symbol in each load closure ---------===//
+#include "shipment/Definers.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+using namespace llvm;
+
+namespace linkguard::shipment {
+
+namespace {
+
+/// ELF: GNU ld's and lld's default linker scripts and symbol tables define
+/// _edata, _end and __bss_start in every shared object (binutils
+/// ld/scripttempl/elf.sc; lld ELF/Writer.cpp addReservedSymbols, which also
+/// names the ARM spellings __bss_start__, __bss_end__, _bss_end__,
+/// __end__), and glibc's crti.o / crtn.o give every image _init and _fini
+/// (sysdeps/x86_64/crti.S). Mach-O: ld64's header symbols
+/// (<mach-o/ldsyms.h>), one in each image of its type.
+constexpr ReservedName Reserved[] = {
+    {"__bss_end__", "lld ELF/Writer.cpp (ARM)"},
+    {"__bss_start", "binutils ld/scripttempl/elf.sc"},
+    {"__bss_start__", "lld ELF/Writer.cpp (ARM)"},
+    {"__end__", "lld ELF/Writer.cpp (ARM)"},
+    {"__mh_bundle_header", "mach-o/ldsyms.h"},
+    {"__mh_dylib_header", "mach-o/ldsyms.h"},
+    {"__mh_execute_header", "mach-o/ldsyms.h"},
+    {"_bss_end__", "lld ELF/Writer.cpp (ARM)"},
+    {"_edata", "binutils ld/scripttempl/elf.sc"},
+    {"_end", "binutils ld/scripttempl/elf.sc"},
+    {"_fini", "glibc sysdeps/x86_64/crti.S (crtn.o)"},
+    {"_init", "glibc sysdeps/x86_64/crti.S"},
+};
+
+const objlib::Slice *sliceFor(const Shipment &S, size_t Img, const Root &R) {
+  const objlib::BinaryInfo &B = S.images()[Img].Info;
+  if (B.Fmt == objlib::Format::ELF)
+    return B.Slices.size() == 1 ? &B.Slices[0] : nullptr;
+  for (const objlib::Slice &Sl : B.Slices)
+    if (Sl.Arch == R.Arch)
+      return &Sl;
+  for (const std::string &A : R.Grading) // the slice dyld maps for this process
+    for (const objlib::Slice &Sl : B.Slices)
+      if (Sl.Arch == A)
+        return &Sl;
+  return nullptr;
+}
+
+} // namespace
+
+ArrayRef<ReservedName> reservedNames() { return Reserved; }
+
+bool isReservedName(StringRef Name) {
+  return llvm::any_of(Reserved, [&](const ReservedName &R) { return Name == R.Name; });
+}
+
+Definers findDuplicateDefinitions(const Shipment &S, const Closure &C) {
+  Definers Out;
+  // (first, second, slice) -> index into Out.Duplicates.
+  std::map<std::tuple<size_t, size_t, std::string>, size_t> Pairs;
+  std::set<std::pair<size_t, std::string>> Unreadable;
+  // A root whose (image, slice) sequence was walked already adds nothing.
+  std::set<std::vector<std::pair<size_t, const objlib::Slice *>>> Walked;
+  for (size_t RI = 0; RI < C.Roots.size(); ++RI) {
+    const Root &R = C.Roots[RI];
+    std::vector<std::pair<size_t, const objlib::Slice *>> Images;
+    for (size_t I : R.Loaded)
+      if (I < S.images().size())
+        Images.emplace_back(I, sliceFor(S, I, R));
+    if (Images.size() < 2 || !Walked.insert(Images).second)
+      continue;
+    StringMap<size_t> Owner; // name -> the first image defining it
+    for (const auto &[I, Sl] : Images) {
+      if (!Sl)
+        continue;
+      if (!Sl->ExportsRead || !Sl->ExportsProblem.empty()) {
+        if (Unreadable.insert({I, Sl->Arch}).second)
+          Out.Unreadable.push_back({RI, I, Sl->Arch,
+                                    Sl->ExportsRead ? Sl->ExportsProblem
+                                                    : "its exports were not read"});
+        if (!Sl->ExportsRead)
+          continue;
+      }
+      for (const std::string &Name : Sl->Exports) {
+        if (isReservedName(Name))
+          continue;
+        auto [It, New] = Owner.try_emplace(Name, I);
+        if (New || It->second == I)
+          continue;
+        auto [P, NewPair] =
+            Pairs.try_emplace({It->second, I, Sl->Arch}, Out.Duplicates.size());
+        if (NewPair)
+          Out.Duplicates.push_back({RI, It->second, I, Sl->Arch, {}});
+        Out.Duplicates[P->second].Symbols.push_back(Name);
+      }
+    }
+  }
+  for (DuplicateDefinitions &D : Out.Duplicates) {
+    llvm::sort(D.Symbols);
+    D.Symbols.erase(std::unique(D.Symbols.begin(), D.Symbols.end()), D.Symbols.end());
+  }
+  return Out;
+}
+
+} // namespace linkguard::shipment
