@@ -1,6 +1,7 @@
 //===- Outcome.cpp - classify a loader run, judge its images --------------===//
 #include "tryload/Outcome.h"
 
+#include "libnames/LibraryNames.h"
 #include "objlib/Reader.h"
 #include "support/EnumNames.h"
 #include "support/StableSort.h"
@@ -208,10 +209,32 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
   return hostSlice(*B).InstallName;
 }
 
+std::vector<std::string> markersOnDisk(const MappedFile &F) {
+  struct stat St;
+  if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
+    return {};
+#if defined(__linux__)
+  if (!F.sameFile(major(St.st_dev), minor(St.st_dev), St.st_ino))
+    return {};
+#endif
+  objlib::ReadOptions Opts;
+  Opts.Imports = false;
+  Opts.Exports = true;
+  Opts.KeepExport = libnames::isRuntimeMarker;
+  llvm::Expected<objlib::BinaryInfo> B = objlib::readBinary(F.Path, Opts);
+  if (!B) {
+    llvm::consumeError(B.takeError());
+    return {};
+  }
+  if (B->Slices.empty())
+    return {};
+  return hostSlice(*B).Exports;
+}
+
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
                         const std::optional<std::string> &Call,
                         const contract::ContractSpec &Spec, SonameFn Soname,
-                        NeededFn Needed) {
+                        NeededFn Needed, DefinesFn Defines) {
   TryLoadVerdict V;
   const LoaderReport &R = Run.Report;
   auto incomplete = [&](std::string Why) {
@@ -371,6 +394,9 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
     if (!Spec.Forbid.empty()) {
       readSonames();
       for (size_t I = 0; I < Images.size(); ++I) {
+        // A runtime under any name is one by what it defines (--forbid
+        // openmp: a renamed libgomp).
+        V.Images[I].Image.Defines = Defines(Images[I].File);
         if (!SonameOf[I])
           continue;
         contract::LoadedImage &Named = V.Images[I].Image;
