@@ -371,7 +371,7 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
     for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
       if (C.Roots[Dup.Root].Image == 0)
         Out.Findings.push_back(
-            definerFinding(**S, C, Dup, Universal ? Dup.Slice : std::string()));
+            definerFinding(**S, C, Dup, Universal ? Dup.Slice : std::string(), Dup.Second == 0));
     for (const shipment::UnreadableExports &U : D.Unreadable)
       if (C.Roots[U.Root].Image == 0)
         Out.Findings.push_back(

@@ -117,7 +117,7 @@ std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure
 
 contract::Finding definerFinding(const shipment::Shipment &S, const shipment::Closure &C,
                                  const shipment::DuplicateDefinitions &D,
-                                 const std::string &Slice) {
+                                 const std::string &Slice, bool OnSecond) {
   constexpr size_t MaxListed = 8, MaxSymbols = 64;
   contract::Finding F;
   F.Slice = Slice;
@@ -130,7 +130,8 @@ contract::Finding definerFinding(const shipment::Shipment &S, const shipment::Cl
   if (N > MaxListed)
     Names += " and " + std::to_string(N - MaxListed) + " more";
   const shipment::Root &R = C.Roots[D.Root];
-  F.Message = "defines " + std::to_string(N) + (N == 1 ? " name" : " names") + " that " +
+  F.Message = (OnSecond ? std::string() : S.printName(D.Second) + " ") + "defines " +
+              std::to_string(N) + (N == 1 ? " name" : " names") + " that " +
               S.printName(D.First) + " defines too (" + Names + "), and the load closure of " +
               S.printName(R.Image) + " (" + D.Slice +
               ") holds both: two copies of their code and state in one process (the loader "

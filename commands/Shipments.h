@@ -58,11 +58,12 @@ std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure
 
 /// check --portable's rule one-definer (shipment/Definers.h): a finding
 /// per pair of images and slice, for image Second ("" slice for a
-/// single-slice file), naming the symbols (the first MaxListed in the
+/// single-slice file; OnSecond false: for another image, the root, whose
+/// message then names Second too), naming the symbols (the first MaxListed in the
 /// message, the first 64 in Symbols) and the root whose closure holds both.
 contract::Finding definerFinding(const shipment::Shipment &S, const shipment::Closure &C,
                                  const shipment::DuplicateDefinitions &D,
-                                 const std::string &Slice);
+                                 const std::string &Slice, bool OnSecond = true);
 /// An image whose exports could not be read: unknown (undecided).
 contract::Finding unreadableExportsFinding(const shipment::Shipment &S,
                                            const shipment::Closure &C,
