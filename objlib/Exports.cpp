@@ -51,7 +51,9 @@ void keep(const ReadOptions &O, StringRef Name, Slice &S) {
 }
 
 void finish(Slice &S) {
-  llvm::sort(S.Exports);
+  // A linker's trie lists its names in order already (lld sorts them).
+  if (!llvm::is_sorted(S.Exports))
+    llvm::sort(S.Exports);
   S.Exports.erase(std::unique(S.Exports.begin(), S.Exports.end()), S.Exports.end());
   S.ExportsRead = true;
 }

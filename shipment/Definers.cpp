@@ -2,6 +2,7 @@
 #include "shipment/Definers.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
@@ -61,42 +62,60 @@ bool isReservedName(StringRef Name) {
 
 Definers findDuplicateDefinitions(const Shipment &S, const Closure &C) {
   Definers Out;
+  // Only a name two images define can have two definers in a closure: one
+  // index over every image's exports first (linear in all the names), then
+  // each root walks only the names defined more than once (usually none),
+  // not every name of its closure again.
+  using Definer = std::pair<size_t, const objlib::Slice *>;
+  StringMap<SmallVector<Definer, 2>> ByName;
+  for (size_t I = 0; I < S.images().size(); ++I)
+    for (const objlib::Slice &Sl : S.images()[I].Info.Slices)
+      for (const std::string &Name : Sl.Exports)
+        if (!isReservedName(Name))
+          ByName[Name].push_back({I, &Sl});
+  // Each (image, slice) and the names it shares with another image.
+  std::map<Definer, std::vector<StringRef>> Shared;
+  for (const auto &E : ByName) {
+    const SmallVector<Definer, 2> &D = E.getValue();
+    if (llvm::any_of(D, [&](const Definer &X) { return X.first != D.front().first; }))
+      for (const Definer &X : D)
+        Shared[X].push_back(E.getKey());
+  }
   // (first, second, slice) -> index into Out.Duplicates.
   std::map<std::tuple<size_t, size_t, std::string>, size_t> Pairs;
   std::set<std::pair<size_t, std::string>> Unreadable;
   // A root whose (image, slice) sequence was walked already adds nothing.
-  std::set<std::vector<std::pair<size_t, const objlib::Slice *>>> Walked;
+  std::set<std::vector<Definer>> Walked;
   for (size_t RI = 0; RI < C.Roots.size(); ++RI) {
     const Root &R = C.Roots[RI];
-    std::vector<std::pair<size_t, const objlib::Slice *>> Images;
+    std::vector<Definer> Images;
     for (size_t I : R.Loaded)
       if (I < S.images().size())
         Images.emplace_back(I, sliceFor(S, I, R));
-    if (Images.size() < 2 || !Walked.insert(Images).second)
+    if (!Walked.insert(Images).second)
       continue;
     StringMap<size_t> Owner; // name -> the first image defining it
-    for (const auto &[I, Sl] : Images) {
+    for (const Definer &D : Images) {
+      const auto &[I, Sl] = D;
       if (!Sl)
         continue;
-      if (!Sl->ExportsRead || !Sl->ExportsProblem.empty()) {
+      if ((!Sl->ExportsRead || !Sl->ExportsProblem.empty()) && Images.size() > 1) {
         if (Unreadable.insert({I, Sl->Arch}).second)
           Out.Unreadable.push_back({RI, I, Sl->Arch,
                                     Sl->ExportsRead ? Sl->ExportsProblem
                                                     : "its exports were not read"});
-        if (!Sl->ExportsRead)
-          continue;
       }
-      for (const std::string &Name : Sl->Exports) {
-        if (isReservedName(Name))
+      auto It = Shared.find(D);
+      if (It == Shared.end())
+        continue;
+      for (StringRef Name : It->second) {
+        auto [O, New] = Owner.try_emplace(Name, I);
+        if (New || O->second == I)
           continue;
-        auto [It, New] = Owner.try_emplace(Name, I);
-        if (New || It->second == I)
-          continue;
-        auto [P, NewPair] =
-            Pairs.try_emplace({It->second, I, Sl->Arch}, Out.Duplicates.size());
+        auto [P, NewPair] = Pairs.try_emplace({O->second, I, Sl->Arch}, Out.Duplicates.size());
         if (NewPair)
-          Out.Duplicates.push_back({RI, It->second, I, Sl->Arch, {}});
-        Out.Duplicates[P->second].Symbols.push_back(Name);
+          Out.Duplicates.push_back({RI, O->second, I, Sl->Arch, {}});
+        Out.Duplicates[P->second].Symbols.push_back(Name.str());
       }
     }
   }
