@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <map>
@@ -67,19 +68,42 @@ Definers findDuplicateDefinitions(const Shipment &S, const Closure &C) {
   // each root walks only the names defined more than once (usually none),
   // not every name of its closure again.
   using Definer = std::pair<size_t, const objlib::Slice *>;
-  StringMap<SmallVector<Definer, 2>> ByName;
+  // Every name as a 64-bit hash with its definer, sorted: equal hashes of
+  // two images are the only candidates (no allocation per name; a hash
+  // collision only costs a string comparison below).
+  std::vector<Definer> Definers_;
+  std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> All; // hash, definer, name index
   for (size_t I = 0; I < S.images().size(); ++I)
-    for (const objlib::Slice &Sl : S.images()[I].Info.Slices)
-      for (const std::string &Name : Sl.Exports)
-        if (!isReservedName(Name))
-          ByName[Name].push_back({I, &Sl});
+    for (const objlib::Slice &Sl : S.images()[I].Info.Slices) {
+      if (Sl.Exports.empty())
+        continue;
+      const uint32_t D = static_cast<uint32_t>(Definers_.size());
+      Definers_.push_back({I, &Sl});
+      for (size_t N = 0; N < Sl.Exports.size(); ++N)
+        All.emplace_back(xxh3_64bits(Sl.Exports[N]), D, static_cast<uint32_t>(N));
+    }
+  llvm::sort(All);
   // Each (image, slice) and the names it shares with another image.
   std::map<Definer, std::vector<StringRef>> Shared;
-  for (const auto &E : ByName) {
-    const SmallVector<Definer, 2> &D = E.getValue();
-    if (llvm::any_of(D, [&](const Definer &X) { return X.first != D.front().first; }))
-      for (const Definer &X : D)
-        Shared[X].push_back(E.getKey());
+  for (size_t A = 0; A < All.size();) {
+    size_t B = A + 1;
+    while (B < All.size() && std::get<0>(All[B]) == std::get<0>(All[A]))
+      ++B;
+    for (size_t X = A; X < B && B - A > 1; ++X) {
+      const Definer &DX = Definers_[std::get<1>(All[X])];
+      StringRef NX = DX.second->Exports[std::get<2>(All[X])];
+      if (isReservedName(NX))
+        continue;
+      // Another image defines the same name (not only the same hash).
+      bool Twice = false;
+      for (size_t Y = A; Y < B && !Twice; ++Y) {
+        const Definer &DY = Definers_[std::get<1>(All[Y])];
+        Twice = DY.first != DX.first && DY.second->Exports[std::get<2>(All[Y])] == NX;
+      }
+      if (Twice)
+        Shared[DX].push_back(NX);
+    }
+    A = B;
   }
   // (first, second, slice) -> index into Out.Duplicates.
   std::map<std::tuple<size_t, size_t, std::string>, size_t> Pairs;
