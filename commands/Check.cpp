@@ -583,7 +583,7 @@ std::vector<contract::Finding> fileForbiddenRuntimes(const std::string &Path,
   objlib::ReadOptions Read;
   Read.Imports = false;
   Read.Exports = true;
-  Read.KeepExport = libnames::isRuntimeMarker;
+  Read.ExportsAmong = libnames::runtimeMarkerNames();
   Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::file(Path, "/", Read);
   if (!S) {
     consumeError(S.takeError());
@@ -608,7 +608,7 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
   Read.Imports = false;
   // A runtime under another name is one by what it defines.
   Read.Exports = true;
-  Read.KeepExport = libnames::isRuntimeMarker;
+  Read.ExportsAmong = libnames::runtimeMarkerNames();
   // Which libraries meet in one process does not depend on what ships:
   // without a bundle root the closure follows files wherever they are.
   std::string Root = Contract.Portable && !Contract.Portable->BundleRoot.empty()
@@ -662,7 +662,7 @@ public:
       objlib::ReadOptions Read;
       Read.Imports = false;
       Read.Exports = true; // a runtime under another name (libnames::runtimeMarkers)
-      Read.KeepExport = libnames::isRuntimeMarker;
+      Read.ExportsAmong = libnames::runtimeMarkerNames();
       // The archive as the member was read from it (--max-inflated); its
       // members only (the closure opens no scanned image).
       package::ContainerOptions Opts;
@@ -758,7 +758,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   const std::vector<std::string> ForbidRuntimes = forbiddenRuntimeGroups(Contract);
   TreeRead.Exports = WithClosure || !ForbidRuntimes.empty();
   if (!OneDefiner)
-    TreeRead.KeepExport = libnames::isRuntimeMarker;
+    TreeRead.ExportsAmong = libnames::runtimeMarkerNames();
   package::ContainerOptions Walk = Containers;
   Walk.EmptyIsFine = Nested;
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);

@@ -186,6 +186,15 @@ constexpr RuntimeMarker Markers[] = {
 
 llvm::ArrayRef<RuntimeMarker> runtimeMarkers() { return Markers; }
 
+std::vector<std::string> runtimeMarkerNames() {
+  std::vector<std::string> Out;
+  for (const RuntimeMarker &M : Markers) {
+    Out.push_back(M.Symbol);
+    Out.push_back(std::string("_") + M.Symbol);
+  }
+  return Out;
+}
+
 bool isRuntimeMarker(llvm::StringRef Name) {
   Name.consume_front("_"); // Mach-O's prefix; the markers start with no '_' of their own
   for (const RuntimeMarker &M : Markers)

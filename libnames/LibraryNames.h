@@ -94,9 +94,11 @@ struct RuntimeMarker {
 };
 llvm::ArrayRef<RuntimeMarker> runtimeMarkers();
 
-/// Whether Name, an ELF or Mach-O symbol, is a marker of some family
-/// (objlib::ReadOptions::KeepExport for a reader that needs only them).
+/// Whether Name, an ELF or Mach-O symbol, is a marker of some family.
 bool isRuntimeMarker(llvm::StringRef Name);
+/// Every marker as ELF and as Mach-O spell it (objlib::ReadOptions::
+/// ExportsAmong for a reader that needs only them).
+std::vector<std::string> runtimeMarkerNames();
 
 /// The member of family Group an image is by the strong definitions it
 /// exports (Exports: sorted, as objlib reads them), the first marker of

@@ -16,17 +16,16 @@
 //    not compared: two copies of a registry are two registries whatever
 //    their version names.
 //  - Mach-O: the export trie (LC_DYLD_INFO[_ONLY] export_off, or
-//    LC_DYLD_EXPORTS_TRIE), walked by libObject's ExportEntry, without
+//    LC_DYLD_EXPORTS_TRIE), walked here (walkTrie), without
 //    EXPORT_SYMBOL_FLAGS_WEAK_DEFINITION (dyld coalesces those),
 //    EXPORT_SYMBOL_FLAGS_REEXPORT (the definition is another image's) and
 //    absolute symbols (no storage). An image with no trie command: its
 //    nlist entries that are N_EXT, N_SECT, not N_PEXT and not N_WEAK_DEF.
 //
-// Bounded by the file: the trie walk rejects a child loop (libObject's
-// "loop in children"), and a trie whose nodes are shared (a DAG, whose
-// walk can list exponentially many names) is cut after as many names as
-// the trie has bytes, or after 256 name bytes per trie byte: then
-// ExportsProblem says so and no caller may read "defines nothing".
+// Bounded by the file: the trie walk (walkTrie) enters each node once; a
+// loop or a shared node (a DAG, whose walk would list exponentially many
+// names) ends it, and then ExportsProblem says so and no caller may read
+// "defines nothing".
 //
 //===----------------------------------------------------------------------===//
 #include "objlib/FormatReaders.h"
@@ -46,8 +45,73 @@ namespace linkguard::objlib {
 namespace {
 
 void keep(const ReadOptions &O, StringRef Name, Slice &S) {
-  if (!Name.empty() && (!O.KeepExport || O.KeepExport(Name)))
+  if (!Name.empty() && (O.ExportsAmong.empty() || llvm::is_contained(O.ExportsAmong, Name)))
     S.Exports.push_back(Name.str());
+}
+
+/// Whether the trie has Name as a strong export: one path from the root,
+/// each edge consuming at least one byte of the name (so at most as many
+/// nodes as the name has bytes), each node's edges read within the trie.
+/// False, with ExportsProblem, when the trie is malformed on the way.
+bool lookupTrie(ArrayRef<uint8_t> Trie, StringRef Name, Slice &S) {
+  const uint64_t Size = Trie.size();
+  auto uleb = [&](uint64_t &At, uint64_t &V) {
+    V = 0;
+    for (unsigned Shift = 0; At < Size && Shift < 64; Shift += 7) {
+      uint8_t Byte = Trie[At++];
+      V |= uint64_t(Byte & 0x7f) << Shift;
+      if (!(Byte & 0x80))
+        return true;
+    }
+    return false;
+  };
+  auto fail = [&](const char *Why) {
+    S.ExportsProblem = std::string("export trie: ") + Why;
+    return false;
+  };
+  uint64_t Node = 0;
+  const size_t MaxSteps = Name.size() + 1;
+  for (size_t Steps = 0; Steps < MaxSteps; ++Steps) {
+    uint64_t At = Node, TerminalSize = 0;
+    if (At >= Size || !uleb(At, TerminalSize) || TerminalSize > Size - At)
+      return fail("a node past the end of the trie");
+    if (Name.empty()) {
+      uint64_t P = At, Flags = 0;
+      if (!TerminalSize)
+        return false;
+      if (!uleb(P, Flags))
+        return fail("malformed flags");
+      return !(Flags & MachO::EXPORT_SYMBOL_FLAGS_REEXPORT) &&
+             !(Flags & MachO::EXPORT_SYMBOL_FLAGS_WEAK_DEFINITION) &&
+             (Flags & MachO::EXPORT_SYMBOL_FLAGS_KIND_MASK) !=
+                 MachO::EXPORT_SYMBOL_FLAGS_KIND_ABSOLUTE;
+    }
+    At += TerminalSize;
+    if (At >= Size)
+      return fail("a child count past the end of the trie");
+    unsigned Children = Trie[At++];
+    bool Found = false;
+    for (unsigned C = 0; C < Children && !Found; ++C) {
+      const uint64_t LabelStart = At;
+      while (At < Size && Trie[At])
+        ++At;
+      if (At >= Size)
+        return fail("an edge label past the end of the trie");
+      StringRef Label(reinterpret_cast<const char *>(Trie.data()) + LabelStart, At - LabelStart);
+      ++At;
+      uint64_t Child = 0;
+      if (!uleb(At, Child))
+        return fail("an edge's child offset past the end of the trie");
+      if (!Label.empty() && Name.starts_with(Label)) {
+        Name = Name.drop_front(Label.size());
+        Node = Child;
+        Found = true;
+      }
+    }
+    if (!Found)
+      return false;
+  }
+  return false;
 }
 
 void finish(Slice &S) {
@@ -155,6 +219,90 @@ template <class ELFT> void readELFExportsAs(const ELFFile<ELFT> &F, const ReadOp
   }
 }
 
+/// dyld's export trie (mach-o/loader.h, dyld's MachOLoaded::trieWalk):
+/// a node is a ULEB128 terminal size, that many bytes of terminal info
+/// (flags, then the address or, for a re-export, the ordinal and a name),
+/// a child count byte, and per child an edge label (a C string) and the
+/// child's ULEB128 offset. Walked depth first with one name buffer: each
+/// node is entered once (in a trie every node has one parent; a node
+/// reached twice, a loop or a shared node, is malformed and ends the walk
+/// with ExportsProblem), so the walk is linear in the trie's bytes and its
+/// names' lengths. libObject's ExportEntry checks loops only against the
+/// nodes above, so a trie of shared nodes lists 2^depth names with it.
+void walkTrie(ArrayRef<uint8_t> Trie, const ReadOptions &O, Slice &S) {
+  const uint64_t Size = Trie.size();
+  auto uleb = [&](uint64_t &At, uint64_t &V) {
+    V = 0;
+    for (unsigned Shift = 0; At < Size && Shift < 64; Shift += 7) {
+      uint8_t Byte = Trie[At++];
+      V |= uint64_t(Byte & 0x7f) << Shift;
+      if (!(Byte & 0x80))
+        return true;
+    }
+    return false;
+  };
+  auto fail = [&](const std::string &Why) { S.ExportsProblem = "export trie: " + Why; };
+  std::vector<bool> Entered(Size, false);
+  struct Frame {
+    uint64_t Next;      // where the next child edge is read
+    unsigned Children;  // child edges still to read
+    size_t NameLength;  // the name buffer's length at this node
+  };
+  std::string Name;
+  std::vector<Frame> Stack;
+  // Enters the node at At: records its export, pushes its children.
+  auto enter = [&](uint64_t At) {
+    if (At >= Size)
+      return fail("a child offset past the end of the trie"), false;
+    if (Entered[At])
+      return fail("a node reached twice (a loop or a shared node)"), false;
+    Entered[At] = true;
+    uint64_t TerminalSize = 0;
+    if (!uleb(At, TerminalSize) || TerminalSize > Size - At)
+      return fail("a node's terminal information past the end of the trie"), false;
+    if (TerminalSize) {
+      uint64_t P = At, Flags = 0;
+      if (!uleb(P, Flags))
+        return fail("malformed flags"), false;
+      if (!(Flags & MachO::EXPORT_SYMBOL_FLAGS_REEXPORT) &&
+          !(Flags & MachO::EXPORT_SYMBOL_FLAGS_WEAK_DEFINITION) &&
+          (Flags & MachO::EXPORT_SYMBOL_FLAGS_KIND_MASK) !=
+              MachO::EXPORT_SYMBOL_FLAGS_KIND_ABSOLUTE)
+        keep(O, Name, S);
+    }
+    At += TerminalSize;
+    if (At >= Size)
+      return fail("a node's child count past the end of the trie"), false;
+    Stack.push_back({At + 1, Trie[At], Name.size()});
+    return true;
+  };
+  if (!enter(0))
+    return;
+  while (!Stack.empty()) {
+    Frame &F = Stack.back();
+    Name.resize(F.NameLength);
+    if (F.Children == 0) {
+      Stack.pop_back();
+      continue;
+    }
+    --F.Children;
+    uint64_t At = F.Next;
+    const uint64_t LabelStart = At;
+    while (At < Size && Trie[At])
+      ++At;
+    if (At >= Size)
+      return fail("an edge label past the end of the trie");
+    Name.append(reinterpret_cast<const char *>(Trie.data()) + LabelStart, At - LabelStart);
+    ++At;
+    uint64_t Child = 0;
+    if (!uleb(At, Child))
+      return fail("an edge's child offset past the end of the trie");
+    F.Next = At;
+    if (!enter(Child))
+      return;
+  }
+}
+
 } // namespace
 
 Error readMachOExports(const MachOObjectFile &Obj, const SliceBytes &B, const ReadOptions &O,
@@ -180,26 +328,12 @@ Error readMachOExports(const MachOObjectFile &Obj, const SliceBytes &B, const Re
   const uint64_t Off = static_cast<uint64_t>(Trie.data() - B.data());
   if (Error E = B.load(Off, Trie.size()))
     return E;
-  const uint64_t MaxNames = Trie.size(), MaxNameBytes = 256 * uint64_t(Trie.size());
-  uint64_t Names = 0, NameBytes = 0;
-  Error Err = Error::success();
-  for (const ExportEntry &E : MachOObjectFile::exports(Err, Trie, &Obj)) {
-    if (++Names > MaxNames || (NameBytes += E.name().size()) > MaxNameBytes) {
-      S.ExportsProblem = "export trie: more names than a trie of " +
-                         std::to_string(Trie.size()) +
-                         " bytes holds (its nodes are shared): not read further";
-      break;
-    }
-    const uint64_t Flags = E.flags();
-    if ((Flags & MachO::EXPORT_SYMBOL_FLAGS_REEXPORT) ||
-        (Flags & MachO::EXPORT_SYMBOL_FLAGS_WEAK_DEFINITION) ||
-        (Flags & MachO::EXPORT_SYMBOL_FLAGS_KIND_MASK) ==
-            MachO::EXPORT_SYMBOL_FLAGS_KIND_ABSOLUTE)
-      continue;
-    keep(O, E.name(), S);
-  }
-  if (Err)
-    S.ExportsProblem = "export trie: " + toString(std::move(Err));
+  if (O.ExportsAmong.empty())
+    walkTrie(Trie, O, S);
+  else
+    for (const std::string &Name : O.ExportsAmong)
+      if (lookupTrie(Trie, Name, S))
+        S.Exports.push_back(Name);
   finish(S);
   return Error::success();
 }

@@ -10,6 +10,8 @@
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace linkguard::objlib {
 
@@ -63,10 +65,11 @@ struct ReadOptions {
   bool VersionNeeds = false;
   /// Read each slice's strong exported definitions into Slice::Exports
   /// (objlib/Exports.cpp): ELF .dynsym, a Mach-O export trie or, without
-  /// one, its symbol table. KeepExport, when set, keeps only the names it
-  /// accepts (a caller asking whether an image defines a few names).
+  /// one, its symbol table. ExportsAmong, when not empty: only whether
+  /// the image defines these names (a caller asking about a few): a
+  /// Mach-O trie is looked up for each, not walked.
   bool Exports = false;
-  std::function<bool(llvm::StringRef Name)> KeepExport;
+  std::vector<std::string> ExportsAmong;
   bool listsImportsOf(llvm::StringRef DependencyName) const {
     return !ListImportsOf || ListImportsOf(DependencyName);
   }

@@ -220,7 +220,7 @@ std::vector<std::string> markersOnDisk(const MappedFile &F) {
   objlib::ReadOptions Opts;
   Opts.Imports = false;
   Opts.Exports = true;
-  Opts.KeepExport = libnames::isRuntimeMarker;
+  Opts.ExportsAmong = libnames::runtimeMarkerNames();
   llvm::Expected<objlib::BinaryInfo> B = objlib::readBinary(F.Path, Opts);
   if (!B) {
     llvm::consumeError(B.takeError());

@@ -147,6 +147,15 @@ EOF
   LG check --portable --no-signatures t >out.txt
   expect_contains "$(cat out.txt)" "t/lib/libb.dylib: violation: defines 1 name that t/lib/liba.dylib defines too (_registry_get), and the load closure of t/app (arm64) holds both"
   expect_equal "$(grep -c 'defines too' out.txt)" 1 "findings (app_ok's closure has none)"
+  # A KMP runtime under another name, found by a lookup in its trie, with
+  # the real libomp's install name (the SDK's stub) in one closure.
+  echo 'extern "C" int __kmpc_fork_call() { return 0; } extern "C" int omp_get_num_threads() { return 1; }' >kmp.cpp
+  "$CLANGXX" "$@" -shared -nostdlib++ kmp.cpp -o t/lib/libvendor_par.dylib \
+    -Wl,-install_name,@rpath/libvendor_par.dylib || test_failed libvendor_par
+  "$CLANGXX" "$@" -nostdlib++ main.cpp -o t/omp_app -Lt/lib -Lsdk/omp -la -lvendor_par -lomp \
+    -Wl,-rpath,@executable_path/lib || test_failed omp_app
+  LG check --unique openmp t >out.txt
+  expect_contains "$(cat out.txt)" "t/omp_app: violation: the load closure of t/omp_app (arm64) holds two openmp runtimes: t/lib/libvendor_par.dylib (loaded by t/omp_app, a runtime by its exports: it defines ___kmpc_fork_call) and /opt/llvm-openmp/lib/libomp.dylib (loaded by t/omp_app); the second to start aborts the process"
 
   TEST "a renamed libgomp is an OpenMP runtime: --unique openmp, --forbid openmp, try-load"
   gomp=$(gomp_path)
