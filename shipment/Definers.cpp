@@ -1,6 +1,7 @@
 //===- Definers.cpp - one definer per symbol in each load closure ---------===//
 #include "shipment/Definers.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -68,8 +69,8 @@ Definers findDuplicateDefinitions(const Shipment &S, const Closure &C) {
   // each root walks only the names defined more than once (usually none),
   // not every name of its closure again.
   using Definer = std::pair<size_t, const objlib::Slice *>;
-  // Every name as a 64-bit hash with its definer, sorted: equal hashes of
-  // two images are the only candidates (no allocation per name; a hash
+  // Every name as a 64-bit hash with its definer: equal hashes of two
+  // images are the only candidates (no allocation per name; a hash
   // collision only costs a string comparison below).
   std::vector<Definer> Definers_;
   std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> All; // hash, definer, name index
@@ -82,28 +83,40 @@ Definers findDuplicateDefinitions(const Shipment &S, const Closure &C) {
       for (size_t N = 0; N < Sl.Exports.size(); ++N)
         All.emplace_back(xxh3_64bits(Sl.Exports[N]), D, static_cast<uint32_t>(N));
     }
-  llvm::sort(All);
+  // A hash two images define (a DenseMap pass, no sort); then the names
+  // of those hashes, grouped.
+  DenseMap<uint64_t, std::pair<uint32_t, bool>> Seen; // hash -> (first entry, two images)
+  Seen.reserve(static_cast<unsigned>(All.size()));
+  for (uint32_t X = 0; X < All.size(); ++X) {
+    auto [It, New] = Seen.try_emplace(std::get<0>(All[X]), X, false);
+    if (!New && Definers_[std::get<1>(All[It->second.first])].first !=
+                    Definers_[std::get<1>(All[X])].first)
+      It->second.second = true;
+  }
+  DenseMap<uint64_t, SmallVector<uint32_t, 2>> Groups;
+  for (uint32_t X = 0; X < All.size(); ++X) {
+    auto It = Seen.find(std::get<0>(All[X]));
+    if (It->second.second)
+      Groups[std::get<0>(All[X])].push_back(X);
+  }
   // Each (image, slice) and the names it shares with another image.
   std::map<Definer, std::vector<StringRef>> Shared;
-  for (size_t A = 0; A < All.size();) {
-    size_t B = A + 1;
-    while (B < All.size() && std::get<0>(All[B]) == std::get<0>(All[A]))
-      ++B;
-    for (size_t X = A; X < B && B - A > 1; ++X) {
+  for (const auto &G : Groups) {
+    const SmallVector<uint32_t, 2> &Members = G.second;
+    for (uint32_t X : Members) {
       const Definer &DX = Definers_[std::get<1>(All[X])];
       StringRef NX = DX.second->Exports[std::get<2>(All[X])];
       if (isReservedName(NX))
         continue;
       // Another image defines the same name (not only the same hash).
       bool Twice = false;
-      for (size_t Y = A; Y < B && !Twice; ++Y) {
+      for (uint32_t Y : Members) {
         const Definer &DY = Definers_[std::get<1>(All[Y])];
-        Twice = DY.first != DX.first && DY.second->Exports[std::get<2>(All[Y])] == NX;
+        Twice |= DY.first != DX.first && DY.second->Exports[std::get<2>(All[Y])] == NX;
       }
       if (Twice)
         Shared[DX].push_back(NX);
     }
-    A = B;
   }
   // (first, second, slice) -> index into Out.Duplicates.
   std::map<std::tuple<size_t, size_t, std::string>, size_t> Pairs;
