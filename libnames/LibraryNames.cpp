@@ -209,7 +209,7 @@ std::optional<FamilyMember> familyMemberByExports(llvm::StringRef Group,
   for (const RuntimeMarker &M : Markers) {
     if (!Group.equals_insensitive(M.Group))
       continue;
-    for (const std::string Name : {std::string(M.Symbol), "_" + std::string(M.Symbol)})
+    for (const std::string &Name : {std::string(M.Symbol), "_" + std::string(M.Symbol)})
       if (std::binary_search(Exports.begin(), Exports.end(), Name)) {
         if (Marker)
           *Marker = Name;

@@ -325,7 +325,7 @@ Error readMachOExports(const MachOObjectFile &Obj, const SliceBytes &B, const Re
     return Error::success();
   }
   // libObject checked the range against the slice.
-  const uint64_t Off = static_cast<uint64_t>(Trie.data() - B.data());
+  const auto Off = static_cast<uint64_t>(Trie.data() - B.data());
   if (Error E = B.load(Off, Trie.size()))
     return E;
   if (O.ExportsAmong.empty())

@@ -78,7 +78,7 @@ Definers findDuplicateDefinitions(const Shipment &S, const Closure &C) {
     for (const objlib::Slice &Sl : S.images()[I].Info.Slices) {
       if (Sl.Exports.empty())
         continue;
-      const uint32_t D = static_cast<uint32_t>(Definers_.size());
+      const auto D = static_cast<uint32_t>(Definers_.size());
       Definers_.push_back({I, &Sl});
       for (size_t N = 0; N < Sl.Exports.size(); ++N)
         All.emplace_back(xxh3_64bits(Sl.Exports[N]), D, static_cast<uint32_t>(N));
