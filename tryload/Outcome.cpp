@@ -472,6 +472,14 @@ TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
       ForRequire.push_back(I);
     }
     nameLoaders(V.Images, Lib, {}, Needed);
+    // A runtime under any name is one by what its file defines (the
+    // file the report names: unwatched, its word is all there is).
+    if (!Spec.Forbid.empty())
+      for (MappedImage &M : V.Images) {
+        MappedFile F;
+        F.Path = M.Image.RealPath.empty() ? M.Image.Path : M.Image.RealPath;
+        M.Image.Defines = Defines(F);
+      }
     for (const MappedImage &M : V.Images)
       ForForbid.push_back(M.Image);
     // The report is all there is: any gap in it fails closed (one without
