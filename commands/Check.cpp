@@ -36,6 +36,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <set>
+#include <tuple>
+
 using namespace llvm;
 
 namespace linkguard::commands {
@@ -330,12 +333,13 @@ struct OwnClosure {
   json::Array Placements;
 };
 OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptions &P,
-                       const shipment::ClosureOptions &Given) {
+                       const shipment::ClosureOptions &Given, bool OneDefiner) {
   OwnClosure Out;
   shipment::ClosureOptions CO = Given;
   CO.Unique.clear(); // fileConflicts judges the families
   objlib::ReadOptions Read;
   Read.Imports = false;
+  Read.Exports = OneDefiner; // rule one-definer
   Expected<std::unique_ptr<shipment::Shipment>> S =
       shipment::Shipment::file(Path, P.BundleRoot, Read);
   if (!S) {
@@ -387,6 +391,19 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
                                    E.Reason;
     Out.Findings.push_back(std::move(F));
   }
+  // One definer per symbol in the file's closure (shipment/Definers.h).
+  if (OneDefiner) {
+    shipment::Definers D = shipment::findDuplicateDefinitions(**S, C);
+    const bool Universal = (*S)->images()[0].Info.Slices.size() > 1;
+    for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
+      if (C.Roots[Dup.Root].Image == 0)
+        Out.Findings.push_back(
+            definerFinding(**S, C, Dup, Universal ? Dup.Slice : std::string(), Dup.Second == 0));
+    for (const shipment::UnreadableExports &U : D.Unreadable)
+      if (C.Roots[U.Root].Image == 0)
+        Out.Findings.push_back(
+            unreadableExportsFinding(**S, C, U, Universal ? U.Slice : std::string()));
+  }
   if (C.Truncated) {
     contract::Finding F;
     F.Kind = contract::FindingKind::Unknown;
@@ -404,10 +421,11 @@ json::Object checkRecord(const std::string &Path, objlib::BinaryInfo &Info,
                          const contract::FileProbe &Exists, Totals &T,
                          std::vector<contract::Finding> Extra = {},
                          const shipment::ClosureOptions *CO = nullptr,
-                         const contract::PlatformTarget *Platform = nullptr) {
+                         const contract::PlatformTarget *Platform = nullptr,
+                         bool OneDefiner = false) {
   contract::ContractSpec Spec_ = Given;
   if (Spec_.Portable && !Source && CO) {
-    OwnClosure Own = fileClosure(Path, *Spec_.Portable, *CO);
+    OwnClosure Own = fileClosure(Path, *Spec_.Portable, *CO, OneDefiner);
     Spec_.Portable.reset();
     if (Spec_.DropFlag.empty())
       Spec_.DropFlag = dropFlagFor(Info.Fmt);
@@ -542,6 +560,83 @@ void printSummary(raw_ostream &OS, const json::Object &Doc) {
      << "\n";
 }
 
+/// The families --forbid names whose runtimes are known by what they
+/// define (libnames::runtimeMarkers): openmp.
+std::vector<std::string> forbiddenRuntimeGroups(const contract::ContractSpec &Contract) {
+  std::vector<std::string> Out;
+  for (const contract::Pattern &P : Contract.Forbid)
+    if (libnames::isGroupName(P.Text) &&
+        llvm::any_of(libnames::runtimeMarkers(), [&](const libnames::RuntimeMarker &M) {
+          return StringRef(P.Text).equals_insensitive(M.Group);
+        }))
+      Out.push_back(P.Text);
+  return Out;
+}
+
+/// --forbid GROUP by exports: each shipped dependency of a closure that is
+/// a runtime of a forbidden family by what it defines, not by its name (a
+/// renamed copy; its name is judged by contract::judge already). Only the
+/// edges Keep accepts (by the image holding the load command).
+void forbiddenRuntimes(const shipment::Shipment &S, const shipment::Closure &C,
+                       const std::vector<std::string> &Groups,
+                       function_ref<std::vector<contract::Finding> *(const shipment::Edge &)> Into) {
+  std::set<std::tuple<size_t, std::string, std::string>> Seen;
+  for (const shipment::Edge &E : C.Edges) {
+    if (!E.Target || *E.Target >= S.images().size())
+      continue;
+    const objlib::BinaryInfo &T = S.images()[*E.Target].Info;
+    for (const std::string &G : Groups) {
+      if (libnames::inGroup(G, E.Dependency) || libnames::inGroup(G, S.images()[*E.Target].Rel))
+        continue;
+      for (const objlib::Slice &Sl : T.Slices) {
+        if (T.Fmt == objlib::Format::MachO && Sl.Arch != E.Slice && T.Slices.size() > 1)
+          continue;
+        std::string Marker;
+        if (!libnames::familyMemberByExports(G, Sl.Exports, &Marker))
+          continue;
+        if (!Seen.insert({E.Image, E.Dependency, G}).second)
+          break;
+        std::vector<contract::Finding> *Out = Into(E);
+        if (!Out)
+          break;
+        contract::Finding F;
+        F.Slice = S.images()[E.Image].Info.Slices.size() > 1 ? E.Slice : "";
+        F.Dependency = E.Dependency;
+        F.Rule = "forbid " + G;
+        F.Message = E.Dependency + " (" + S.printName(*E.Target) + ") is an " + G +
+                    " runtime by its exports: it defines " + Marker + ", and '" + G +
+                    "' is forbidden";
+        Out->push_back(std::move(F));
+        break;
+      }
+    }
+  }
+}
+
+/// --forbid GROUP by exports for a plain file: its closure, followed
+/// wherever its libraries are (as fileConflicts does).
+std::vector<contract::Finding> fileForbiddenRuntimes(const std::string &Path,
+                                                     const std::vector<std::string> &Groups,
+                                                     const shipment::ClosureOptions &Given) {
+  std::vector<contract::Finding> Out;
+  objlib::ReadOptions Read;
+  Read.Imports = false;
+  Read.Exports = true;
+  Read.ExportsAmong = libnames::runtimeMarkerNames();
+  Expected<std::unique_ptr<shipment::Shipment>> S = shipment::Shipment::file(Path, "/", Read);
+  if (!S) {
+    consumeError(S.takeError());
+    return Out; // the file itself is judged, and fails, elsewhere
+  }
+  shipment::ClosureOptions CO = Given;
+  CO.Unique.clear();
+  shipment::Closure C = shipment::computeClosure(**S, CO);
+  forbiddenRuntimes(**S, C, Groups, [&](const shipment::Edge &E) {
+    return C.Roots[E.Root].Image == 0 && E.Image == 0 ? &Out : nullptr;
+  });
+  return Out;
+}
+
 /// --unique for a plain file: its closure, looked up in its bundle root
 /// (default: its directory), as dyld or ld.so would load it from there.
 std::vector<contract::Finding> fileConflicts(const std::string &Path,
@@ -550,6 +645,9 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
   std::vector<contract::Finding> Out;
   objlib::ReadOptions Read;
   Read.Imports = false;
+  // A runtime under another name is one by what it defines.
+  Read.Exports = true;
+  Read.ExportsAmong = libnames::runtimeMarkerNames();
   // Which libraries meet in one process does not depend on what ships:
   // without a bundle root the closure follows files wherever they are.
   std::string Root = Contract.Portable && !Contract.Portable->BundleRoot.empty()
@@ -602,6 +700,8 @@ public:
       Path = Source.Container;
       objlib::ReadOptions Read;
       Read.Imports = false;
+      Read.Exports = true; // a runtime under another name (libnames::runtimeMarkers)
+      Read.ExportsAmong = libnames::runtimeMarkerNames();
       // The archive as the member was read from it (--max-inflated); its
       // members only (the closure opens no scanned image).
       package::ContainerOptions Opts;
@@ -664,7 +764,7 @@ private:
 /// (Nested: one without an image is no error), anything else by JudgeFile.
 void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
                const shipment::ClosureOptions &CO, bool WithClosure, SignatureScope Signatures,
-               const contract::PlatformTarget &BasePlatform,
+               bool OneDefiner, const contract::PlatformTarget &BasePlatform,
                const objlib::ReadOptions &Read, const package::ContainerOptions &Containers,
                function_ref<void(const std::string &, const package::ContainerOptions &, bool)>
                    JudgeFile,
@@ -692,6 +792,12 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       Platform.Unknown = Tags->Unknown;
     }
   TreeRead.VersionNeeds = !Platform.Linux.empty();
+  // The closure tells a runtime under another name by what it defines
+  // (--unique); rule one-definer reads every strong export.
+  const std::vector<std::string> ForbidRuntimes = forbiddenRuntimeGroups(Contract);
+  TreeRead.Exports = WithClosure || !ForbidRuntimes.empty();
+  if (!OneDefiner)
+    TreeRead.ExportsAmong = libnames::runtimeMarkerNames();
   package::ContainerOptions Walk = Containers;
   Walk.EmptyIsFine = Nested;
   std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", TreeRead, fail, Walk, SkipPrefix);
@@ -722,6 +828,11 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   if (WithClosure) {
     C = shipment::computeClosure(*S, TreeCO);
     T.Undecided += static_cast<int64_t>(undecidedRoots(Path, *S, TreeCO));
+  } else if (!ForbidRuntimes.empty()) {
+    // --forbid openmp alone: the closure tells which library a name loads,
+    // for a runtime known by its exports only.
+    TreeCO.Unique.clear();
+    C = shipment::computeClosure(*S, TreeCO);
   }
   if (PyTorch)
     for (shipment::Edge &E : C.Edges)
@@ -775,6 +886,22 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Rule = "unique " + K.Group;
     F.Message = conflictMessage(*S, C, K);
     Extra[Img].push_back(std::move(F));
+  }
+  if (!ForbidRuntimes.empty())
+    forbiddenRuntimes(*S, C, ForbidRuntimes, [&](const shipment::Edge &E) {
+      return E.Image < N ? &Extra[E.Image] : nullptr;
+    });
+  // One definer per symbol in each closure (shipment/Definers.h): the
+  // finding is the later-loaded image's, naming the first.
+  if (OneDefiner && WithClosure) {
+    shipment::Definers D = shipment::findDuplicateDefinitions(*S, C);
+    for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
+      if (Dup.Second < N)
+        Extra[Dup.Second].push_back(
+            definerFinding(*S, C, Dup, sliceOf(Dup.Second, Dup.Slice)));
+    for (const shipment::UnreadableExports &U : D.Unreadable)
+      if (U.Image < N)
+        Extra[U.Image].push_back(unreadableExportsFinding(*S, C, U, sliceOf(U.Image, U.Slice)));
   }
   if (C.Truncated) {
     ++T.Undecided;
@@ -861,7 +988,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   for (const shipment::TreeContainer &K : S->containers()) {
     std::string File = contract::joinPath(Path, K.Rel);
     if (WithClosure && package::classifyInput(File) == package::InputKind::Zip) {
-      checkTree(File, Contract, CO, WithClosure, Signatures, BasePlatform, Read, InTree, JudgeFile,
+      checkTree(File, Contract, CO, WithClosure, Signatures, OneDefiner, BasePlatform, Read,
+                InTree, JudgeFile,
                 Json, Out, T,
                 Status, /*Nested=*/true, K.PrefixIsImage);
     } else if (!K.Archive) {
@@ -974,6 +1102,10 @@ int runCheck(const std::vector<std::string> &Args) {
       Contract.Portable && !(A && A->getOption().matches(OPT_no_signatures)))
     Signatures = A && StringRef(A->getValue()) == "all" ? signature::Scope::All
                                                         : signature::Scope::Arm64;
+  // Rule one-definer: on under --portable, --no-one-definer turns it off.
+  if (CL.Args.hasArg(OPT_no_one_definer) && !Contract.Portable)
+    return usageError(Spec, "--no-one-definer needs --portable");
+  const bool OneDefiner = Contract.Portable && !CL.Args.hasArg(OPT_no_one_definer);
   // --macos-min, or MACOSX_DEPLOYMENT_TARGET: every macOS slice (--portable).
   contract::PlatformTarget Platform;
   if (const opt::Arg *A = CL.Args.getLastArg(OPT_macos_min_EQ, OPT_platform_tag_EQ);
@@ -1034,6 +1166,9 @@ int runCheck(const std::vector<std::string> &Args) {
           std::vector<contract::Finding> Conflicts;
           if (!Source && !CO.Unique.empty())
             Conflicts = fileConflicts(Name, Contract, CO);
+          if (std::vector<std::string> G = forbiddenRuntimeGroups(Contract); !Source && !G.empty())
+            for (contract::Finding &F : fileForbiddenRuntimes(Name, G, CO))
+              Conflicts.push_back(std::move(F));
           else if (Source && !CO.Unique.empty())
             Conflicts = Members.of(*Source, Name, CO, Opts);
           if (Signatures) {
@@ -1057,7 +1192,7 @@ int runCheck(const std::vector<std::string> &Args) {
             }
           // checkRecord counts their unknowns with the file's.
           Out->result(checkRecord(Name, Info, Source, Contract, Exists, T, std::move(Conflicts),
-                                  &CO, &FilePlatform));
+                                  &CO, &FilePlatform, OneDefiner));
         },
         [&](const InputFailure &F) {
           ++T.Files;
@@ -1069,7 +1204,8 @@ int runCheck(const std::vector<std::string> &Args) {
   };
   for (const std::string &Path : CL.Positionals) {
     if (isTreeInput(Path, WithClosure && !CL.Args.hasArg(OPT_scan))) {
-      checkTree(Path, Contract, CO, WithClosure, Signatures, Platform, Read, Containers, JudgeFile,
+      checkTree(Path, Contract, CO, WithClosure, Signatures, OneDefiner, Platform, Read,
+                Containers, JudgeFile,
                 CL.Args.hasArg(OPT_json), *Out, T, Status);
       continue;
     }

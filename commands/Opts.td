@@ -70,6 +70,9 @@ def portable : F<"portable", "Every dependency is a system library, shipped unde
                              "bundle root, or --provided; an absolute path outside the "
                              "system prefixes is non-portable even when the file exists "
                              "on this machine", [CheckVis]>;
+def no_one_definer : F<"no-one-definer", "Under --portable, do not check that each strong "
+                                         "exported name has one definer per load closure "
+                                         "(rule one-definer; on by default)", [CheckVis]>;
 def no_signatures : F<"no-signatures", "Under --portable, do not check Mach-O code signatures "
                                        "(rule code-signature; on for arm64 slices)", [CheckVis]>;
 defm signatures : Eq<"signatures", "<arm64|all>", "Under --portable, the slices whose code "

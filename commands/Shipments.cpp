@@ -103,14 +103,60 @@ std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
 std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure &C,
                             const shipment::Conflict &K) {
   const shipment::Root &R = C.Roots[K.Root];
+  // A member by its exports says so: its name does not.
+  auto marked = [](const std::string &Marker) {
+    return Marker.empty() ? std::string() : ", a runtime by its exports: it defines " + Marker;
+  };
   std::string M = "the load closure of " + S.printName(R.Image) + " (" + R.Arch +
                   ") holds two " + K.Group + " runtimes: " + K.First + " (loaded by " +
-                  K.FirstVia + ") and " + K.Second + " (loaded by " + K.SecondVia + ")";
+                  K.FirstVia + marked(K.FirstMarker) + ") and " + K.Second + " (loaded by " +
+                  K.SecondVia + marked(K.SecondMarker) + ")";
   if (K.Abort)
     M += std::string("; the second to start aborts the process: \"") + K.Abort + "\"";
   else
     M += "; each keeps its own thread pool and settings in one process";
   return M;
+}
+
+contract::Finding definerFinding(const shipment::Shipment &S, const shipment::Closure &C,
+                                 const shipment::DuplicateDefinitions &D,
+                                 const std::string &Slice, bool OnSecond) {
+  constexpr size_t MaxListed = 8, MaxSymbols = 64;
+  contract::Finding F;
+  F.Slice = Slice;
+  F.Rule = "one-definer";
+  F.Dependency = S.printName(D.First);
+  const size_t N = D.Symbols.size();
+  std::string Names;
+  for (size_t I = 0; I < N && I < MaxListed; ++I)
+    Names += (I ? ", " : "") + D.Symbols[I];
+  if (N > MaxListed)
+    Names += " and " + std::to_string(N - MaxListed) + " more";
+  const shipment::Root &R = C.Roots[D.Root];
+  F.Message = (OnSecond ? std::string() : S.printName(D.Second) + " ") + "defines " +
+              std::to_string(N) + (N == 1 ? " name" : " names") + " that " +
+              S.printName(D.First) + " defines too (" + Names + "), and the load closure of " +
+              S.printName(R.Image) + " (" + D.Slice +
+              ") holds both: two copies of their code and state in one process (the loader "
+              "binds the other images' references to " +
+              S.printName(D.First) + "'s, loaded first)";
+  F.Symbols.assign(D.Symbols.begin(),
+                   D.Symbols.begin() + static_cast<std::ptrdiff_t>(std::min(N, MaxSymbols)));
+  return F;
+}
+
+contract::Finding unreadableExportsFinding(const shipment::Shipment &S,
+                                           const shipment::Closure &C,
+                                           const shipment::UnreadableExports &U,
+                                           const std::string &Slice) {
+  contract::Finding F;
+  F.Kind = contract::FindingKind::Unknown;
+  F.Slice = Slice;
+  F.Rule = "one-definer";
+  F.Message = "its exports cannot be read (" + U.Why + "), so whether the load closure of " +
+              S.printName(C.Roots[U.Root].Image) + " (" + U.Slice +
+              ") has one definer per symbol cannot be decided";
+  return F;
 }
 
 json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,

@@ -10,8 +10,9 @@
 #include "commands/Inputs.h"
 
 #include "config/RulesFile.h"
-
+#include "contract/Contract.h"
 #include "shipment/Closure.h"
+#include "shipment/Definers.h"
 #include "shipment/Shipment.h"
 
 #include "llvm/Support/JSON.h"
@@ -57,6 +58,20 @@ std::string edgeMessage(const shipment::Shipment &S, const shipment::Closure &C,
                         const shipment::Edge &E);
 std::string conflictMessage(const shipment::Shipment &S, const shipment::Closure &C,
                             const shipment::Conflict &K);
+
+/// check --portable's rule one-definer (shipment/Definers.h): a finding
+/// per pair of images and slice, for image Second ("" slice for a
+/// single-slice file; OnSecond false: for another image, the root, whose
+/// message then names Second too), naming the symbols (the first MaxListed in the
+/// message, the first 64 in Symbols) and the root whose closure holds both.
+contract::Finding definerFinding(const shipment::Shipment &S, const shipment::Closure &C,
+                                 const shipment::DuplicateDefinitions &D,
+                                 const std::string &Slice, bool OnSecond = true);
+/// An image whose exports could not be read: unknown (undecided).
+contract::Finding unreadableExportsFinding(const shipment::Shipment &S,
+                                           const shipment::Closure &C,
+                                           const shipment::UnreadableExports &U,
+                                           const std::string &Slice);
 
 /// inspect --tree: one record per root, dependencies nested; with Why
 /// (--why) each dependency's "tried" and "triedNotListed" (putTried).

@@ -244,6 +244,18 @@ std::string unique(const Finding &F, const AdviceContext &C) {
          (C.DropFlag.empty() ? std::string() : " (" + C.DropFlag + ")");
 }
 
+/// Two shipped images of one closure export the same strong name
+/// (shipment/Definers.h): one copy of the code that defines it.
+std::string oneDefiner(const Finding &F, const AdviceContext &) {
+  if (F.Kind == FindingKind::Unknown)
+    return "ship images whose dynamic symbol table or export trie can be read (linkguard "
+           "inspect FILE says what is wrong with it), or check with --no-one-definer";
+  return "link the code that defines these names into one shared library that both images "
+         "load (a static library linked into two shared libraries is two copies), or hide "
+         "it in one of them (-fvisibility=hidden, a version script or "
+         "-Wl,-exported_symbols_list)";
+}
+
 struct RuleAdvice {
   const char *Word; // Finding::Rule's first word
   std::string (*Advise)(const Finding &, const AdviceContext &);
@@ -261,6 +273,7 @@ const RuleAdvice RuleTable[] = {
     {"unique",              unique},
     {"code-signature",      codeSignature},
     {"platform",            platform},
+    {"one-definer",         oneDefiner},
 };
 // clang-format on
 

@@ -2,6 +2,7 @@
 #include "contract/LoadedImages.h"
 
 #include "contract/Advice.h"
+#include "libnames/LibraryNames.h"
 
 namespace linkguard::contract {
 
@@ -9,7 +10,16 @@ static bool matchesPath(const Pattern &P, const LoadedImage &I) {
   return P.matches(I.Path) || (!I.RealPath.empty() && P.matches(I.RealPath));
 }
 
-static bool matchesImage(const Pattern &P, const LoadedImage &I) {
+/// The marker symbol that makes I a runtime of the family P names, when
+/// its names do not (a renamed copy): "" when none.
+static std::string markerOf(const Pattern &P, const LoadedImage &I) {
+  std::string Marker;
+  if (!I.Defines.empty() && libnames::isGroupName(P.Text))
+    (void)libnames::familyMemberByExports(P.Text, I.Defines, &Marker);
+  return Marker;
+}
+
+static bool matchesNames(const Pattern &P, const LoadedImage &I) {
   if (matchesPath(P, I))
     return true;
   for (const std::string &N : I.OtherNames)
@@ -18,11 +28,18 @@ static bool matchesImage(const Pattern &P, const LoadedImage &I) {
   return false;
 }
 
+static bool matchesImage(const Pattern &P, const LoadedImage &I) {
+  return matchesNames(P, I) || !markerOf(P, I).empty();
+}
+
 /// The image as P matched it: its path (and real path), or the other name
 /// that matched (a SONAME, a hard link's path) with its real path.
 static std::string describe(const Pattern &P, const LoadedImage &I) {
   std::string D;
-  if (!matchesPath(P, I)) {
+  if (!matchesNames(P, I)) {
+    D = I.RealPath.empty() || I.RealPath == I.Path ? I.Path : I.Path + " (" + I.RealPath + ")";
+    D += ", an " + P.Text + " runtime by its exports (it defines " + markerOf(P, I) + "),";
+  } else if (!matchesPath(P, I)) {
     for (const std::string &N : I.OtherNames)
       if (P.matches(N)) {
         D = N + " (" + I.RealPath + ")";

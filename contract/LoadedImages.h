@@ -28,11 +28,16 @@ struct LoadedImage {
   std::vector<std::string> OtherNames;
   /// The image whose dependency brought it in, when known (try-load).
   std::string Via;
+  /// The runtime entry points it defines (libnames::runtimeMarkers), read
+  /// from the mapped file: a family pattern (--forbid openmp) matches an
+  /// image that defines one of its family's, whatever it is called.
+  std::vector<std::string> Defines;
 };
 
 /// Judges Images against Spec.Forbid and Spec.Require; a pattern matches an
 /// image when it matches its path, its real path or one of its other names
-/// (whole name or file name): one finding per image and pattern. The rest
+/// (whole name or file name), or when it names a family whose runtime
+/// markers the image defines (Defines): one finding per image and pattern. The rest
 /// of Spec does not apply to a process.
 Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                           const ContractSpec &Spec);

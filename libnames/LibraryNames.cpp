@@ -1,6 +1,8 @@
 //===- LibraryNames.cpp - library file names and families ------------------===//
 #include "libnames/LibraryNames.h"
 
+#include <algorithm>
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -166,6 +168,54 @@ std::optional<FamilyMember> familyMember(llvm::StringRef Group,
   for (const FamilyMember &M : OpenMPMembers)
     if (llvm::StringRef(File).starts_with(M.Prefix))
       return M;
+  return std::nullopt;
+}
+
+namespace {
+/// The KMP runtime (LLVM's libomp, Intel's libiomp5) first: it also
+/// defines GOMP_parallel, for code GCC compiled.
+constexpr RuntimeMarker Markers[] = {
+    {"openmp", "__kmpc_fork_call", {"libomp", "kmp", Omp15},
+     "llvm-project openmp/runtime/src/kmp_csupport.cpp (__kmpc_fork_call: what clang's "
+     "#pragma omp parallel calls)"},
+    {"openmp", "GOMP_parallel", {"libgomp", "", nullptr},
+     "gcc libgomp/parallel.c (GOMP_parallel: what GCC's #pragma omp parallel calls; "
+     "libomp's kmp_gsupport.cpp defines it too, for code GCC compiled)"},
+};
+} // namespace
+
+llvm::ArrayRef<RuntimeMarker> runtimeMarkers() { return Markers; }
+
+std::vector<std::string> runtimeMarkerNames() {
+  std::vector<std::string> Out;
+  for (const RuntimeMarker &M : Markers) {
+    Out.push_back(M.Symbol);
+    Out.push_back(std::string("_") + M.Symbol);
+  }
+  return Out;
+}
+
+bool isRuntimeMarker(llvm::StringRef Name) {
+  Name.consume_front("_"); // Mach-O's prefix; the markers start with no '_' of their own
+  for (const RuntimeMarker &M : Markers)
+    if (Name == M.Symbol || ("_" + Name).str() == M.Symbol)
+      return true;
+  return false;
+}
+
+std::optional<FamilyMember> familyMemberByExports(llvm::StringRef Group,
+                                                  const std::vector<std::string> &Exports,
+                                                  std::string *Marker) {
+  for (const RuntimeMarker &M : Markers) {
+    if (!Group.equals_insensitive(M.Group))
+      continue;
+    for (const std::string &Name : {std::string(M.Symbol), "_" + std::string(M.Symbol)})
+      if (std::binary_search(Exports.begin(), Exports.end(), Name)) {
+        if (Marker)
+          *Marker = Name;
+        return M.Member;
+      }
+  }
   return std::nullopt;
 }
 

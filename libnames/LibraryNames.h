@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -79,5 +80,31 @@ struct FamilyMember {
 /// The member of family Group that InstallName is; nullopt when it is none.
 std::optional<FamilyMember> familyMember(llvm::StringRef Group,
                                          llvm::StringRef InstallName);
+
+/// A symbol whose strong definition makes an image a runtime of a family,
+/// whatever the file is called (a renamed copy: auditwheel's
+/// libgomp-a34b3233.so.1, a vendor's libfoo_omp.so): what the runtime's
+/// entry points are, not what its users call. A library that only wraps or
+/// re-exports omp_* defines none of them.
+struct RuntimeMarker {
+  const char *Group;   // "openmp"
+  const char *Symbol;  // as ELF names it (Mach-O: with one more '_')
+  FamilyMember Member; // the runtime it marks
+  const char *Source;  // where the runtime defines it
+};
+llvm::ArrayRef<RuntimeMarker> runtimeMarkers();
+
+/// Whether Name, an ELF or Mach-O symbol, is a marker of some family.
+bool isRuntimeMarker(llvm::StringRef Name);
+/// Every marker as ELF and as Mach-O spell it (objlib::ReadOptions::
+/// ExportsAmong for a reader that needs only them).
+std::vector<std::string> runtimeMarkerNames();
+
+/// The member of family Group an image is by the strong definitions it
+/// exports (Exports: sorted, as objlib reads them), the first marker of
+/// the table it defines; nullopt when it defines none. Marker: that symbol.
+std::optional<FamilyMember> familyMemberByExports(llvm::StringRef Group,
+                                                  const std::vector<std::string> &Exports,
+                                                  std::string *Marker = nullptr);
 
 } // namespace linkguard::libnames

@@ -159,6 +159,15 @@ struct Slice {
   std::string ELFInterpreter;
   /// Mach-O only: what dyld validates when it loads the image.
   std::optional<MachOLoadFacts> MachO;
+  /// ReadOptions::Exports: the names this image defines for other images to
+  /// bind to, strong ones only (objlib/Exports.cpp says which count), sorted
+  /// and unique, as stored (a Mach-O name keeps its leading '_').
+  std::vector<std::string> Exports;
+  /// Whether Exports was read; ExportsProblem: why it could not be (a
+  /// damaged trie, an ELF file without section headers): then Exports is
+  /// what was read before the fault, and no verdict may say "none".
+  bool ExportsRead = false;
+  std::string ExportsProblem;
 };
 
 struct BinaryInfo {

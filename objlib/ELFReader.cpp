@@ -449,13 +449,13 @@ Expected<Slice> readAs(const ELFObjectFileBase &Obj, StringRef FileName,
 
 Expected<Slice> readELFFile(const ELFObjectFileBase &Obj, StringRef FileName,
                             const ReadOptions &Options) {
-  if (isa<ELF64LEObjectFile>(Obj))
-    return readAs<ELF64LE>(Obj, FileName, Options);
-  if (isa<ELF64BEObjectFile>(Obj))
-    return readAs<ELF64BE>(Obj, FileName, Options);
-  if (isa<ELF32LEObjectFile>(Obj))
-    return readAs<ELF32LE>(Obj, FileName, Options);
-  return readAs<ELF32BE>(Obj, FileName, Options);
+  Expected<Slice> S = isa<ELF64LEObjectFile>(Obj)   ? readAs<ELF64LE>(Obj, FileName, Options)
+                      : isa<ELF64BEObjectFile>(Obj) ? readAs<ELF64BE>(Obj, FileName, Options)
+                      : isa<ELF32LEObjectFile>(Obj) ? readAs<ELF32LE>(Obj, FileName, Options)
+                                                    : readAs<ELF32BE>(Obj, FileName, Options);
+  if (S && Options.Exports)
+    readELFExports(Obj, Options, *S);
+  return S;
 }
 
 } // namespace linkguard::objlib

@@ -51,6 +51,15 @@ llvm::Expected<Slice> readELFFile(const llvm::object::ELFObjectFileBase &Obj,
                                   llvm::StringRef FileName,
                                   const ReadOptions &Options);
 
+/// Slice::Exports of a Mach-O image (ReadOptions::Exports, Exports.cpp);
+/// loads the trie or symbol table it reads. An error: the file shrank.
+llvm::Error readMachOExports(const llvm::object::MachOObjectFile &Obj,
+                             const SliceBytes &Bytes, const ReadOptions &Options,
+                             Slice &S);
+/// The same for ELF, from .dynsym (loadELFTables loaded it).
+void readELFExports(const llvm::object::ELFObjectFileBase &Obj,
+                    const ReadOptions &Options, Slice &S);
+
 /// One value of a header's file-type word and its printed name.
 struct FileTypeName {
   uint32_t Value;

@@ -436,6 +436,9 @@ Expected<Slice> readMachOSlice(MachOObjectFile &Obj, const SliceBytes &Bytes,
   S.MainProgram = FileType == MachO::MH_EXECUTE;
 
   readLoadCommands(Obj, S, CPUType, FileType, Flags);
+  if (Options.Exports)
+    if (Error E = readMachOExports(Obj, Bytes, Options, S))
+      return std::move(E);
   if (!Options.Imports)
     return S; // every dependency stays Referenced::Unknown
 

@@ -10,6 +10,8 @@
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace linkguard::objlib {
 
@@ -61,6 +63,13 @@ struct ReadOptions {
   /// With Imports false, still read .gnu.version_r into
   /// Slice::VersionNeeds (ELF; one section, bounded by its size).
   bool VersionNeeds = false;
+  /// Read each slice's strong exported definitions into Slice::Exports
+  /// (objlib/Exports.cpp): ELF .dynsym, a Mach-O export trie or, without
+  /// one, its symbol table. ExportsAmong, when not empty: only whether
+  /// the image defines these names (a caller asking about a few): a
+  /// Mach-O trie is looked up for each, not walked.
+  bool Exports = false;
+  std::vector<std::string> ExportsAmong;
   bool listsImportsOf(llvm::StringRef DependencyName) const {
     return !ListImportsOf || ListImportsOf(DependencyName);
   }

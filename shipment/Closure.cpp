@@ -137,20 +137,28 @@ struct Walker {
         struct Member {
           std::string Id, Via;
           libnames::FamilyMember M;
+          std::string Marker; // a member by its exports: the symbol
         };
         std::vector<Member> Found;
-        auto add = [&](const std::string &Id, StringRef Name, const std::string &Via) {
+        const Root &R = C.Roots[RI];
+        // Img: the shipped image Name is, whose exports decide when its
+        // name does not (a renamed runtime).
+        auto add = [&](const std::string &Id, StringRef Name, const std::string &Via,
+                       std::optional<size_t> Img = std::nullopt) {
           std::optional<libnames::FamilyMember> M = libnames::familyMember(G, Name);
+          std::string Marker;
+          if (!M && Img)
+            if (const Slice *Sl = sliceOf(*Img, R.Arch))
+              M = libnames::familyMemberByExports(G, Sl->Exports, &Marker);
           if (!M)
             return;
           for (const Member &F : Found)
             if (F.Id == Id)
               return;
-          Found.push_back({Id, Via, *M});
+          Found.push_back({Id, Via, *M, Marker});
         };
-        const Root &R = C.Roots[RI];
         if (const Slice *Sl = sliceOf(R.Image, R.Arch); Sl && Sl->InstallName)
-          add(S.printName(R.Image), rel(R.Image), "the root");
+          add(S.printName(R.Image), rel(R.Image), "the root", R.Image);
         for (size_t EI : R.Edges) {
           const Edge &E = C.Edges[EI];
           if (E.Where == Outcome::Unknown)
@@ -162,7 +170,7 @@ struct Walker {
           add(Id, E.Target ? StringRef(rel(*E.Target)) : StringRef(E.Dependency),
               S.printName(E.Image));
           if (E.Target && !libnames::familyMember(G, rel(*E.Target)))
-            add(Id, E.Dependency, S.printName(E.Image));
+            add(Id, E.Dependency, S.printName(E.Image), E.Target);
         }
         for (size_t I = 1; I < Found.size(); ++I) {
           if (!Seen.insert({Found[0].Id, Found[I].Id}).second)
@@ -172,6 +180,7 @@ struct Walker {
           K.Group = G;
           K.First = Found[0].Id, K.FirstVia = Found[0].Via;
           K.Second = Found[I].Id, K.SecondVia = Found[I].Via;
+          K.FirstMarker = Found[0].Marker, K.SecondMarker = Found[I].Marker;
           if (*Found[0].M.Runtime && StringRef(Found[0].M.Runtime) == Found[I].M.Runtime)
             K.Abort = Found[0].M.Abort;
           C.Conflicts.push_back(std::move(K));

@@ -11,7 +11,10 @@
 //
 // Within one closure, two different libraries of one family (--unique
 // openmp: libomp under two install names, libomp and libiomp5, either with
-// libgomp) are a conflict naming both.
+// libgomp) are a conflict naming both. A shipped image is a member by its
+// name or, whatever it is called, by the runtime's entry points it defines
+// (libnames::runtimeMarkers; its slice's Exports, read when the shipment
+// was read with objlib::ReadOptions::Exports).
 //
 // Pure over a Shipment: only Shipment::lookup touches the file system.
 // Bounded: each root visits an image once; at most MaxEdges resolutions
@@ -115,6 +118,9 @@ struct Conflict {
   std::string First, Second;       // the two libraries (file or name)
   std::string FirstVia, SecondVia; // the image that loads each
   const char *Abort = nullptr;     // the abort it causes, if known
+  /// A library that is a member by what it defines, not by its name (a
+  /// renamed runtime, libnames::runtimeMarkers): the marker symbol.
+  std::string FirstMarker, SecondMarker;
 };
 
 struct Root {

@@ -1,6 +1,7 @@
 //===- Outcome.cpp - classify a loader run, judge its images --------------===//
 #include "tryload/Outcome.h"
 
+#include "libnames/LibraryNames.h"
 #include "objlib/Reader.h"
 #include "support/EnumNames.h"
 #include "support/StableSort.h"
@@ -208,12 +209,34 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
   return hostSlice(*B).InstallName;
 }
 
+std::vector<std::string> markersOnDisk(const MappedFile &F) {
+  struct stat St;
+  if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
+    return {};
+#if defined(__linux__)
+  if (!F.sameFile(major(St.st_dev), minor(St.st_dev), St.st_ino))
+    return {};
+#endif
+  objlib::ReadOptions Opts;
+  Opts.Imports = false;
+  Opts.Exports = true;
+  Opts.ExportsAmong = libnames::runtimeMarkerNames();
+  llvm::Expected<objlib::BinaryInfo> B = objlib::readBinary(F.Path, Opts);
+  if (!B) {
+    llvm::consumeError(B.takeError());
+    return {};
+  }
+  if (B->Slices.empty())
+    return {};
+  return hostSlice(*B).Exports;
+}
+
 namespace {
 
 TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
                          const std::optional<std::string> &Call,
                          const contract::ContractSpec &Spec, SonameFn Soname,
-                         NeededFn Needed) {
+                         NeededFn Needed, DefinesFn Defines) {
   TryLoadVerdict V;
   const LoaderReport &R = Run.Report;
   auto incomplete = [&](std::string Why) {
@@ -373,6 +396,9 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
     if (!Spec.Forbid.empty()) {
       readSonames();
       for (size_t I = 0; I < Images.size(); ++I) {
+        // A runtime under any name is one by what it defines (--forbid
+        // openmp: a renamed libgomp).
+        V.Images[I].Image.Defines = Defines(Images[I].File);
         if (!SonameOf[I])
           continue;
         contract::LoadedImage &Named = V.Images[I].Image;
@@ -448,6 +474,14 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
       ForRequire.push_back(I);
     }
     nameLoaders(V.Images, Lib, {}, Needed);
+    // A runtime under any name is one by what its file defines (the
+    // file the report names: unwatched, its word is all there is).
+    if (!Spec.Forbid.empty())
+      for (MappedImage &M : V.Images) {
+        MappedFile F;
+        F.Path = M.Image.RealPath.empty() ? M.Image.Path : M.Image.RealPath;
+        M.Image.Defines = Defines(F);
+      }
     for (const MappedImage &M : V.Images)
       ForForbid.push_back(M.Image);
     // The report is all there is: any gap in it fails closed (one without
@@ -518,8 +552,8 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Lib,
                         const std::optional<std::string> &Call,
                         const contract::ContractSpec &Spec, SonameFn Soname,
-                        NeededFn Needed) {
-  TryLoadVerdict V = judgeLoad(Run, Lib, Call, Spec, Soname, Needed);
+                        NeededFn Needed, DefinesFn Defines) {
+  TryLoadVerdict V = judgeLoad(Run, Lib, Call, Spec, Soname, Needed, Defines);
   // A thread or process that asked to escape the tracing (issue 37): what
   // it would have run, and the library after its refusal, are unknown. A
   // violation already seen stays certain; nothing else is decided, a

@@ -78,6 +78,12 @@ using SonameFn =
     llvm::function_ref<std::optional<std::string>(const MappedFile &)>;
 std::optional<std::string> sonameOnDisk(const MappedFile &F);
 
+/// The runtime entry points a mapped file defines (libnames::runtimeMarkers:
+/// __kmpc_fork_call, GOMP_parallel), read from the file at its path only if
+/// that is still the same file: --forbid openmp matches a renamed runtime.
+using DefinesFn = llvm::function_ref<std::vector<std::string>(const MappedFile &)>;
+std::vector<std::string> markersOnDisk(const MappedFile &F);
+
 /// What a mapped image asks the loader for (its DT_NEEDED, Mach-O's
 /// dependencies), read from the file at RealPath; empty when unreadable.
 using NeededFn = llvm::function_ref<std::vector<std::string>(const std::string &RealPath)>;
@@ -103,7 +109,8 @@ std::vector<std::string> neededOnDisk(const std::string &RealPath);
 TryLoadVerdict judgeRun(const LoaderRun &Run, const LibraryFacts &Library,
                         const std::optional<std::string> &Call,
                         const contract::ContractSpec &Spec,
-                        SonameFn Soname = sonameOnDisk, NeededFn Needed = neededOnDisk);
+                        SonameFn Soname = sonameOnDisk, NeededFn Needed = neededOnDisk,
+                        DefinesFn Defines = markersOnDisk);
 
 /// How many images' needed lists judgeRun reads to name what brought each
 /// image in (past it, an image's Via stays empty).

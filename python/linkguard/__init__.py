@@ -237,6 +237,7 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
           provided: Iterable[str] = (), system_list: Optional[Any] = None,
           scan: bool = False, executable: Optional[Any] = None, unique: Iterable[str] = (),
           max_inflated: Optional[Union[int, str]] = None, no_signatures: bool = False,
+          no_one_definer: bool = False,
           signatures: Optional[str] = None, macos_min: Optional[str] = None,
           platform_tag: Optional[str] = None, root: Iterable[str] = ()) -> CheckResult:
     """``linkguard check --json`` over PATHS (files, containers, ``PKG!member``, trees).
@@ -275,6 +276,8 @@ def check(*paths: Any, forbid: Iterable[str] = (), require: Iterable[str] = (),
         args.append("--scan")
     if no_signatures:
         args.append("--no-signatures")
+    if no_one_definer:
+        args.append("--no-one-definer")
     if signatures is not None:
         args.append(f"--signatures={signatures}")
     if macos_min is not None:

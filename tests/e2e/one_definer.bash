@@ -1,0 +1,193 @@
+# One definer per symbol (issue 36 item 3, shipment/Definers.h): two
+# shipped images of one load closure exporting one strong name are two
+# copies of its state; check --portable's rule one-definer says so. And an
+# OpenMP runtime is one by what it defines (__kmpc_fork_call,
+# GOMP_parallel), whatever it is called: --unique openmp, --forbid openmp
+# and try-load --forbid openmp find a renamed libgomp; a library that only
+# wraps omp_* is none. Real files: ELF built by clang-19 and run under
+# ld.so (the two counters are the evidence beside the verdict), Mach-O
+# cross-linked with lld against the .tbd stubs, the system's libgomp.so.1
+# copied under another name (patchelf gives it its own SONAME, as
+# auditwheel does). Each test failed on a3a5d7e (main before this change).
+
+SUITE_one_definer_PROBE() {
+  [ "$(uname -s)" = Linux ] || { echo "needs Linux's ld.so and ELF"; return; }
+  local tool
+  for tool in clang clang++ ld64.lld; do
+    [ -x "$LLVM_BIN/$tool" ] || { echo "$LLVM_BIN/$tool not found"; return; }
+  done
+  command -v patchelf >/dev/null || { echo "patchelf not found"; return; }
+  [ -x "${LINKGUARD_BIN:-}" ] || echo "LINKGUARD_BIN is not set to the built linkguard"
+}
+
+LG() { "$LINKGUARD_BIN" "$@"; }
+
+# The system's GCC OpenMP runtime (libgomp1), if any.
+gomp_path() {
+  "$CLANG" -print-file-name=libgomp.so.1 2>/dev/null | grep / ||
+    ls /usr/lib/*/libgomp.so.1 2>/dev/null | head -n 1
+}
+
+# A registry: a static counter behind registry_get, one copy per library
+# it is compiled into. VIS: the visibility of its entry points.
+write_registry() {
+  cat >reg.c <<EOF
+static int counter;
+__attribute__((visibility("$1"))) int registry_get(void) { return ++counter; }
+__attribute__((weak)) int weak_hook(void) { return 1; }
+__attribute__((visibility("hidden"))) int hidden_helper(void) { return 2; }
+EOF
+  echo 'int registry_get(void); int a_use(void) { return registry_get(); }' >a.c
+  echo 'int registry_get(void); int b_use(void) { return registry_get(); }' >b.c
+  cat >main.c <<'EOF'
+#include <stdio.h>
+int a_use(void); int b_use(void);
+int main(void) { a_use(); a_use(); printf("%d\n", b_use()); return 0; }
+EOF
+}
+
+build_pair() { # the tree t: bin/app loads lib/liba.so and lib/libb.so
+  mkdir -p t/lib t/bin
+  "$CLANG" -fPIC -shared -o t/lib/liba.so a.c reg.c -Wl,-soname,liba.so || test_failed "liba"
+  "$CLANG" -fPIC -shared -o t/lib/libb.so b.c reg.c -Wl,-soname,libb.so || test_failed "libb"
+  "$CLANG" -o t/bin/app main.c -Lt/lib -la -lb -Wl,-rpath,'$ORIGIN/../lib' || test_failed "app"
+}
+
+SUITE_one_definer() {
+  TEST "two libraries of one closure that define registry_get: a violation naming both"
+  write_registry protected
+  build_pair
+  # The evidence: under ld.so each library counts with its own copy (a
+  # protected definition binds its own references), so b_use sees 1, not 3.
+  expect_equal "$(t/bin/app)" 1 "the counter libb.so's code sees"
+  LG check --portable t >out.txt
+  expect_status 1 LG check --portable t
+  expect_contains "$(cat out.txt)" "t/lib/libb.so: violation: defines 1 name that t/lib/liba.so defines too (registry_get), and the load closure of t/bin/app (x86_64) holds both"
+  # Weak and hidden definitions are no second definer.
+  expect_not_contains "$(cat out.txt)" weak_hook
+  expect_not_contains "$(cat out.txt)" hidden_helper
+  LG check --portable --json t >out.json
+  python3 - out.json <<'PY' || test_failed "JSON: $(cat out.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for r in d["files"] for f in r["findings"] if f["rule"] == "one-definer"]
+assert len(f) == 1, f
+assert f[0]["symbols"] == ["registry_get"] and f[0]["dependency"] == "t/lib/liba.so", f[0]
+assert f[0]["kind"] == "violation" and f[0]["advice"], f[0]
+PY
+  # Off on request; and a plain file's own closure sees it too.
+  expect_status 0 LG check --portable --no-one-definer t
+  LG check --portable --bundle-root t t/bin/app >file.txt
+  expect_contains "$(cat file.txt)" "t/bin/app: violation: $PWD/t/lib/libb.so defines 1 name that $PWD/t/lib/liba.so defines too (registry_get)"
+  expect_status 64 LG check --no-one-definer --forbid libfoo t/bin/app
+
+  TEST "default visibility: one counter in the process, still two copies of the code"
+  write_registry default
+  build_pair
+  expect_equal "$(t/bin/app)" 3 "the counter (every reference bound to liba.so's)"
+  expect_status 1 LG check --portable t
+
+  TEST "weak definitions, hidden ones and the linker's reserved names are no second definer"
+  cat >w.c <<'EOF'
+__attribute__((weak)) int registry_get(void) { return 7; }
+__attribute__((visibility("hidden"))) int hidden_state(void) { return 0; }
+EOF
+  echo 'int registry_get(void) { return 1; } int hidden_state(void) { return 1; }' >s.c
+  # What old linkers exported from every library: _init, _fini, _edata,
+  # _end, __bss_start (defined here, as such a file has them).
+  # r_own: a strong name of their own, the control (one name, not six).
+  echo 'int _edata = 1, _end = 1, __bss_start = 1; void _init(void) {} void _fini(void) {} int r_own(void) { return 0; }' >r.c
+  echo 'int registry_get(void); int main(void) { return registry_get() == 1 ? 0 : 1; }' >m.c
+  mkdir -p t/lib
+  "$CLANG" -fPIC -shared -o t/lib/libs.so s.c -Wl,-soname,libs.so || test_failed libs
+  "$CLANG" -fPIC -shared -o t/lib/libw.so w.c -Wl,-soname,libw.so || test_failed libw
+  "$CLANG" -fPIC -shared -nostartfiles -o t/lib/libr1.so r.c -Wl,-soname,libr1.so || test_failed r1
+  "$CLANG" -fPIC -shared -nostartfiles -o t/lib/libr2.so r.c -Wl,-soname,libr2.so || test_failed r2
+  "$CLANG" -o t/app m.c -Lt/lib -Wl,--no-as-needed -ls -lw -lr1 -lr2 -Wl,-rpath,'$ORIGIN/lib' ||
+    test_failed app
+  nm -D --defined-only t/lib/libr1.so | grep -q ' _init$' || test_failed "control: _init not exported"
+  expect_status 0 t/app
+  LG check --portable t >out.txt
+  expect_contains "$(cat out.txt)" "t/lib/libr2.so: violation: defines 1 name that t/lib/libr1.so defines too (r_own)"
+  expect_equal "$(grep -c 'defines too' out.txt)" 1 "one-definer findings"
+
+  TEST "libraries no closure loads together are not compared"
+  write_registry default
+  build_pair
+  # libc3.so: a third copy, loaded by no closure that holds another.
+  "$CLANG" -fPIC -shared -o t/lib/libc3.so b.c reg.c -Wl,-soname,libc3.so || test_failed "libc3"
+  LG check --portable t >out.txt
+  expect_equal "$(grep -c 'defines too' out.txt)" 1 "one-definer findings"
+  expect_not_contains "$(cat out.txt)" "libc3.so: violation"
+
+  TEST "Mach-O: the export trie's strong names; weak definitions and re-exports are not counted"
+  write_sdk sdk
+  # shellcheck disable=SC2046
+  set -- $(macho_flags sdk)
+  echo 'static int counter; extern "C" int registry_get() { return ++counter; }' >reg.cpp
+  echo 'extern "C" __attribute__((weak)) int registry_get() { return 7; }' >weak.cpp
+  echo 'extern "C" int use_re() { return 0; }' >re.cpp
+  echo 'extern "C" int registry_get(); int main() { return registry_get(); }' >main.cpp
+  mkdir -p t/lib
+  for l in a b; do
+    "$CLANGXX" "$@" -shared -nostdlib++ reg.cpp -o t/lib/lib$l.dylib \
+      -Wl,-install_name,@rpath/lib$l.dylib || test_failed "lib$l.dylib"
+  done
+  "$CLANGXX" "$@" -shared -nostdlib++ weak.cpp -o t/lib/libw.dylib \
+    -Wl,-install_name,@rpath/libw.dylib || test_failed libw
+  # LC_REEXPORT_DYLIB: libre.dylib re-exports liba.dylib's names.
+  "$CLANGXX" "$@" -shared -nostdlib++ re.cpp -o t/lib/libre.dylib \
+    -Wl,-install_name,@rpath/libre.dylib -Wl,-reexport_library,t/lib/liba.dylib || test_failed libre
+  "$CLANGXX" "$@" -nostdlib++ main.cpp -o t/app -Lt/lib -la -lb \
+    -Wl,-rpath,@executable_path/lib || test_failed app
+  "$CLANGXX" "$@" -nostdlib++ main.cpp -o t/app_ok -Lt/lib -la -lw -lre \
+    -Wl,-rpath,@executable_path/lib || test_failed app_ok
+  "$LLVM_BIN/llvm-objdump" --macho --exports-trie t/lib/libw.dylib | grep -q 'registry_get \[weak_def\]' ||
+    test_failed "control: libw.dylib's registry_get is not a weak definition"
+  LG check --portable --no-signatures t >out.txt
+  expect_contains "$(cat out.txt)" "t/lib/libb.dylib: violation: defines 1 name that t/lib/liba.dylib defines too (_registry_get), and the load closure of t/app (arm64) holds both"
+  expect_equal "$(grep -c 'defines too' out.txt)" 1 "findings (app_ok's closure has none)"
+  # A KMP runtime under another name, found by a lookup in its trie, with
+  # the real libomp's install name (the SDK's stub) in one closure.
+  echo 'extern "C" int __kmpc_fork_call() { return 0; } extern "C" int omp_get_num_threads() { return 1; }' >kmp.cpp
+  "$CLANGXX" "$@" -shared -nostdlib++ kmp.cpp -o t/lib/libvendor_par.dylib \
+    -Wl,-install_name,@rpath/libvendor_par.dylib || test_failed libvendor_par
+  "$CLANGXX" "$@" -nostdlib++ main.cpp -o t/omp_app -Lt/lib -Lsdk/omp -la -lvendor_par -lomp \
+    -Wl,-rpath,@executable_path/lib || test_failed omp_app
+  LG check --unique openmp t >out.txt
+  expect_contains "$(cat out.txt)" "t/omp_app: violation: the load closure of t/omp_app (arm64) holds two openmp runtimes: t/lib/libvendor_par.dylib (loaded by t/omp_app, a runtime by its exports: it defines ___kmpc_fork_call) and /opt/llvm-openmp/lib/libomp.dylib (loaded by t/omp_app); the second to start aborts the process"
+
+  TEST "a renamed libgomp is an OpenMP runtime: --unique openmp, --forbid openmp, try-load"
+  gomp=$(gomp_path)
+  [ -n "$gomp" ] && [ -f "$gomp" ] || test_failed "no libgomp.so.1 (libgomp1) on this machine"
+  mkdir -p g/lib
+  cp "$gomp" g/lib/libvendor_rt.so.1
+  patchelf --set-soname libvendor_rt.so.1 g/lib/libvendor_rt.so.1 || test_failed patchelf
+  echo 'int omp_get_num_threads(void); int f(void) { return omp_get_num_threads(); }' >u.c
+  "$CLANG" -fPIC -shared -o g/lib/libuser.so u.c -Lg/lib -l:libvendor_rt.so.1 \
+    -Wl,-soname,libuser.so -Wl,-rpath,'$ORIGIN' || test_failed libuser
+  # Only wraps omp_*: no runtime.
+  echo 'int omp_get_num_threads(void) { return 1; }' >w.c
+  "$CLANG" -fPIC -shared -o g/lib/libwrap.so w.c -Wl,-soname,libwrap.so || test_failed libwrap
+  echo 'int f(void); int main(void) { return f() == 1 ? 0 : 1; }' >m.c
+  "$CLANG" -o g/app m.c -Lg/lib -luser -lgomp -Wl,--no-as-needed -Wl,-rpath,'$ORIGIN/lib' ||
+    test_failed app
+  "$CLANG" -o g/wrapped m.c -Lg/lib -luser -Wl,-rpath,'$ORIGIN/lib' || test_failed wrapped
+  echo 'int omp_get_num_threads(void); int main(void) { return omp_get_num_threads() == 1 ? 0 : 1; }' >w2.c
+  "$CLANG" -o g/wrapper_only w2.c -Lg/lib -lwrap -lgomp -Wl,--no-as-needed \
+    -Wl,-rpath,'$ORIGIN/lib' || test_failed wrapper_only
+  expect_status 0 g/app
+  LG check --unique openmp g >out.txt
+  expect_contains "$(cat out.txt)" "g/app: violation: the load closure of g/app (x86_64) holds two openmp runtimes: libgomp.so.1 (loaded by g/app) and g/lib/libvendor_rt.so.1 (loaded by g/lib/libuser.so, a runtime by its exports: it defines GOMP_parallel)"
+  expect_not_contains "$(cat out.txt)" "g/wrapper_only: violation"
+  expect_not_contains "$(cat out.txt)" "g/wrapped: violation"
+  LG check --forbid openmp g >out.txt
+  expect_contains "$(cat out.txt)" "g/lib/libuser.so: violation: libvendor_rt.so.1 (g/lib/libvendor_rt.so.1) is an openmp runtime by its exports: it defines GOMP_parallel, and 'openmp' is forbidden"
+  expect_not_contains "$(cat out.txt)" "g/lib/libwrap.so: violation"
+  LG check --forbid openmp g/lib/libuser.so >out.txt
+  expect_contains "$(cat out.txt)" "is an openmp runtime by its exports: it defines GOMP_parallel"
+  expect_status 0 LG check --forbid openmp g/lib/libwrap.so
+  run_try_load 1 "try-load of libuser.so" --forbid openmp g/lib/libuser.so
+  expect_contains "$(cat out.txt)" "libvendor_rt.so.1, an openmp runtime by its exports (it defines GOMP_parallel), is mapped in the process"
+  run_try_load 0 "try-load of libwrap.so" --forbid openmp g/lib/libwrap.so
+}

@@ -1,0 +1,177 @@
+//===- ExportsTest.cpp - objlib's strong exports (ReadOptions::Exports) ---===//
+//
+// What counts as a definer (issue 36 item 3, objlib/Exports.cpp): ELF
+// .dynsym entries linked here by clang++-19 + ld.lld (strong, weak,
+// protected, hidden, a hidden symbol version, TLS), Mach-O export tries
+// from yaml2obj (weak, re-export, absolute), the nlist fallback (N_WEAK_DEF,
+// N_PEXT), a trie whose nodes are shared (cut, never "defines nothing"),
+// and the OpenMP runtime markers (libnames::familyMemberByExports).
+//
+//===----------------------------------------------------------------------===//
+#include "libnames/LibraryNames.h"
+#include "tests/unit/support/ObjlibFixtures.h"
+
+#include <fstream>
+
+using namespace linkguard;
+using namespace linkguard::objlib;
+using namespace linkguard::testsupport;
+using namespace llvm;
+
+namespace {
+
+BinaryInfo readExports(const std::string &Path, std::vector<std::string> Among = {}) {
+  ReadOptions O;
+  O.Imports = false;
+  O.Exports = true;
+  O.ExportsAmong = std::move(Among);
+  Expected<BinaryInfo> Info = readBinary(Path, O);
+  if (!Info)
+    FAIL("readBinary(" << Path << "): " << toString(Info.takeError()));
+  REQUIRE(Info->Slices.size() == 1);
+  return std::move(*Info);
+}
+
+std::string yamlFile(StringRef Name, StringRef Out) {
+  std::string Yaml =
+      std::string(LINKGUARD_SOURCE_DIR) + "/tests/yaml/" + Name.str() + ".yaml";
+  REQUIRE(fixtures().run({BinDir + "/yaml2obj", Yaml, "-o", fixtures().path(Out)}));
+  return fixtures().path(Out);
+}
+
+using Names = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("exports: ELF .dynsym's strong definitions of default or protected visibility",
+          "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  fixtures().write("elf_exports.cpp", R"(
+extern "C" {
+int strong_fn() { return 1; }
+int strong_data = 2;
+__thread int tls_counter;
+__attribute__((weak)) int weak_fn() { return 3; }
+__attribute__((visibility("protected"))) int protected_fn() { return 4; }
+__attribute__((visibility("hidden"))) int hidden_fn() { return 5; }
+int undefined_elsewhere();
+int uses() { return undefined_elsewhere() + hidden_fn(); }
+int old_impl() { return 6; }
+int new_impl() { return 7; }
+__asm__(".symver old_impl,compat@VER_1");
+__asm__(".symver new_impl,compat@@VER_2");
+}
+)");
+  fixtures().write("elf_exports.map", "VER_1 { global: compat; };\nVER_2 { global: *; };\n");
+  const std::string Out = fixtures().path("libelf_exports.so");
+  REQUIRE(fixtures().run({BinDir + "/clang++", "-target", "x86_64-linux-gnu", "-fPIC",
+                          "-shared", "-nostdlib", "-fuse-ld=lld",
+                          "-Wl,--version-script," + fixtures().path("elf_exports.map"),
+                          "-Wl,--allow-shlib-undefined", fixtures().path("elf_exports.cpp"),
+                          "-o", Out}));
+  const Slice S = readExports(Out).Slices[0];
+  CHECK(S.ExportsRead);
+  CHECK(S.ExportsProblem.empty());
+  // compat@VER_1 is a hidden version (only a reference naming VER_1 binds
+  // it); compat@@VER_2 is the default one. The version names themselves
+  // are absolute symbols: none.
+  CHECK(S.Exports == Names{"compat", "new_impl", "old_impl", "protected_fn", "strong_data",
+                           "strong_fn", "tls_counter", "uses"});
+}
+
+TEST_CASE("exports: a Mach-O export trie without weak definitions, re-exports and absolutes",
+          "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  const Slice S = readExports(yamlFile("export_flags", "export_flags.dylib")).Slices[0];
+  CHECK(S.ExportsRead);
+  CHECK(S.ExportsProblem.empty());
+  CHECK(S.Exports == Names{"_a_strong"});
+}
+
+TEST_CASE("exports: without a trie, nlist's external definitions without N_WEAK_DEF or N_PEXT",
+          "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  const Slice S = readExports(yamlFile("exports_nlist", "exports_nlist.dylib")).Slices[0];
+  CHECK(S.ExportsRead);
+  CHECK(S.ExportsProblem.empty());
+  CHECK(S.Exports == Names{"_strong_one"});
+}
+
+TEST_CASE("exports: a trie whose nodes are shared is cut, and says so", "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  // export_flags.dylib's 72-byte trie, replaced by 8 levels of one node
+  // with two edges to the next ("a" and "b"), then a terminal: no loop,
+  // 2^8 paths. A walk that followed them all would list 256 names from 69
+  // bytes (and 2^n from 8n bytes); each node is entered once.
+  const std::string Path = yamlFile("export_flags", "export_dag.dylib");
+  std::vector<uint8_t> Trie;
+  for (uint8_t Level = 0; Level < 8; ++Level) {
+    const uint8_t Next = static_cast<uint8_t>(8 * (Level + 1));
+    for (uint8_t B : {uint8_t(0), uint8_t(2), uint8_t('a'), uint8_t(0), Next, uint8_t('b'),
+                      uint8_t(0), Next})
+      Trie.push_back(B);
+  }
+  for (uint8_t B : {3, 0, 0xD8, 0x05, 0}) // terminal: flags 0, address 0x2d8, no child
+    Trie.push_back(static_cast<uint8_t>(B));
+  REQUIRE(Trie.size() <= 72);
+  {
+    std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
+    F.seekp(16384); // export_off in tests/yaml/export_flags.yaml
+    F.write(reinterpret_cast<const char *>(Trie.data()), static_cast<std::streamsize>(Trie.size()));
+  }
+  const Slice S = readExports(Path).Slices[0];
+  CHECK(S.ExportsRead);
+  CHECK(StringRef(S.ExportsProblem).contains("a node reached twice"));
+  CHECK(S.Exports.size() <= 1);
+
+  // A loop: the root's one child is the root.
+  const uint8_t Loop[] = {0, 1, 'a', 0, 0};
+  {
+    std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
+    F.seekp(16384);
+    F.write(reinterpret_cast<const char *>(Loop), sizeof Loop);
+  }
+  const Slice L = readExports(Path).Slices[0];
+  CHECK(StringRef(L.ExportsProblem).contains("a node reached twice"));
+  CHECK(L.Exports.empty());
+}
+
+TEST_CASE("exports: OpenMP runtimes by what they define, not by their names",
+          "[objlib][exports][libnames]") {
+  std::string Marker;
+  std::optional<libnames::FamilyMember> M =
+      libnames::familyMemberByExports("openmp", {"GOMP_parallel", "omp_get_num_threads"}, &Marker);
+  REQUIRE(M);
+  CHECK(Marker == "GOMP_parallel");
+  CHECK(StringRef(M->Prefix) == "libgomp");
+  // libomp defines GOMP_parallel too (kmp_gsupport.cpp): the KMP runtime
+  // is told by __kmpc_fork_call first.
+  M = libnames::familyMemberByExports(
+      "OpenMP", {"GOMP_parallel", "___kmpc_fork_call", "_omp_get_num_threads"}, &Marker);
+  REQUIRE(M);
+  CHECK(Marker == "___kmpc_fork_call");
+  CHECK(StringRef(M->Runtime) == "kmp");
+  // A library that only wraps omp_* is none.
+  CHECK_FALSE(libnames::familyMemberByExports(
+      "openmp", {"_omp_get_num_threads", "omp_get_max_threads", "omp_set_num_threads"}));
+  CHECK_FALSE(libnames::familyMemberByExports("libsystem", {"GOMP_parallel"}));
+  CHECK(libnames::isRuntimeMarker("__kmpc_fork_call"));
+  CHECK(libnames::isRuntimeMarker("___kmpc_fork_call"));
+  CHECK(libnames::isRuntimeMarker("_GOMP_parallel"));
+  CHECK_FALSE(libnames::isRuntimeMarker("omp_get_num_threads"));
+  CHECK_FALSE(libnames::isRuntimeMarker("__kmpc_barrier"));
+}
+
+TEST_CASE("exports: ExportsAmong looks the names asked for up", "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  // Looked up in the trie, with the walk's rules: strong ones only.
+  const std::string P = yamlFile("export_flags", "export_keep.dylib");
+  CHECK(readExports(P, {"_b_weak", "_a_strong", "_c_reexp", "_d_abs", "_a", "_a_strongx"})
+            .Slices[0]
+            .Exports == Names{"_a_strong"});
+  // Without a trie, and on ELF: the same filter over the table.
+  CHECK(readExports(yamlFile("exports_nlist", "exports_nlist_keep.dylib"),
+                    {"_registry_get", "_strong_one", "_pext_one"})
+            .Slices[0]
+            .Exports == Names{"_strong_one"});
+}
