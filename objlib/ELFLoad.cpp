@@ -7,7 +7,8 @@
 // segments and the SHT_DYNAMIC section, the string table DT_STRTAB/DT_STRSZ
 // names (mapped through PT_LOAD as the loader does), and the contents of .dynsym,
 // .gnu.version and .gnu.version_r with the sections they link to (with
-// ReadOptions::Imports false: .gnu.version_r only for VersionNeeds). Code,
+// ReadOptions::Imports and Exports false: .gnu.version_r only for
+// VersionNeeds). Code,
 // data and the static symbol table are never read.
 //
 // Where a header is damaged, nothing more is loaded: the reader then reports
@@ -117,14 +118,15 @@ Error loadTablesAs(Image &Img, const ELFFile<ELFT> &F, const ReadOptions &Option
     return Error::success();
   }
   for (const typename ELFT::Shdr &Sec : *Sections) {
-    // Without imports (ReadOptions::Imports) the reader reads neither
-    // .dynsym nor .gnu.version, and .gnu.version_r only for VersionNeeds:
+    // Without imports or exports (ReadOptions::Imports, Exports) the
+    // reader reads neither .dynsym nor .gnu.version (a hidden version
+    // hides an export), and .gnu.version_r only for VersionNeeds:
     // the closure of a tree then reads a fraction of each ELF file (issue
     // 36).
     const bool Wanted =
         Sec.sh_type == ELF::SHT_DYNAMIC ||
         ((Sec.sh_type == ELF::SHT_DYNSYM || Sec.sh_type == ELF::SHT_GNU_versym) &&
-         Options.Imports) ||
+         (Options.Imports || Options.Exports)) ||
         (Sec.sh_type == ELF::SHT_GNU_verneed && (Options.Imports || Options.VersionNeeds));
     if (!Wanted)
       continue;
