@@ -111,6 +111,26 @@ size_t AllowList::apply(ArrayRef<std::string> Names, contract::Verdict &V) {
         ++Accepted;
         continue;
       }
+    // One definer per symbol: accepted when every name both images
+    // define is allowed for that file (one name left is still two copies
+    // of its state), and only when the finding lists them all.
+    if (F.Rule == "one-definer") {
+      if (F.Symbols.empty() || F.SymbolsNotListed)
+        continue;
+      std::vector<const config::AllowSpec *> By;
+      for (const std::string &Sym : F.Symbols)
+        if (const config::AllowSpec *S = find(Names, config::AllowKind::Symbol, Sym))
+          By.push_back(S);
+      if (Decides && By.size() == F.Symbols.size()) {
+        std::vector<const config::AllowSpec *> Once;
+        for (const config::AllowSpec *S : By)
+          if (!is_contained(Once, S))
+            Once.push_back(S);
+        accept(F, Once);
+        ++Accepted;
+      }
+      continue;
+    }
     // A host-dependent finding: accepted when every search entry it
     // blames is allowed (one entry allowed of two still loads the other
     // machine's copy).

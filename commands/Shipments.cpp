@@ -142,6 +142,7 @@ contract::Finding definerFinding(const shipment::Shipment &S, const shipment::Cl
               S.printName(D.First) + "'s, loaded first)";
   F.Symbols.assign(D.Symbols.begin(),
                    D.Symbols.begin() + static_cast<std::ptrdiff_t>(std::min(N, MaxSymbols)));
+  F.SymbolsNotListed = N - F.Symbols.size();
   return F;
 }
 

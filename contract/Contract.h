@@ -99,6 +99,10 @@ struct Finding {
   std::string Rule;    // "forbid-unreferenced openmp", "require libsystem", ...
   std::string Message; // one sentence: what was found and what to do
   std::vector<std::string> Symbols; // the imports that keep it, for Kept
+  /// one-definer: the names both images define past those in Symbols
+  /// (counted, not listed): a symbol allow-list cannot decide such a
+  /// finding, as it does not know them all.
+  size_t SymbolsNotListed = 0;
   /// What to do about it (contract/Advice.h): never empty in a record.
   std::string Advice;
   /// A portable finding's placement ("non-portable", "unresolved",

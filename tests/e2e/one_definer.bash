@@ -80,6 +80,18 @@ PY
   LG check --portable --bundle-root t t/bin/app >file.txt
   expect_contains "$(cat file.txt)" "t/bin/app: violation: $PWD/t/lib/libb.so defines 1 name that $PWD/t/lib/liba.so defines too (registry_get)"
   expect_status 64 LG check --no-one-definer --forbid libfoo t/bin/app
+  # An [[allow]] symbol entry decides it, with its reason; one for another
+  # name does not (and is stale).
+  printf '[[allow]]\nfile = "t/lib/libb.so"\nsymbol = "registry_*"\nreason = "one registry by design: libb forwards to liba"\n' >linkguard.toml
+  LG check --portable t >allow.txt 2>allow.err; st=$?
+  expect_equal "$st" 0 "allowed: $(cat allow.txt allow.err)"
+  expect_contains "$(cat allow.txt)" "t/lib/libb.so: allowed: defines 1 name that t/lib/liba.so defines too (registry_get)"
+  expect_contains "$(cat allow.txt)" "reason: one registry by design: libb forwards to liba; linkguard.toml:1"
+  printf '[[allow]]\nfile = "t/lib/libb.so"\nsymbol = "other_*"\nreason = "x"\n' >linkguard.toml
+  LG check --portable t >allow.txt 2>allow.err; st=$?
+  expect_equal "$st" 1 "another name's entry: $(cat allow.txt)"
+  expect_contains "$(cat allow.err)" "matched no finding"
+  rm linkguard.toml
 
   TEST "default visibility: one counter in the process, still two copies of the code"
   write_registry default
