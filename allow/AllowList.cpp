@@ -91,7 +91,12 @@ const config::AllowSpec *AllowList::find(ArrayRef<std::string> Names, config::Al
 
 void AllowList::accept(contract::Finding &F, ArrayRef<const config::AllowSpec *> By) {
   F.Kind = contract::FindingKind::Allowed;
+  // Each entry once, in the order of what it covers.
+  std::vector<const config::AllowSpec *> Once;
   for (const config::AllowSpec *S : By)
+    if (!is_contained(Once, S))
+      Once.push_back(S);
+  for (const config::AllowSpec *S : Once)
     F.AllowedBy.push_back(
         {S->File, config::allowKindName(S->Kind), S->Value, S->Reason, S->Origin});
 }
@@ -122,11 +127,7 @@ size_t AllowList::apply(ArrayRef<std::string> Names, contract::Verdict &V) {
         if (const config::AllowSpec *S = find(Names, config::AllowKind::Symbol, Sym))
           By.push_back(S);
       if (Decides && By.size() == F.Symbols.size()) {
-        std::vector<const config::AllowSpec *> Once;
-        for (const config::AllowSpec *S : By)
-          if (!is_contained(Once, S))
-            Once.push_back(S);
-        accept(F, Once);
+        accept(F, By);
         ++Accepted;
       }
       continue;
@@ -144,12 +145,7 @@ size_t AllowList::apply(ArrayRef<std::string> Names, contract::Verdict &V) {
       if (const config::AllowSpec *S = find(Names, config::AllowKind::Runpath, E))
         By.push_back(S);
     if (Decides && By.size() == Blamed->size()) {
-      // Each entry once, in the file's order of the blame.
-      std::vector<const config::AllowSpec *> Once;
-      for (const config::AllowSpec *S : By)
-        if (!is_contained(Once, S))
-          Once.push_back(S);
-      accept(F, Once);
+      accept(F, By);
       ++Accepted;
     }
   }

@@ -49,22 +49,26 @@ void keep(const ReadOptions &O, StringRef Name, Slice &S) {
     S.Exports.push_back(Name.str());
 }
 
+/// A ULEB128 at At within Trie (at most 64 bits), At moved past it; false
+/// when it runs off the end or past 64 bits.
+bool readUleb(ArrayRef<uint8_t> Trie, uint64_t &At, uint64_t &V) {
+  V = 0;
+  for (unsigned Shift = 0; At < Trie.size() && Shift < 64; Shift += 7) {
+    uint8_t Byte = Trie[At++];
+    V |= uint64_t(Byte & 0x7f) << Shift;
+    if (!(Byte & 0x80))
+      return true;
+  }
+  return false;
+}
+
 /// Whether the trie has Name as a strong export: one path from the root,
 /// each edge consuming at least one byte of the name (so at most as many
 /// nodes as the name has bytes), each node's edges read within the trie.
 /// False, with ExportsProblem, when the trie is malformed on the way.
 bool lookupTrie(ArrayRef<uint8_t> Trie, StringRef Name, Slice &S) {
   const uint64_t Size = Trie.size();
-  auto uleb = [&](uint64_t &At, uint64_t &V) {
-    V = 0;
-    for (unsigned Shift = 0; At < Size && Shift < 64; Shift += 7) {
-      uint8_t Byte = Trie[At++];
-      V |= uint64_t(Byte & 0x7f) << Shift;
-      if (!(Byte & 0x80))
-        return true;
-    }
-    return false;
-  };
+  auto uleb = [&](uint64_t &At, uint64_t &V) { return readUleb(Trie, At, V); };
   auto fail = [&](const char *Why) {
     S.ExportsProblem = std::string("export trie: ") + Why;
     return false;
@@ -231,16 +235,7 @@ template <class ELFT> void readELFExportsAs(const ELFFile<ELFT> &F, const ReadOp
 /// nodes above, so a trie of shared nodes lists 2^depth names with it.
 void walkTrie(ArrayRef<uint8_t> Trie, const ReadOptions &O, Slice &S) {
   const uint64_t Size = Trie.size();
-  auto uleb = [&](uint64_t &At, uint64_t &V) {
-    V = 0;
-    for (unsigned Shift = 0; At < Size && Shift < 64; Shift += 7) {
-      uint8_t Byte = Trie[At++];
-      V |= uint64_t(Byte & 0x7f) << Shift;
-      if (!(Byte & 0x80))
-        return true;
-    }
-    return false;
-  };
+  auto uleb = [&](uint64_t &At, uint64_t &V) { return readUleb(Trie, At, V); };
   auto fail = [&](const std::string &Why) { S.ExportsProblem = "export trie: " + Why; };
   std::vector<bool> Entered(Size, false);
   struct Frame {
