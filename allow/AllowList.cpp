@@ -55,8 +55,17 @@ bool allowMatches(const config::AllowSpec &Spec, ArrayRef<std::string> Names,
 }
 
 std::optional<std::vector<std::string>> blamedSearchEntries(const contract::Finding &F) {
-  if (F.TriedNotListed)
+  // Only a finding the resolver made host-dependent because of the
+  // machine's entries alone (not a subdirectory copy, an absolute link, a
+  // candidate that ends the load or that cannot be decided or read), and
+  // whose tries are all listed.
+  if (!F.HostEntriesOnly || F.TriedNotListed)
     return std::nullopt;
+  for (const contract::TriedCandidate &T : F.Tried)
+    if (T.Reason == contract::TryReason::Undecided ||
+        T.Reason == contract::TryReason::Unreadable ||
+        T.Reason == contract::TryReason::NotLoadable)
+      return std::nullopt;
   std::vector<std::string> Out;
   static constexpr const char *Labels[] = {"DT_RUNPATH ", "DT_RPATH ", "LC_RPATH "};
   for (const contract::TriedCandidate &T : F.Tried) {

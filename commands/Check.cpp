@@ -381,6 +381,7 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
     F.Advice = E.Advice; // the resolver's own, when it has one
     F.Tried = E.Tried;   // what the search that placed it tried (--why)
     F.TriedNotListed = E.TriedNotListed;
+    F.HostEntriesOnly = E.HostEntriesOnly;
     // The slice is named beside the file already (as contract::judge did).
     F.Message = !F.Slice.empty() ? std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                        E.Dependency + " " + E.Reason
@@ -862,6 +863,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Advice = E.Advice; // the resolver's own, when it has one
     F.Tried = E.Tried;   // what the search that placed it tried (--why)
     F.TriedNotListed = E.TriedNotListed;
+    F.HostEntriesOnly = E.HostEntriesOnly;
     F.Message = edgeMessage(*S, C, E);
     Extra[E.Image].push_back(std::move(F));
   }

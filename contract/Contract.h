@@ -116,6 +116,9 @@ struct Finding {
   /// its order (at most shipment::MaxWhyListed), and how many more.
   std::vector<TriedCandidate> Tried;
   size_t TriedNotListed = 0;
+  /// Host-dependent only because of a machine's search entries
+  /// (shipment::Edge::HostEntriesOnly): a runpath allow entry's case.
+  bool HostEntriesOnly = false;
 };
 
 struct Verdict {

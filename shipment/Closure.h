@@ -102,6 +102,10 @@ struct Edge {
   /// Empty when nothing was searched (a system name, already loaded).
   std::vector<contract::TriedCandidate> Tried;
   size_t TriedNotListed = 0;
+  /// HostDependent only because a machine's search entries (absolute,
+  /// empty, relative, out of the tree) come first or alone: the one case a
+  /// runpath allow-list entry may decide (allow/AllowList.h).
+  bool HostEntriesOnly = false;
   /// Repeats an earlier edge (same image, slice, name, outcome) of another
   /// root: not reported again.
   bool Repeat = false;

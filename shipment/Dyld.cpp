@@ -427,16 +427,9 @@ struct Dyld : ResolverState {
     }
     if (Se.Decided) {
       const Try &T = Se.Hit;
-      if (!Se.HostEntries.empty()) {
-        placeEdge(E, Outcome::HostDependent,
-              "resolves to " + Se.HitPath + " through " + Se.HitLabel + ", but dyld tries " +
-                  listedUpTo(Se.HostEntries) + " first: a machine with the library there loads that copy",
-              HostAdvice);
-        E.Target = T.Image;
-        E.ResolvedPath = Se.HitPath;
-        E.Via = Se.HitLabel;
-        return;
-      }
+      // What is certain first (an entry that cannot be decided, a hit
+      // linkguard cannot read, an absolute link), then a machine's entry
+      // tried first.
       if (!Se.Undecided.empty()) {
         placeEdge(E, Outcome::Unknown,
               "resolves to " + Se.HitPath + ", but dyld first tries " + Se.Undecided,
@@ -458,6 +451,14 @@ struct Dyld : ResolverState {
               "make the link relative");
         return;
       }
+      if (!Se.HostEntries.empty()) {
+        placeEdge(E, Outcome::HostDependent,
+              "resolves to " + Se.HitPath + " through " + Se.HitLabel + ", but dyld tries " +
+                  listedUpTo(Se.HostEntries) + " first: a machine with the library there loads that copy",
+              HostAdvice);
+        E.HostEntriesOnly = true;
+        return;
+      }
       placeEdge(E, Outcome::Shipped, "resolves to " + S.printName(*T.Image) + ", shipped in the tree");
       return;
     }
@@ -467,17 +468,18 @@ struct Dyld : ResolverState {
       placeEdge(E, Outcome::System, "resolves under a macOS system prefix");
       return;
     }
+    if (!Se.Undecided.empty()) {
+      placeEdge(E, Outcome::Unknown, "is " + What + " whose search cannot be decided: " + Se.Undecided,
+            "name the main program with --executable");
+      return;
+    }
     if (!Se.HostEntries.empty()) {
       placeEdge(E, Outcome::HostDependent,
             "is " + What + " that resolves to no file of the tree; dyld also tries " +
                 listedUpTo(Se.HostEntries) + ": it loads only where the machine has it there" +
                 Se.Tried.text(),
             "ship the library and find it through @loader_path, or declare it with --provided");
-      return;
-    }
-    if (!Se.Undecided.empty()) {
-      placeEdge(E, Outcome::Unknown, "is " + What + " whose search cannot be decided: " + Se.Undecided,
-            "name the main program with --executable");
+      E.HostEntriesOnly = true;
       return;
     }
     std::string R = "is " + What + " that resolves to no file of the tree";

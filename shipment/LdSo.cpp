@@ -817,6 +817,23 @@ struct LdSo : ResolverState {
     if (Se.Decided) {
       const Try &T = Se.Hit;
       std::string Host = listedUpTo(Se.HostEntries);
+      // What is certain first: an entry that cannot be decided ($LIB)
+      // before the hit, a hit linkguard cannot read, a hit that ends the
+      // load; then what depends on the machine (a subdirectory copy, an
+      // entry of the machine's tried first); then what loads.
+      if (!Se.Undecided.empty()) {
+        placeEdge(E, Outcome::Unknown,
+              "resolves to " + Se.HitRaw + ", but ld.so first tries " + Se.Undecided,
+              "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
+        return;
+      }
+      if (T.Is == Try::What::Unknown) {
+        placeEdge(E, Outcome::Unknown,
+              "ld.so would load " + Se.HitRaw + ", which linkguard cannot read",
+              "see the read error reported for that file");
+        return;
+      }
+      const bool Ends = T.Is == Try::What::Fatal || T.Is == Try::What::Blocks;
       if (Se.HitOptional && (!Se.Base || Se.OptionalDiffers)) {
         placeEdge(E, Outcome::HostDependent,
               "resolves to " + Se.HitRaw + " through " + Se.HitLabel +
@@ -829,37 +846,7 @@ struct LdSo : ResolverState {
           E.Target = T.Image;
         return;
       }
-      // The runtime's own names are the system's wherever a machine's
-      // directory is tried first; the current directory is no system's.
-      // A copy the tree ships of even the runtime's names: the machine's
-      // directory tried first decides which copy loads.
-      if (!Host.empty()) {
-        placeEdge(E, Outcome::HostDependent,
-              "resolves to " + Se.HitRaw + " through " + Se.HitLabel + ", but ld.so tries " +
-                  Host + " first: a machine with the library there loads that copy",
-              HostAdvice);
-        if (T.Image)
-          E.Target = T.Image;
-        return;
-      }
-      if (!Se.Undecided.empty()) {
-        placeEdge(E, Outcome::Unknown,
-              "resolves to " + Se.HitRaw + ", but ld.so first tries " + Se.Undecided,
-              "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
-        return;
-      }
-      switch (T.Is) {
-      case Try::What::Found:
-        if (const std::optional<size_t> Img = T.Image) { // a Found always has one
-          E.Target = Img;
-          E.ResolvedPath = contract::normalizePath(Se.HitRaw);
-          E.Via = Se.HitLabel;
-          placeEdge(E, Outcome::Shipped,
-                    "resolves to " + S.printName(*Img) + ", shipped in the tree");
-          return;
-        }
-        break;
-      case Try::What::AbsLink:
+      if (T.Is == Try::What::AbsLink) {
         // Loads here; unpacked at another path, the link names nothing (or
         // that machine's file).
         placeEdge(E, Outcome::HostDependent,
@@ -869,27 +856,63 @@ struct LdSo : ResolverState {
         if (T.Image)
           E.Target = T.Image;
         return;
-      case Try::What::Fatal:
+      }
+      // The runtime's own names are the system's wherever a machine's
+      // directory is tried first; the current directory is no system's.
+      // A copy the tree ships of even the runtime's names: the machine's
+      // directory tried first decides which copy loads.
+      if (!Host.empty() && Ends) {
+        // A machine with the library there loads that; any other stops at
+        // the tree's candidate: host-dependent, and broken where it is
+        // not (no allow-list entry for the machine's entry decides it).
+        placeEdge(E, Outcome::HostDependent,
+              "ld.so tries " + Host + " first; where that holds no copy, it stops at " +
+                  Se.HitRaw + " (through " + Se.HitLabel + "): " + T.Why +
+                  ", and the load fails",
+              "remove " + Se.HitRaw + " from the shipment, or ship the library there; and " +
+                  HostAdvice);
+        return;
+      }
+      if (!Host.empty()) {
+        placeEdge(E, Outcome::HostDependent,
+              "resolves to " + Se.HitRaw + " through " + Se.HitLabel + ", but ld.so tries " +
+                  Host + " first: a machine with the library there loads that copy",
+              HostAdvice);
+        E.HostEntriesOnly = true;
+        if (T.Image)
+          E.Target = T.Image;
+        return;
+      }
+      if (T.Is == Try::What::Fatal) {
         placeEdge(E, Outcome::Unresolved,
               "ld.so stops at " + Se.HitRaw + " (through " + Se.HitLabel + "): " + T.Why +
                   "; the load fails there, before any later directory",
               "remove " + Se.HitRaw + " from the shipment, or ship the library there");
         return;
-      case Try::What::Blocks:
+      }
+      if (T.Is == Try::What::Blocks) {
         placeEdge(E, Outcome::Unresolved, "ld.so opens " + Se.HitRaw + ": " + T.Why,
               "remove " + Se.HitRaw + " from the shipment");
         return;
-      case Try::What::Unknown:
-        placeEdge(E, Outcome::Unknown,
-              "ld.so would load " + Se.HitRaw + ", which linkguard cannot read",
-              "see the read error reported for that file");
-        return;
-      default:
-        break;
       }
+      if (T.Is == Try::What::Found)
+        if (const std::optional<size_t> Img = T.Image) { // a Found always has one
+          E.Target = Img;
+          E.ResolvedPath = contract::normalizePath(Se.HitRaw);
+          E.Via = Se.HitLabel;
+          placeEdge(E, Outcome::Shipped,
+                    "resolves to " + S.printName(*Img) + ", shipped in the tree");
+          return;
+        }
     }
     if (SystemName && !Se.Cwd) {
       placeEdge(E, Outcome::System, "is part of the C/C++ runtime every Linux system provides");
+      return;
+    }
+    if (!Se.Undecided.empty()) {
+      placeEdge(E, Outcome::Unknown,
+            "is " + What + " whose search cannot be decided: " + Se.Undecided,
+            "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
       return;
     }
     if (SystemName) {
@@ -897,6 +920,7 @@ struct LdSo : ResolverState {
             "is the C/C++ runtime's, but ld.so first tries " + listedUpTo(Se.HostEntries) +
                 ": a copy of that name there loads instead of the system's",
             HostAdvice);
+      E.HostEntriesOnly = true;
       return;
     }
     if (!Se.HostEntries.empty()) {
@@ -905,12 +929,7 @@ struct LdSo : ResolverState {
                 listedUpTo(Se.HostEntries) +
                 ": it loads only where the machine has it there" + Se.Tried.text(),
             "ship the library and find it through $ORIGIN, or declare it with --provided");
-      return;
-    }
-    if (!Se.Undecided.empty()) {
-      placeEdge(E, Outcome::Unknown,
-            "is " + What + " whose search cannot be decided: " + Se.Undecided,
-            "replace $LIB/$PLATFORM with $ORIGIN-relative directories");
+      E.HostEntriesOnly = true;
       return;
     }
     std::string R = "is " + What + " that resolves to no file of the tree";

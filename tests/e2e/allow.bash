@@ -164,6 +164,39 @@ EOF
   expect_equal "$status" 0 "both: $out"
   expect_contains "$out" "(reason: a; linkguard.toml:1; reason: b; linkguard.toml:5)"
 
+  TEST "review: a runpath entry never decides a load that fails, a search that cannot be decided, or a subdirectory copy"
+  # Each tree's bin/app has DT_RUNPATH /opt/x first; the entry allows
+  # /opt/x. What else decides the verdict is certain (the shipped file ends
+  # the load; $LIB cannot be decided) or not the entry's doing (a
+  # glibc-hwcaps copy): the entry must not make any of them hold.
+  printf '[[allow]]\nfile = "*"\nrunpath = "/opt/x"\nreason = "vendor dir"\n' >linkguard.toml
+  echo 'int f_dep(void); int main(void){return f_dep();}' >app.c
+  allow_so lib/libfoo.so 'int f_dep(void){return 1;}' -Wl,-soname,libfoo.so
+  # 1. The shipped libfoo.so is a linker script: ld.so stops there.
+  mkdir -p t1/bin t1/lib && printf 'INPUT(-lx)\n' >t1/lib/libfoo.so
+  "$CLANG" -o t1/bin/app app.c -Llib -lfoo -Wl,--enable-new-dtags,-rpath,'/opt/x:$ORIGIN/../lib' ||
+    test_failed "app 1"
+  t1/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  LG check --portable t1 >out.txt 2>&1; st=$?
+  expect_equal "$st" 1 "a load that fails is not allowed: $(cat out.txt)"
+  expect_contains "$(cat out.txt)" "it stops at"
+  # 2. $LIB before the shipped copy: undecided, 92, allow or not.
+  mkdir -p t2/bin t2/lib && cp lib/libfoo.so t2/lib/
+  "$CLANG" -o t2/bin/app app.c -Llib -lfoo -Wl,--enable-new-dtags,-rpath,'/opt/x:$LIB:$ORIGIN/../lib' ||
+    test_failed "app 2"
+  LG check --portable t2 >out.txt 2>&1; st=$?
+  expect_equal "$st" 92 "undecided stays undecided: $(cat out.txt)"
+  # 3. A different copy in glibc-hwcaps/x86-64-v2/: not the entry's doing.
+  mkdir -p t3/bin t3/lib/glibc-hwcaps/x86-64-v2 && cp lib/libfoo.so t3/lib/
+  allow_so t3/lib/glibc-hwcaps/x86-64-v2/libfoo.so 'int f_dep(void){return 2;}' -Wl,-soname,libfoo.so
+  "$CLANG" -o t3/bin/app app.c -Llib -lfoo -Wl,--enable-new-dtags,-rpath,'/opt/x:$ORIGIN/../lib' ||
+    test_failed "app 3"
+  LG check --portable t3 >out.txt 2>&1; st=$?
+  expect_equal "$st" 1 "a subdirectory copy is not allowed by a runpath entry: $(cat out.txt)"
+  expect_contains "$(cat out.txt)" "only on machines whose ld.so searches that subdirectory"
+  rm linkguard.toml
+
   TEST "an unknown finding stays unknown (92): an allow-list cannot decide what could not be read"
   # ELF without symbol versions: whether anything binds to libdep.so cannot
   # be told from the file (--forbid-unreferenced: unknown).

@@ -218,6 +218,7 @@ TEST_CASE("the search entries a host-dependent finding blames: its tried paths' 
   using V = std::vector<std::string>;
   using contract::TryReason;
   contract::Finding F;
+  F.HostEntriesOnly = true;
   // ld.so: a machine's entries, an empty one, one above the tree; the
   // shipped directory's tries are no one's fault.
   F.Tried = {tried("DT_RUNPATH /opt/a", TryReason::HostDependent),
@@ -243,6 +244,19 @@ TEST_CASE("the search entries a host-dependent finding blames: its tried paths' 
   // Blamed on what no search entry names: no runpath allow decides it.
   F.Tried = {tried("DT_NEEDED /opt/x/libm.so", TryReason::HostDependent)};
   CHECK_FALSE(blamedSearchEntries(F));
+  // Host-dependent for another reason too (a glibc-hwcaps copy, an
+  // absolute link): the resolver did not blame the entries alone.
+  F.Tried = {tried("DT_RUNPATH /opt/a", TryReason::HostDependent)};
+  CHECK(blamedSearchEntries(F) == V{"/opt/a"});
+  F.HostEntriesOnly = false;
+  CHECK_FALSE(blamedSearchEntries(F));
+  F.HostEntriesOnly = true;
+  // A candidate that cannot be decided, read or loaded: never allowed.
+  for (TryReason R : {TryReason::Undecided, TryReason::Unreadable, TryReason::NotLoadable}) {
+    F.Tried = {tried("DT_RUNPATH /opt/a", TryReason::HostDependent),
+               tried("DT_RUNPATH $LIB", R)};
+    CHECK_FALSE(blamedSearchEntries(F));
+  }
 }
 
 TEST_CASE("apply: a host-dependent finding is allowed only when every entry it blames is",
@@ -257,6 +271,7 @@ TEST_CASE("apply: a host-dependent finding is allowed only when every entry it b
   V.Findings = {finding(FindingKind::Violation, "portable", "libm.so", Two, "host-dependent")};
   V.Findings[0].Tried = {tried("DT_RUNPATH /opt/a", contract::TryReason::HostDependent),
                          tried("DT_RUNPATH /opt/b", contract::TryReason::HostDependent)};
+  V.Findings[0].HostEntriesOnly = true;
   CHECK(One.apply(App, V) == 0);
   CHECK(V.Findings[0].Kind == FindingKind::Violation);
   CHECK(One.stale().empty()); // it matched, though it did not decide
