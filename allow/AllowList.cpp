@@ -114,9 +114,13 @@ size_t AllowList::apply(ArrayRef<std::string> Names, contract::Verdict &V) {
   if (Specs.empty())
     return 0;
   size_t Accepted = 0;
+  const ArrayRef<std::string> FileNames = Names;
   for (contract::Finding &F : V.Findings) {
     if (F.Kind != contract::FindingKind::Violation && F.Kind != contract::FindingKind::Unknown)
       continue; // kept: nothing to accept
+    // A finding about another image of the file's closure: that image's
+    // names, as the tree check matches it there.
+    Names = F.AboutNames.empty() ? FileNames : ArrayRef<std::string>(F.AboutNames);
     const bool Decides = F.Kind == contract::FindingKind::Violation;
     if (!F.Dependency.empty() && dependencyRule(F.Rule))
       if (const config::AllowSpec *S = find(Names, config::AllowKind::Dependency, F.Dependency);

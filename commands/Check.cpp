@@ -332,6 +332,18 @@ struct OwnClosure {
   std::vector<contract::Finding> Findings;
   json::Array Placements;
 };
+/// The names the tree check matches an image by (an allow-list's file
+/// glob): its path under the bundle root as given, its path under the
+/// root, and its printed name.
+std::vector<std::string> imageNames(const shipment::Shipment &S, size_t I,
+                                    const std::string &BundleRootGiven) {
+  const std::string &Rel = S.images()[I].Rel;
+  std::vector<std::string> Out{Rel, S.printName(I)};
+  if (!BundleRootGiven.empty())
+    Out.push_back(contract::joinPath(BundleRootGiven, Rel));
+  return Out;
+}
+
 OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptions &P,
                        const shipment::ClosureOptions &Given, bool OneDefiner) {
   OwnClosure Out;
@@ -382,6 +394,8 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
     F.Tried = E.Tried;   // what the search that placed it tried (--why)
     F.TriedNotListed = E.TriedNotListed;
     F.HostEntriesOnly = E.HostEntriesOnly;
+    if (E.Image != 0)
+      F.AboutNames = imageNames(**S, E.Image, P.BundleRoot);
     // The slice is named beside the file already (as contract::judge did).
     F.Message = !F.Slice.empty() ? std::string(objlib::dependencyKindName(E.Kind)) + " " +
                                        E.Dependency + " " + E.Reason
@@ -397,9 +411,12 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
     shipment::Definers D = shipment::findDuplicateDefinitions(**S, C);
     const bool Universal = (*S)->images()[0].Info.Slices.size() > 1;
     for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
-      if (C.Roots[Dup.Root].Image == 0)
+      if (C.Roots[Dup.Root].Image == 0) {
         Out.Findings.push_back(
             definerFinding(**S, C, Dup, Universal ? Dup.Slice : std::string(), Dup.Second == 0));
+        if (Dup.Second != 0)
+          Out.Findings.back().AboutNames = imageNames(**S, Dup.Second, P.BundleRoot);
+      }
     for (const shipment::UnreadableExports &U : D.Unreadable)
       if (C.Roots[U.Root].Image == 0)
         Out.Findings.push_back(

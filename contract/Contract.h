@@ -116,6 +116,11 @@ struct Finding {
   /// its order (at most shipment::MaxWhyListed), and how many more.
   std::vector<TriedCandidate> Tried;
   size_t TriedNotListed = 0;
+  /// A finding of a file's own load closure about another image it loads
+  /// (check --portable FILE): that image's names (as the tree check names
+  /// it: its path as given, its path under the bundle root), which an
+  /// allow-list entry's file glob is matched against, as in the tree.
+  std::vector<std::string> AboutNames;
   /// Host-dependent only because of a machine's search entries
   /// (shipment::Edge::HostEntriesOnly): a runpath allow entry's case.
   bool HostEntriesOnly = false;

@@ -145,7 +145,11 @@ struct Placer {
     StringRef N = D.Name;
     const bool MachO = Binary.Fmt == Format::MachO;
 
-    if (MachO ? isMachOSystemPath(N) : isELFSystemName(N))
+    // An absolute ELF name: only the interpreter this slice's machine fixes.
+    if (MachO ? isMachOSystemPath(N)
+              : isELFSystemName(N) &&
+                    (!N.starts_with("/") ||
+                     isSystemInterpreter(rulesFor(Format::ELF), S.Arch, N)))
       return set(Placement::System, MachO ? "is under a macOS system prefix"
                                           : "is part of the C/C++ runtime "
                                             "every Linux system provides");

@@ -993,7 +993,7 @@ struct LdSo : ResolverState {
     // interpreter's path is the same on every system of a machine; a
     // runtime library's directory is the distribution's
     // (/lib/x86_64-linux-gnu, /lib64, /usr/lib): non-portable below.
-    if (SystemName && N.starts_with("/")) {
+    if (SystemName && N.starts_with("/") && contract::isSystemInterpreter(LR, Sl.Arch, N)) {
       placeEdge(E, Outcome::System, "is the system's loader, at the path its machine's ABI fixes");
       return E;
     }

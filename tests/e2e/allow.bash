@@ -197,6 +197,30 @@ EOF
   expect_contains "$(cat out.txt)" "only on machines whose ld.so searches that subdirectory"
   rm linkguard.toml
 
+  TEST "review: the file alone and the tree give one verdict: an entry names the image a finding is about"
+  # t/bin/main -> lib/liba.so -> libmissing.so (shipped nowhere); liba.so
+  # and libb.so both export dup_state. In the tree each finding is on its
+  # image; checked alone, bin/main's own closure holds the same findings,
+  # about the same images.
+  allow_so t/lib/libb.so 'int dup_state = 2;' -Wl,-soname,libb.so
+  allow_so miss/libmissing.so 'int f_m(void){return 0;}' -Wl,-soname,libmissing.so
+  allow_so t/lib/liba.so 'int dup_state = 1; int f_m(void); int f_a(void){return f_m();}' \
+    -Wl,-soname,liba.so -Lmiss -lmissing -Wl,--enable-new-dtags,-rpath,'$ORIGIN'
+  echo 'int f_a(void); int main(void){return f_a();}' >main.c
+  mkdir -p t/bin
+  "$CLANG" -o t/bin/main main.c -Lt/lib -la -lb -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' \
+    -Wl,--allow-shlib-undefined || test_failed "main"
+  verdicts() {
+    LG check --portable t >tree.txt 2>&1; a=$?
+    LG check --portable --bundle-root t t/bin/main >file.txt 2>&1; b=$?
+    echo "$a $b"
+  }
+  printf '[[allow]]\nfile = "*liba.so"\ndependency = "libmissing.so"\nreason = "r"\n[[allow]]\nfile = "*libb.so"\nsymbol = "dup_state"\nreason = "r"\n' >linkguard.toml
+  expect_equal "$(verdicts)" "0 0" "entries for liba.so and libb.so ($(cat tree.txt file.txt))"
+  printf '[[allow]]\nfile = "*main"\ndependency = "libmissing.so"\nreason = "r"\n[[allow]]\nfile = "*main"\nsymbol = "dup_state"\nreason = "r"\n' >linkguard.toml
+  expect_equal "$(verdicts)" "1 1" "entries for bin/main decide no finding about liba.so or libb.so ($(cat tree.txt file.txt))"
+  rm linkguard.toml
+
   TEST "an unknown finding stays unknown (92): an allow-list cannot decide what could not be read"
   # ELF without symbol versions: whether anything binds to libdep.so cannot
   # be told from the file (--forbid-unreferenced: unknown).

@@ -234,6 +234,12 @@ SUITE_ldso_shapes() {
     expect_contains "$(cat tree.out)" "$abs"
     patchelf --replace-needed "$abs" libc.so.6 t/bin/app
   done
+  # Another machine's interpreter is no file here (review).
+  patchelf --add-needed /lib/ld-linux-aarch64.so.1 t/bin/app
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable, DT_NEEDED /lib/ld-linux-aarch64.so.1 ($(cat tree.out))"
+  patchelf --remove-needed /lib/ld-linux-aarch64.so.1 t/bin/app
   # The interpreter's path is the same on every x86-64 Linux.
   patchelf --add-needed /lib64/ld-linux-x86-64.so.2 t/bin/app
   expect_status 0 t/bin/app
