@@ -250,7 +250,8 @@ constexpr size_t MaxCensus = 4096;
 /// Tracing starts before a task is visible (ptrace_init_task in the
 /// kernel's copy_process), so one seen untraced started so; a zombie is
 /// left out (reaped by its tracer, it waits for its parent untraced).
-/// Empty: none, or past MaxCensus tasks.
+/// Empty: none. Past MaxCensus tasks, a message too: what was not looked
+/// at is not known to be traced (fail closed: the run is undecided).
 std::string findUntraced() {
   // linkguard's pid as /proc names it: the pid namespace of /proc's mount,
   // which TracerPid and the children lists use, may not be linkguard's own.
@@ -273,8 +274,10 @@ std::string findUntraced() {
       continue; // gone meanwhile
     std::string Found;
     while (struct dirent *E = ::readdir(Tasks)) {
-      if (E->d_name[0] == '.' || ++Looked > MaxCensus)
+      if (E->d_name[0] == '.')
         continue;
+      if (++Looked > MaxCensus)
+        break;
       const std::string Task = Dir + "/" + E->d_name;
       bool Ok = false;
       const std::string Status = readProcFile(Task + "/status", Ok);
@@ -306,6 +309,9 @@ std::string findUntraced() {
       return "a " + Found.substr(0, Found.find(' ')) + " of the library ran untraced (" +
              Found + "): linkguard did not see it start, so what it ran cannot be known";
   }
+  if (Looked > MaxCensus || (Looked == MaxCensus && !Queue.empty()))
+    return "the library's process tree holds more than " + std::to_string(MaxCensus) +
+           " threads and processes: linkguard cannot tell that each is traced";
   return "";
 }
 
