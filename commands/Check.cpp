@@ -332,15 +332,16 @@ struct OwnClosure {
   std::vector<contract::Finding> Findings;
   json::Array Placements;
 };
-/// The names the tree check matches an image by (an allow-list's file
-/// glob): its path under the bundle root as given, its path under the
-/// root, and its printed name.
+/// The names an allow-list's file glob is matched against for image I: its
+/// printed name, its path under the root, its zip member name, and, for a
+/// file's own closure, its path under the bundle root as given (the tree
+/// check's printed name there).
 std::vector<std::string> imageNames(const shipment::Shipment &S, size_t I,
-                                    const std::string &BundleRootGiven) {
-  const std::string &Rel = S.images()[I].Rel;
-  std::vector<std::string> Out{Rel, S.printName(I)};
+                                    const std::string &BundleRootGiven = "") {
+  const shipment::ShippedImage &SI = S.images()[I];
+  std::vector<std::string> Out{S.printName(I), SI.Rel, SI.Member};
   if (!BundleRootGiven.empty())
-    Out.push_back(contract::joinPath(BundleRootGiven, Rel));
+    Out.push_back(contract::joinPath(BundleRootGiven, SI.Rel));
   return Out;
 }
 
@@ -991,11 +992,10 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       Advice.DropFlag = dropFlagFor(Info.Fmt);
     Advice.From = pytorchImage(I) ? contract::Origin::PyTorchExport : contract::Origin::Link;
     Advice.ExecutableGiven = !CO.Executable.empty();
-    const shipment::ShippedImage &SI = S->images()[I];
     json::Object R = fileRecord(Info, V, Advice, shipmentContainer(*S, I),
                                 Contract.Portable ? json::Value(std::move(Placements[I]))
                                                   : json::Value(nullptr),
-                                T, {S->printName(I), SI.Rel, SI.Member});
+                                T, imageNames(*S, I));
     putName(R, "path", S->printName(I));
     ++T.Files;
     Out.result(std::move(R));

@@ -295,6 +295,7 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
   // wheel as pip installs it, a .pt2 as its loader extracts it.
   std::optional<ArchiveLayout> Layout;
   std::vector<ShippedImage> ObjectMembers;
+  std::vector<std::string> FailedMembers; // "PKG!member", read by nothing
   Error E = package::forEachImage(
       Path, Opts,
       [&](const package::Image &I) {
@@ -368,29 +369,24 @@ Expected<std::unique_ptr<Shipment>> Shipment::zip(const std::string &Path,
           Img.RootWhy = "the model library the .pt2's package loader loads";
         else if (Where.Present)
           Img.RootWhy = extensionRootWhy(Rel, [&] { return std::optional<MemoryBufferRef>(I.Data); });
-        if (Where.Present) {
-          for (StringRef D = sys::path::parent_path(Rel, sys::path::Style::posix); !D.empty();
-               D = sys::path::parent_path(D, sys::path::Style::posix))
-            S->ZipDirs[D] = true;
-          S->ByRel[Rel] = S->Images.size();
-        }
+        if (Where.Present)
+          S->ByRel[Rel] = S->Images.size(); // its directories: ZipDirs, above
         S->Images.push_back(std::move(Img));
       },
       [&](const std::string &Member, Error Failed) {
-        // "PKG!member": a member that could not be read is undecided
-        // where a search meets it, never a plain file.
-        StringRef M = Member;
-        if (Layout && M.consume_front(Path + "!"))
-          S->Unread[normalizePath(Layout->place(M).Rel)] = true;
+        FailedMembers.push_back(Member);
         S->Failures.push_back(failureOf(Member, std::move(Failed)));
       });
   if (E)
     return std::move(E);
+  // "PKG!member": a member that could not be read is undecided where a
+  // search meets it, never a plain file; marked once the layout is known
+  // (a member that fails before the first image comes before it).
+  for (StringRef M : FailedMembers)
+    if (Layout && M.consume_front(Path + "!"))
+      S->Unread[normalizePath(Layout->place(M).Rel)] = true;
   S->Walked = S->Images.size();
   for (ShippedImage &O : ObjectMembers) {
-    for (StringRef D = sys::path::parent_path(O.Rel, sys::path::Style::posix); !D.empty();
-         D = sys::path::parent_path(D, sys::path::Style::posix))
-      S->ZipDirs[D] = true;
     S->ByRel[O.Rel] = S->Images.size();
     S->Images.push_back(std::move(O));
   }

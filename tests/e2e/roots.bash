@@ -243,6 +243,28 @@ assert "'$W'!pkg-1.0.data/scripts/tool" in names, names
   expect_equal "$status" 1 "stored layout: $out"
   expect_contains "$out" "stored-1.0.data/scripts/tool: violation: DT_NEEDED libt.so"
 
+  TEST "a wheel's member linkguard cannot read, first in the archive, is undecided where ld.so's search meets it"
+  # w/a/libx.so is bzip2-compressed (a method linkguard does not undo) and
+  # comes before every image in the zip; pip inflates it and ld.so loads it.
+  # Where the search meets it the dependency is unknown, never a plain file
+  # that ends the load (before: the failure came before the layout was
+  # known, and the member read as "invalid ELF header").
+  roots_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
+  roots_so _w.so "$(pyinit _w)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/a'
+  python3 - <<'PY' || test_failed "writing w.whl"
+import zipfile
+with zipfile.ZipFile("w-1.0-cp311-cp311-linux_x86_64.whl", "w") as z:
+    z.write("libx.so", "w/a/libx.so", compress_type=zipfile.ZIP_BZIP2)
+    z.write("_w.so", "w/_w.cpython-311-x86_64-linux-gnu.so", compress_type=zipfile.ZIP_DEFLATED)
+PY
+  LG check --portable --json w-1.0-cp311-cp311-linux_x86_64.whl >w.json 2>w.err
+  python3 - w.json <<'PY' || test_failed "the dependency's placement: $(cat w.json w.err)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [p for f in d["files"] for p in (f.get("placements") or []) if p["dependency"] == "libx.so"]
+assert p and all(x["placement"] == "unknown" for x in p), p
+PY
+
   TEST "a wheel's member that is no ELF file, where ld.so searches first, ends the load"
   # pkg/_s (DT_RUNPATH $ORIGIN/stub:$ORIGIN/../pkg.libs) needs libx.so;
   # pkg/stub/libx.so is a text file pip installs like any member, and
