@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "objlib/FormatReaders.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/BinaryFormat/MachO.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/MachO.h"
@@ -37,6 +38,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -62,13 +64,61 @@ bool readUleb(ArrayRef<uint8_t> Trie, uint64_t &At, uint64_t &V) {
   return false;
 }
 
+/// The trie's bytes read on demand (ReadOptions::ExportsAmong): a lookup
+/// follows one path from the root, so it reads the pages that path
+/// crosses, not the whole trie (a big library's trie is hundreds of
+/// kilobytes; a lookup crosses a few pages).
+class TrieBytes {
+public:
+  TrieBytes(ArrayRef<uint8_t> Trie, const SliceBytes &B, uint64_t Off)
+      : Trie(Trie), B(B), Off(Off), Read((Trie.size() + Page - 1) / Page) {}
+  /// Makes Trie[At, At + Len) (clipped to the trie) readable, a page of
+  /// the trie at a time, each page read once; false when the file could
+  /// not be read (takeError()).
+  bool need(uint64_t At, uint64_t Len) {
+    if (Err)
+      return false;
+    const uint64_t End = std::min<uint64_t>(Trie.size(), At + Len);
+    for (uint64_t P = At / Page; P * Page < End; ++P) {
+      if (Read.test(unsigned(P)))
+        continue;
+      if (Error E = B.load(Off + P * Page, Page)) {
+        Err = std::move(E);
+        return false;
+      }
+      Read.set(unsigned(P));
+    }
+    return true;
+  }
+  bool ok() const { return !Err; }
+  Error takeError() {
+    if (!Err)
+      return Error::success();
+    Error E = std::move(*Err);
+    Err.reset();
+    return E;
+  }
+
+private:
+  static constexpr uint64_t Page = 4096;
+  ArrayRef<uint8_t> Trie;
+  const SliceBytes &B;
+  uint64_t Off;
+  BitVector Read; // the trie's pages read so far
+  std::optional<Error> Err;
+};
+
 /// Whether the trie has Name as a strong export: one path from the root,
 /// each edge consuming at least one byte of the name (so at most as many
 /// nodes as the name has bytes), each node's edges read within the trie.
-/// False, with ExportsProblem, when the trie is malformed on the way.
-bool lookupTrie(ArrayRef<uint8_t> Trie, StringRef Name, Slice &S) {
+/// False, with ExportsProblem, when the trie is malformed on the way; false
+/// too when Bytes could not read it (its error()).
+bool lookupTrie(ArrayRef<uint8_t> Trie, TrieBytes &Bytes, StringRef Name, Slice &S) {
   const uint64_t Size = Trie.size();
-  auto uleb = [&](uint64_t &At, uint64_t &V) { return readUleb(Trie, At, V); };
+  // A ULEB128 is at most 10 bytes (readUleb stops at 64 bits).
+  auto uleb = [&](uint64_t &At, uint64_t &V) {
+    return Bytes.need(At, 10) && readUleb(Trie, At, V);
+  };
   auto fail = [&](const char *Why) {
     S.ExportsProblem = std::string("export trie: ") + Why;
     return false;
@@ -78,13 +128,13 @@ bool lookupTrie(ArrayRef<uint8_t> Trie, StringRef Name, Slice &S) {
   for (size_t Steps = 0; Steps < MaxSteps; ++Steps) {
     uint64_t At = Node, TerminalSize = 0;
     if (At >= Size || !uleb(At, TerminalSize) || TerminalSize > Size - At)
-      return fail("a node past the end of the trie");
+      return Bytes.ok() && fail("a node past the end of the trie");
     if (Name.empty()) {
       uint64_t P = At, Flags = 0;
       if (!TerminalSize)
         return false;
       if (!uleb(P, Flags))
-        return fail("malformed flags");
+        return Bytes.ok() && fail("malformed flags");
       return !(Flags & MachO::EXPORT_SYMBOL_FLAGS_REEXPORT) &&
              !(Flags & MachO::EXPORT_SYMBOL_FLAGS_WEAK_DEFINITION) &&
              (Flags & MachO::EXPORT_SYMBOL_FLAGS_KIND_MASK) !=
@@ -93,19 +143,23 @@ bool lookupTrie(ArrayRef<uint8_t> Trie, StringRef Name, Slice &S) {
     At += TerminalSize;
     if (At >= Size)
       return fail("a child count past the end of the trie");
+    if (!Bytes.need(At, 1))
+      return false;
     unsigned Children = Trie[At++];
     bool Found = false;
     for (unsigned C = 0; C < Children && !Found; ++C) {
       const uint64_t LabelStart = At;
-      while (At < Size && Trie[At])
+      while (At < Size && Bytes.need(At, 1) && Trie[At])
         ++At;
+      if (!Bytes.ok())
+        return false;
       if (At >= Size)
         return fail("an edge label past the end of the trie");
       StringRef Label(reinterpret_cast<const char *>(Trie.data()) + LabelStart, At - LabelStart);
       ++At;
       uint64_t Child = 0;
       if (!uleb(At, Child))
-        return fail("an edge's child offset past the end of the trie");
+        return Bytes.ok() && fail("an edge's child offset past the end of the trie");
       if (!Label.empty() && Name.starts_with(Label)) {
         Name = Name.drop_front(Label.size());
         Node = Child;
@@ -321,14 +375,19 @@ Error readMachOExports(const MachOObjectFile &Obj, const SliceBytes &B, const Re
   }
   // libObject checked the range against the slice.
   const auto Off = static_cast<uint64_t>(Trie.data() - B.data());
-  if (Error E = B.load(Off, Trie.size()))
-    return E;
-  if (O.ExportsAmong.empty())
+  if (O.ExportsAmong.empty()) {
+    if (Error E = B.load(Off, Trie.size()))
+      return E;
     walkTrie(Trie, O, S);
-  else
-    for (const std::string &Name : O.ExportsAmong)
-      if (lookupTrie(Trie, Name, S))
+  } else {
+    TrieBytes Bytes(Trie, B, Off);
+    for (const std::string &Name : O.ExportsAmong) {
+      if (lookupTrie(Trie, Bytes, Name, S))
         S.Exports.push_back(Name);
+      if (Error E = Bytes.takeError())
+        return E;
+    }
+  }
   finish(S);
   return Error::success();
 }

@@ -11,6 +11,9 @@
 #include "libnames/LibraryNames.h"
 #include "tests/unit/support/ObjlibFixtures.h"
 
+#include "llvm/Object/MachO.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <fstream>
 
 using namespace linkguard;
@@ -174,4 +177,66 @@ TEST_CASE("exports: ExportsAmong looks the names asked for up", "[objlib][export
                     {"_registry_get", "_strong_one", "_pext_one"})
             .Slices[0]
             .Exports == Names{"_strong_one"});
+}
+
+TEST_CASE("exports: ExportsAmong reads a big trie where its lookups go, and agrees with the walk",
+          "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  // 3,000 exports with long names: a trie of many pages, which a lookup
+  // reads a page at a time along its path (objlib/Exports.cpp TrieBytes).
+  std::string Src = "extern \"C\" {\n";
+  std::vector<std::string> All;
+  for (int I = 0; I < 3000; ++I) {
+    std::string Name = "registry_entry_point_number_" + std::to_string(I * 7919 % 100003) +
+                       "_of_a_long_family";
+    Src += "int " + Name + "() { return " + std::to_string(I) + "; }\n";
+    All.push_back("_" + Name);
+  }
+  Src += "void __kmpc_fork_call() {}\n__attribute__((weak)) void GOMP_parallel() {}\n}\n";
+  fixtures().write("big_trie.cpp", Src);
+  REQUIRE(fixtures().link("big_trie.dylib", "big_trie.cpp", {"-shared"}));
+  const std::string P = fixtures().path("big_trie.dylib");
+  const Slice Walked = readExports(P).Slices[0];
+  REQUIRE(Walked.ExportsProblem.empty());
+  REQUIRE(Walked.Exports.size() == 3001); // GOMP_parallel is weak
+  std::vector<std::string> Asked = {"___kmpc_fork_call", "_GOMP_parallel", "_registry_entry",
+                                    "_registry_entry_point_number_", "_nothing_like_it"};
+  for (size_t I = 0; I < All.size(); I += 97)
+    Asked.push_back(All[I]);
+  Asked.push_back(All.back());
+  Asked.push_back(All.back() + "x");
+  Names Want;
+  for (const std::string &N : Asked)
+    if (std::binary_search(Walked.Exports.begin(), Walked.Exports.end(), N))
+      Want.push_back(N);
+  llvm::sort(Want);
+  const Slice Looked = readExports(P, Asked).Slices[0];
+  CHECK(Looked.ExportsProblem.empty());
+  CHECK(Looked.Exports == Want);
+  CHECK(Want.size() == 1 + (All.size() + 96) / 97 + 1); // not the weak GOMP_parallel
+  // The trie is many pages: the lookups read some of them.
+  auto Buf = MemoryBuffer::getFile(P);
+  REQUIRE(Buf);
+  auto Obj = object::ObjectFile::createMachOObjectFile((*Buf)->getMemBufferRef());
+  REQUIRE(static_cast<bool>(Obj));
+  auto *MachO = cast<object::MachOObjectFile>(Obj->get());
+  const size_t TrieSize = std::max(MachO->getDyldInfoExportsTrie().size(),
+                                   MachO->getDyldExportsTrie().size());
+  CHECK(TrieSize > 8 * 4096);
+}
+
+TEST_CASE("exports: a lookup that runs past the trie says so, never 'defines nothing'",
+          "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  // The root's one edge "_" leads to offset 0xffff, past the 72-byte trie.
+  const std::string Path = yamlFile("export_flags", "export_past_end.dylib");
+  const uint8_t Trie[] = {0, 1, '_', 0, 0xff, 0xff, 0x03};
+  {
+    std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
+    F.seekp(16384); // export_off in tests/yaml/export_flags.yaml
+    F.write(reinterpret_cast<const char *>(Trie), sizeof Trie);
+  }
+  const Slice S = readExports(Path, {"___kmpc_fork_call", "_a_strong"}).Slices[0];
+  CHECK(StringRef(S.ExportsProblem).contains("past the end of the trie"));
+  CHECK(S.Exports.empty());
 }
