@@ -313,6 +313,12 @@ struct Dyld : ResolverState {
             if (!llvm::is_contained(V, First))
               V.push_back(First);
           }
+        } else if (const std::vector<std::string> *Walked = S.walkedNames(Dir)) {
+          // The walk's listing of the directory: the same names, read once.
+          if (!charge())
+            return std::nullopt;
+          for (size_t N = 0; N < Walked->size() && N < MaxDirEntries; ++N)
+            L[StringRef((*Walked)[N]).lower()].push_back((*Walked)[N]);
         } else {
           if (!charge())
             return std::nullopt;

@@ -139,21 +139,14 @@ struct Verified {
   std::string Why; // Skip / Fatal: ld.so's own words
 };
 
-/// elf/dl-load.c open_verify over the file's first bytes.
-Verified openVerify(const std::string &Abs, const ELFKind &Want) {
+/// elf/dl-load.c open_verify over the file's first bytes: Bytes, the
+/// first N of them read (N < 0: the read failed with Err).
+Verified verifyHead(ArrayRef<unsigned char> Bytes, ssize_t N, int Err, const ELFKind &Want) {
   Verified V;
-  int FD = ::open(Abs.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (FD < 0) {
-    V.Is = Verified::What::Skip; // ENOENT / EACCES: open_path goes on
-    V.Why = std::string("cannot open: ") + std::strerror(errno);
-    return V;
-  }
   unsigned char H[64] = {};
-  ssize_t N = ::pread(FD, H, sizeof(H), 0);
-  int Err = N < 0 ? errno : 0;
+  std::memcpy(H, Bytes.data(), std::min(Bytes.size(), sizeof(H)));
   const size_t EhdrSize = Want.Class == ELF::ELFCLASS32 ? 52 : 64;
   auto fatal = [&](std::string Why) {
-    ::close(FD);
     V.Is = Verified::What::Fatal;
     V.Why = std::move(Why);
     return V;
@@ -185,14 +178,12 @@ Verified openVerify(const std::string &Abs, const ELFKind &Want) {
     if (!Magic)
       return fatal("invalid ELF header");
     if (H[ELF::EI_CLASS] != Want.Class) {
-      ::close(FD);
       V.Is = Verified::What::Skip;
       V.Why = "another ELF class: skipped";
       return V;
     }
     // elf_machine_matches_host before the data encoding.
     if (u16(18) != Want.Machine) {
-      ::close(FD);
       V.Is = Verified::What::Skip;
       V.Why = "another machine (e_machine " + std::to_string(u16(18)) + "): skipped";
       return V;
@@ -210,7 +201,6 @@ Verified openVerify(const std::string &Abs, const ELFKind &Want) {
   if (u32(20) != ELF::EV_CURRENT)
     return fatal("ELF file version does not match current one");
   if (u16(18) != Want.Machine) {
-    ::close(FD);
     V.Is = Verified::What::Skip;
     V.Why = "another machine (e_machine " + std::to_string(u16(18)) + "): skipped";
     return V;
@@ -221,13 +211,38 @@ Verified openVerify(const std::string &Abs, const ELFKind &Want) {
   const uint16_t PhEntSize = Want.Class == ELF::ELFCLASS32 ? u16(42) : u16(54);
   if (PhEntSize != (Want.Class == ELF::ELFCLASS32 ? 32 : 56))
     return fatal("ELF file's phentsize not the expected size");
-  ::close(FD);
   V.Is = Verified::What::Accept;
   return V;
 }
 
-/// The class and machine of the file at Abs (the root's): what its
-/// dependencies must match.
+/// open_verify of the file at Abs: open(2), its first bytes, verifyHead.
+Verified openVerify(const std::string &Abs, const ELFKind &Want) {
+  int FD = ::open(Abs.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (FD < 0) {
+    Verified V;
+    V.Is = Verified::What::Skip; // ENOENT / EACCES: open_path goes on
+    V.Why = std::string("cannot open: ") + std::strerror(errno);
+    return V;
+  }
+  unsigned char H[64] = {};
+  ssize_t N = ::pread(FD, H, sizeof(H), 0);
+  int Err = N < 0 ? errno : 0;
+  ::close(FD);
+  return verifyHead(H, N, Err, Want);
+}
+
+/// The class and machine of the file whose first bytes are H, N of them
+/// read (the root's): what its dependencies must match.
+std::optional<ELFKind> kindOfHead(const unsigned char *H, ssize_t N) {
+  if (N < 20 || std::memcmp(H, "\177ELF", 4) != 0)
+    return std::nullopt;
+  ELFKind K;
+  K.Class = H[ELF::EI_CLASS];
+  K.Machine = uint16_t(H[18] | (H[19] << 8));
+  return K;
+}
+
+/// kindOfHead of the file at Abs.
 std::optional<ELFKind> kindOfFile(const std::string &Abs) {
   int FD = ::open(Abs.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (FD < 0)
@@ -235,12 +250,7 @@ std::optional<ELFKind> kindOfFile(const std::string &Abs) {
   unsigned char H[20] = {};
   ssize_t N = ::pread(FD, H, sizeof(H), 0);
   ::close(FD);
-  if (N < 20 || std::memcmp(H, "\177ELF", 4) != 0)
-    return std::nullopt;
-  ELFKind K;
-  K.Class = H[ELF::EI_CLASS];
-  K.Machine = uint16_t(H[18] | (H[19] << 8));
-  return K;
+  return kindOfHead(H, N);
 }
 
 struct LdSo : ResolverState {
@@ -406,7 +416,11 @@ struct LdSo : ResolverState {
       break;
     }
     if (ReadBytes) {
-      Verified V = openVerify(absOf(P.Real), Want);
+      // What the walk read of a binary of the tree; a file it kept
+      // nothing of (not a binary, a file shipment) is read now.
+      std::optional<ArrayRef<unsigned char>> Head = S.walkedHead(P.Real);
+      Verified V = Head ? verifyHead(*Head, ssize_t(Head->size()), 0, Want)
+                        : openVerify(absOf(P.Real), Want);
       if (V.Is == Verified::What::Skip) {
         T.Is = Try::What::Skip;
         T.Why = V.Why;
@@ -1208,8 +1222,10 @@ void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RI, 
   const size_t Img = C.Roots[RI].Image;
   L.ReadBytes = S.kind() != Shipment::Kind::Zip;
   std::optional<ELFKind> K;
-  if (L.ReadBytes)
-    K = kindOfFile(S.absPath(Img));
+  if (L.ReadBytes) {
+    std::optional<ArrayRef<unsigned char>> Head = S.walkedHead(S.images()[Img].Rel);
+    K = Head ? kindOfHead(Head->data(), ssize_t(Head->size())) : kindOfFile(S.absPath(Img));
+  }
   if (K) {
     L.Want = *K;
   } else {

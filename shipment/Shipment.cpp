@@ -1,6 +1,7 @@
 //===- Shipment.cpp - the binaries of a tree and the names they ship under -===//
 #include "shipment/Shipment.h"
 #include "shipment/Roots.h"
+#include "shipment/TreeWalk.h"
 
 #include "contract/LoaderRules.h"
 
@@ -95,10 +96,14 @@ bool hasEndSignature(StringRef Bytes) {
 /// breaks the contract). Archive: a zip archive, or a file starting like a
 /// binary with a zip behind it (`cat lib.so pkg.whl`), judged by its
 /// members (package/Container.h).
-Head readHead(const std::string &Path, int &Errno) {
+/// Name is opened in the directory open at DirFD (AT_FDCWD: Name is a
+/// path); Path names the same file for package::classifyInput. A binary's
+/// first bytes and identity go to Keep when given (Shipment::walkedHead).
+Head readHead(int DirFD, const char *Name, const std::string &Path, int &Errno,
+              Shipment::WalkedHead *Keep = nullptr) {
   // O_NONBLOCK: a FIFO put there since the walk saw a file does not block
   // the open (its read then fails: an error, never a hang).
-  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  int FD = ::openat(DirFD, Name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (FD < 0) {
     Errno = errno;
     return Errno == ENOENT ? Head::Gone : Head::Unreadable;
@@ -125,13 +130,32 @@ Head readHead(const std::string &Path, int &Errno) {
   struct stat St;
   bool MaybeZip = true;
   if (::fstat(FD, &St) == 0) {
+    if (Keep) {
+      std::memcpy(Keep->Bytes, Buf, size_t(N));
+      Keep->Size = uint8_t(N);
+      Keep->Dev = uint64_t(St.st_dev);
+      Keep->Ino = uint64_t(St.st_ino);
+      Keep->Kept = true;
+    }
     constexpr off_t Tail = 65535 + 22;
-    off_t From = St.st_size > Tail ? St.st_size - Tail : 0;
-    // Not zero-filled: only the bytes pread returns are looked at.
-    static thread_local std::unique_ptr<char[]> End(new char[size_t(Tail)]);
-    ssize_t M = ::pread(FD, End.get(), size_t(St.st_size - From), From);
-    if (M >= 0)
-      MaybeZip = hasEndSignature(StringRef(End.get(), size_t(M)));
+    const off_t From = St.st_size > Tail ? St.st_size - Tail : 0;
+    // In windows from the end, each overlapping the next by the three
+    // bytes a signature may straddle: one small buffer stays in cache.
+    constexpr off_t Window = 16384;
+    static thread_local char Buf2[Window];
+    MaybeZip = false;
+    for (off_t End = St.st_size; End > From && !MaybeZip;) {
+      const off_t Begin = std::max(From, End - Window);
+      ssize_t M = ::pread(FD, Buf2, size_t(End - Begin), Begin);
+      if (M < 0) {
+        MaybeZip = true; // unreadable here: classifyInput says
+        break;
+      }
+      MaybeZip = hasEndSignature(StringRef(Buf2, size_t(M)));
+      if (Begin == From)
+        break;
+      End = Begin + 3;
+    }
   }
   ::close(FD);
   if (!MaybeZip)
@@ -168,79 +192,74 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
   S->Root = absolute(Path);
   S->Limits = Limits;
   S->Read = Read;
-  std::error_code EC;
   // Never follows a link: a link is a name (resolveLinks), not a door out.
-  sys::fs::recursive_directory_iterator It(Path, EC, /*follow_symlinks=*/false), End;
-  if (EC)
-    return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
-                                         Path + ": " + EC.message());
   // The walk's own order is the file system's: sort the images by path
   // afterwards so every run reports the same order.
   size_t Entries = 0;
   std::vector<std::string> Binaries;
-  for (; It != End; It.increment(EC)) {
-    if (EC)
-      return make_error<objlib::ReadError>(objlib::ReadErrorKind::Unreadable,
-                                           It->path() + ": " + EC.message());
+  Error Walked = walkTree(Path, [&](const WalkEntry &W) -> Error {
     if (++Entries > Limits.MaxEntries)
       return walkError(Path + ": more than " + Twine(Limits.MaxEntries) +
                        " entries; the tree is too big to judge");
-    if (unsigned(It.level()) >= Limits.MaxDepth) {
-      return walkError(It->path() + ": deeper than " + Twine(Limits.MaxDepth) +
+    if (W.Level >= Limits.MaxDepth)
+      return walkError(W.Full + ": deeper than " + Twine(Limits.MaxDepth) +
                        " levels; the tree is too deep to judge");
-    }
-    // readdir's d_type; a file system that does not fill it in costs an
-    // lstat.
-    sys::fs::file_type Type = It->type();
-    if (Type == sys::fs::file_type::type_unknown) {
-      ErrorOr<sys::fs::basic_file_status> St = It->status();
-      if (!St)
-        continue; // vanished while walked
-      Type = St->type();
-    }
-    StringRef Full = It->path();
-    std::string Rel = normalizePath(Full.drop_front(Path.size()).ltrim('/'));
+    const std::string Rel = W.Rel.str();
     // What the walk saw spares lookups a system call per component.
-    if (Type == sys::fs::file_type::directory_file)
+    switch (W.T) {
+    case WalkEntry::Type::Directory:
       S->Dirs[Rel] = true;
-    else if (Type == sys::fs::file_type::symlink_file)
+      return Error::success(); // descended into
+    case WalkEntry::Type::Link:
       S->Links[Rel] = true;
-    else if (Type != sys::fs::file_type::regular_file)
+      return Error::success(); // a name only
+    case WalkEntry::Type::Special:
       S->Specials[Rel] = true;
-    if (Type != sys::fs::file_type::regular_file)
-      continue; // directories are descended into, links are names only
+      return Error::success();
+    case WalkEntry::Type::Regular:
+      break;
+    }
     S->Files[Rel] = true;
     int Errno = 0;
-    switch (readHead(Full.str(), Errno)) {
+    WalkedHead Kept;
+    const Head H = readHead(W.DirFD, W.Name, W.Full.str(), Errno, &Kept);
+    if (Kept.Kept && (H == Head::Binary || H == Head::BinaryAndArchive))
+      S->Heads[Rel] = Kept;
+    switch (H) {
     case Head::Gone:
-      continue; // vanished while walked
+      break; // vanished while walked
     case Head::Unreadable:
       S->Failures.push_back({joinPath(Path, Rel), objlib::ReadErrorKind::Unreadable,
                              joinPath(Path, Rel) + ": " +
                                  std::error_code(Errno, std::generic_category()).message()});
-      continue;
+      break;
     case Head::Model:
       // An ExecuTorch program: its runtime writes the libraries it embeds
       // to a file and dlopens them, so they are judged without --scan.
       S->Models.push_back({Rel});
       S->Containers.push_back({Rel, false, false});
-      continue;
+      break;
     case Head::Other:
       if (Limits.KeepOthers)
         S->Containers.push_back({Rel, false, false}); // --scan: a blob may carry images
-      continue; // not a Mach-O or ELF file: skipped silently
+      break; // not a Mach-O or ELF file: skipped silently
     case Head::Archive:
       S->Containers.push_back({Rel, false, true});
-      continue;
+      break;
     case Head::BinaryAndArchive:
       S->Containers.push_back({Rel, true, true});
       Binaries.push_back(Rel); // the binary in front loads as one
-      continue;
+      break;
     case Head::Binary:
       Binaries.push_back(Rel);
-      continue;
+      break;
     }
-  }
+    return Error::success();
+  }, [&](StringRef Rel, std::vector<std::string> &&Names) {
+    S->Children[Rel] = std::move(Names);
+  });
+  if (Walked)
+    return std::move(Walked);
   llvm::sort(Binaries);
   llvm::sort(S->Containers, [](const TreeContainer &A, const TreeContainer &B) {
     return A.Rel < B.Rel;
@@ -531,7 +550,7 @@ std::optional<size_t> Shipment::readLazily(const std::string &Rel, bool *NotBina
   // As the tree's walk takes it (readHead): a binary with a zip behind it
   // (`cat lib.so pkg.whl`) loads as the binary in front.
   int Errno = 0;
-  Head H = readHead(Abs, Errno);
+  Head H = readHead(AT_FDCWD, Abs.c_str(), Abs, Errno);
   if (H != Head::Binary && H != Head::BinaryAndArchive) {
     if (NotBinary)
       *NotBinary = true;
@@ -755,11 +774,30 @@ std::optional<size_t> Shipment::sameFile(size_t I) {
   // Asked once per image: every edge to it asks again (issue 36).
   if (auto Known = SameAs.find(I); Known != SameAs.end())
     return Known->second;
-  struct stat St;
-  if (::stat(Images[I].Abs.c_str(), &St) != 0)
-    return SameAs[I] = I;
-  auto [It, New] = ByInode.try_emplace({uint64_t(St.st_dev), uint64_t(St.st_ino)}, I);
+  // The walk's fstat of the file, or a stat now (a file read lazily).
+  std::pair<uint64_t, uint64_t> Id;
+  if (auto H = Heads.find(Images[I].Rel); H != Heads.end()) {
+    Id = {H->second.Dev, H->second.Ino};
+  } else {
+    struct stat St;
+    if (::stat(Images[I].Abs.c_str(), &St) != 0)
+      return SameAs[I] = I;
+    Id = {uint64_t(St.st_dev), uint64_t(St.st_ino)};
+  }
+  auto [It, New] = ByInode.try_emplace(Id, I);
   return SameAs[I] = New ? I : It->second;
+}
+
+const std::vector<std::string> *Shipment::walkedNames(StringRef DirReal) const {
+  auto It = Children.find(DirReal);
+  return It == Children.end() ? nullptr : &It->second;
+}
+
+std::optional<ArrayRef<unsigned char>> Shipment::walkedHead(StringRef Real) const {
+  auto It = Heads.find(Real);
+  if (It == Heads.end())
+    return std::nullopt;
+  return ArrayRef<unsigned char>(It->second.Bytes, It->second.Size);
 }
 
 std::optional<size_t> Shipment::imageAt(const std::string &Real, bool *Unreadable) {

@@ -23,6 +23,7 @@
 #include "objlib/BinaryInfo.h"
 #include "objlib/Reader.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -215,6 +216,23 @@ public:
   /// (Unreadable set when it is one that failed to read).
   std::optional<size_t> imageAt(const std::string &Real, bool *Unreadable = nullptr);
 
+  /// A directory's binary at Real (a PathProbe's File) as the walk read
+  /// it: its first bytes (at most 64), so that a loader's check of a
+  /// candidate's header (ld.so's open_verify) reads no file again; nullopt
+  /// when the walk kept none (not a binary, unreadable, not a directory).
+  std::optional<llvm::ArrayRef<unsigned char>> walkedHead(llvm::StringRef Real) const;
+  /// A directory's entries at DirReal ("" for the root) in the order the
+  /// walk listed them; nullptr when the walk did not list it (not a
+  /// Directory shipment, not a directory of the tree).
+  const std::vector<std::string> *walkedNames(llvm::StringRef DirReal) const;
+  /// What the walk keeps of each binary it read the head of.
+  struct WalkedHead {
+    unsigned char Bytes[64] = {};
+    uint8_t Size = 0;
+    uint64_t Dev = 0, Ino = 0; // fstat of the file the walk opened
+    bool Kept = false;
+  };
+
   /// The printed name of image I: "DIR/rel", "PKG!rel", or the file.
   const std::string &printName(size_t I) const { return Images[I].Info.Path; }
   /// The absolute path of image I under root().
@@ -266,6 +284,8 @@ private:
   llvm::StringMap<bool> Unread;       // rels of binaries objlib could not read
   llvm::StringMap<bool> Tried;        // File shipments: rels read or refused
   llvm::StringMap<bool> Objects;      // object files (Skipped), by rel
+  llvm::StringMap<WalkedHead> Heads;  // Directory: each binary's, by rel (walkedHead)
+  llvm::StringMap<std::vector<std::string>> Children; // Directory: each directory's names (walkedNames)
   /// File shipments: each directory's names, read once (hasEntry); a
   /// directory that could not be read, or held too many, is absent.
   llvm::StringMap<std::optional<llvm::StringMap<bool>>> Listings;
