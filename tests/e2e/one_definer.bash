@@ -277,4 +277,45 @@ PY
     test_failed "yaml2obj export_flags"
   expect_status 0 LG check --forbid openmp d
   expect_status 0 LG check --forbid openmp d/app
+
+  TEST "an ELF library whose .gnu.version cannot be read: --forbid openmp and try-load are undecided"
+  # ld.so finds the version table by DT_VERSYM and loads the library
+  # whatever its section header says; linkguard reads it by that header:
+  # with sh_entsize 4 (2 is an Elf_Versym) it cannot, and which definitions
+  # are of a hidden version is unknown. Failed on 1fdbf38 (main before this
+  # change: "holds", exit 0, each).
+  mkdir -p e/lib
+  echo 'int omp_get_num_threads(void) { return 1; }' >w.c
+  "$CLANG" -fPIC -shared -o e/lib/libbad.so w.c -Wl,-soname,libbad.so || test_failed libbad
+  echo 'int omp_get_num_threads(void); int main(void) { return omp_get_num_threads() == 1 ? 0 : 1; }' >m.c
+  "$CLANG" -o e/app m.c -Le/lib -lbad -Wl,-rpath,'$ORIGIN/lib' || test_failed app
+  # The control: intact, it is no runtime.
+  expect_status 0 LG check --forbid openmp e
+  run_try_load 0 "try-load of the intact libbad.so" --forbid openmp e/lib/libbad.so
+  python3 - e/lib/libbad.so <<'PY' || test_failed "patching .gnu.version's sh_entsize"
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    b = f.read()
+    shoff, = struct.unpack_from("<Q", b, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", b, 0x3A)
+    for i in range(shnum):
+        at = shoff + i * shentsize
+        if struct.unpack_from("<I", b, at + 4)[0] == 0x6FFFFFFF:  # SHT_GNU_versym
+            f.seek(at + 0x38)  # sh_entsize
+            f.write(struct.pack("<Q", 4))
+            break
+    else:
+        sys.exit("no .gnu.version")
+PY
+  expect_status 0 e/app
+  LG check --forbid openmp e >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "tree, --forbid openmp: $(cat out.txt err.txt)"
+  expect_contains "$(cat out.txt)" "e/app: unknown: libbad.so (e/lib/libbad.so): its exports cannot be read (.gnu.version: "
+  expect_contains "$(cat out.txt)" "so whether it is an openmp runtime, which 'openmp' forbids, cannot be decided"
+  LG check --forbid openmp e/app >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "file, --forbid openmp: $(cat out.txt err.txt)"
+  run_try_load 92 "try-load of the damaged libbad.so" --forbid openmp e/lib/libbad.so
+  expect_contains "$(cat out.txt)" "libbad.so is mapped in the process: its exports cannot be read (.gnu.version: "
+  # A pattern that names no runtime family is not affected.
+  run_try_load 0 "try-load --forbid libfoo" --forbid libfoo e/lib/libbad.so
 }
