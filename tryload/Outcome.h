@@ -22,7 +22,8 @@ enum class Outcome {
   CallFailed,      // the symbol is missing, returned non-zero, or died
   HideUnavailable, // --hide could not be done here: nothing was loaded
   Incomplete,      // what the process mapped cannot be known for sure
-  Undecided,       // a thread or process asked to run untraced (refused)
+  Undecided,       // a thread or process asked to run untraced (refused), or
+                   // an image's exports cannot be read under --forbid openmp
   // enumName (support/EnumNames.h) names each enumerator up to Last.
   Last = Undecided,
 };
