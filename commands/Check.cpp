@@ -611,7 +611,10 @@ void forbiddenRuntimes(const shipment::Shipment &S, const shipment::Closure &C,
         if (T.Fmt == objlib::Format::MachO && Sl.Arch != E.Slice && T.Slices.size() > 1)
           continue;
         std::string Marker;
-        if (!libnames::familyMemberByExports(G, Sl.Exports, &Marker))
+        // Exports that could not be read (a damaged trie): undecided,
+        // never "not a runtime".
+        const bool Member = libnames::familyMemberByExports(G, Sl.Exports, &Marker).has_value();
+        if (!Member && Sl.ExportsProblem.empty())
           continue;
         if (!Seen.insert({E.Image, E.Dependency, G}).second)
           break;
@@ -622,9 +625,17 @@ void forbiddenRuntimes(const shipment::Shipment &S, const shipment::Closure &C,
         F.Slice = S.images()[E.Image].Info.Slices.size() > 1 ? E.Slice : "";
         F.Dependency = E.Dependency;
         F.Rule = "forbid " + G;
-        F.Message = E.Dependency + " (" + S.printName(*E.Target) + ") is an " + G +
-                    " runtime by its exports: it defines " + Marker + ", and '" + G +
-                    "' is forbidden";
+        if (Member) {
+          F.Message = E.Dependency + " (" + S.printName(*E.Target) + ") is an " + G +
+                      " runtime by its exports: it defines " + Marker + ", and '" + G +
+                      "' is forbidden";
+        } else {
+          F.Kind = contract::FindingKind::Unknown;
+          F.Message = E.Dependency + " (" + S.printName(*E.Target) +
+                      "): its exports cannot be read (" + Sl.ExportsProblem +
+                      "), so whether it is an " + G + " runtime, which '" + G +
+                      "' forbids, cannot be decided";
+        }
         Out->push_back(std::move(F));
         break;
       }
@@ -699,6 +710,11 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
     F.Message = conflictMessage(**S, C, K);
     Out.push_back(std::move(F));
   }
+  for (const shipment::UnreadableMember &U : C.Unreadable)
+    if (C.Roots[U.Root].Image == 0)
+      Out.push_back(unreadableMemberFinding(
+          **S, C, U,
+          (*S)->images()[0].Info.Slices.size() > 1 ? C.Roots[U.Root].Arch : std::string()));
   return Out;
 }
 
@@ -763,6 +779,11 @@ public:
       F.Message = conflictMessage(*S, C, K);
       Out.push_back(std::move(F));
     }
+    for (const shipment::UnreadableMember &U : C.Unreadable)
+      if (C.Roots[U.Root].Image == *Me)
+        Out.push_back(unreadableMemberFinding(
+            *S, C, U,
+            S->images()[*Me].Info.Slices.size() > 1 ? C.Roots[U.Root].Arch : std::string()));
     return Out;
   }
 
@@ -907,6 +928,9 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     F.Message = conflictMessage(*S, C, K);
     Extra[Img].push_back(std::move(F));
   }
+  for (const shipment::UnreadableMember &U : C.Unreadable)
+    if (size_t Img = C.Roots[U.Root].Image; Img < N)
+      Extra[Img].push_back(unreadableMemberFinding(*S, C, U, sliceOf(Img, C.Roots[U.Root].Arch)));
   if (!ForbidRuntimes.empty())
     forbiddenRuntimes(*S, C, ForbidRuntimes, [&](const shipment::Edge &E) {
       return E.Image < N ? &Extra[E.Image] : nullptr;

@@ -160,6 +160,22 @@ contract::Finding unreadableExportsFinding(const shipment::Shipment &S,
   return F;
 }
 
+contract::Finding unreadableMemberFinding(const shipment::Shipment &S,
+                                          const shipment::Closure &C,
+                                          const shipment::UnreadableMember &U,
+                                          const std::string &Slice) {
+  const shipment::Root &R = C.Roots[U.Root];
+  contract::Finding F;
+  F.Kind = contract::FindingKind::Unknown;
+  F.Slice = Slice;
+  F.Dependency = U.Id;
+  F.Rule = "unique " + U.Group;
+  F.Message = U.Id + " (loaded by " + U.Via + "): its exports cannot be read (" + U.Why +
+              "), so whether the load closure of " + S.printName(R.Image) + " (" + R.Arch +
+              ") holds two " + U.Group + " runtimes cannot be decided";
+  return F;
+}
+
 json::Object edgeRecord(const shipment::Shipment &S, const shipment::Closure &C,
                         const shipment::Edge &E) {
   json::Object O{{"slice", E.Slice},

@@ -72,6 +72,13 @@ contract::Finding unreadableExportsFinding(const shipment::Shipment &S,
                                            const shipment::Closure &C,
                                            const shipment::UnreadableExports &U,
                                            const std::string &Slice);
+/// --unique GROUP: a library of a closure whose exports could not be read,
+/// where it would be the second runtime (shipment::UnreadableMember):
+/// unknown (undecided), on the closure's root.
+contract::Finding unreadableMemberFinding(const shipment::Shipment &S,
+                                          const shipment::Closure &C,
+                                          const shipment::UnreadableMember &U,
+                                          const std::string &Slice);
 
 /// inspect --tree: one record per root, dependencies nested; with Why
 /// (--why) each dependency's "tried" and "triedNotListed" (putTried).

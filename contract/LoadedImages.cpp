@@ -54,6 +54,14 @@ static std::string describe(const Pattern &P, const LoadedImage &I) {
          (I.Via.empty() ? std::string() : " (loaded by " + I.Via + ")");
 }
 
+/// Whether P names a family whose runtimes are known by what they define.
+static bool byExports(const Pattern &P) {
+  return libnames::isGroupName(P.Text) &&
+         llvm::any_of(libnames::runtimeMarkers(), [&](const libnames::RuntimeMarker &M) {
+           return llvm::StringRef(P.Text).equals_insensitive(M.Group);
+         });
+}
+
 Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                           const ContractSpec &Spec) {
   Verdict V;
@@ -65,6 +73,18 @@ Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                               I.Path,
                               "forbid " + P.Text,
                               describe(P, I) + ", and '" + P.Text + "' is forbidden",
+                              {}});
+      else if (!I.DefinesProblem.empty() && byExports(P))
+        V.Findings.push_back({FindingKind::Unknown,
+                              "",
+                              I.Path,
+                              "forbid " + P.Text,
+                              I.Path + " is mapped in the process" +
+                                  (I.Via.empty() ? std::string()
+                                                 : " (loaded by " + I.Via + ")") +
+                                  ": its exports cannot be read (" + I.DefinesProblem +
+                                  "), so whether it is an " + P.Text + " runtime, which '" +
+                                  P.Text + "' forbids, cannot be decided",
                               {}});
   for (const Pattern &P : Spec.Require) {
     bool Found = false;

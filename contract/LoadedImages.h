@@ -32,6 +32,10 @@ struct LoadedImage {
   /// from the mapped file: a family pattern (--forbid openmp) matches an
   /// image that defines one of its family's, whatever it is called.
   std::vector<std::string> Defines;
+  /// Why Defines could not be read (a damaged export trie, an unreadable
+  /// .gnu.version): a family pattern its names do not match is then
+  /// unknown for it, never "not a runtime".
+  std::string DefinesProblem;
 };
 
 /// Judges Images against Spec.Forbid and Spec.Require; a pattern matches an

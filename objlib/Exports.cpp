@@ -125,7 +125,11 @@ bool lookupTrie(ArrayRef<uint8_t> Trie, TrieBytes &Bytes, StringRef Name, Slice 
   };
   uint64_t Node = 0;
   const size_t MaxSteps = Name.size() + 1;
+  SmallVector<uint64_t, 32> Entered; // a node on the path again: a loop
   for (size_t Steps = 0; Steps < MaxSteps; ++Steps) {
+    if (llvm::is_contained(Entered, Node))
+      return fail("a node reached twice (a loop or a shared node)");
+    Entered.push_back(Node);
     uint64_t At = Node, TerminalSize = 0;
     if (At >= Size || !uleb(At, TerminalSize) || TerminalSize > Size - At)
       return Bytes.ok() && fail("a node past the end of the trie");
@@ -246,14 +250,24 @@ template <class ELFT> void readELFExportsAs(const ELFFile<ELFT> &F, const ReadOp
       consumeError(Str.takeError());
     return;
   }
+  // Which definitions are of a hidden version: without them every one
+  // would count (a false second definer, a runtime's marker that binds
+  // nothing), so a .gnu.version that cannot be read (past the file, the
+  // wrong entsize, not one entry per .dynsym symbol) is a problem.
   ArrayRef<typename ELFT::Versym> Versions;
   if (Versym) {
     Expected<ArrayRef<typename ELFT::Versym>> V =
         F.template getSectionContentsAsArray<typename ELFT::Versym>(*Versym);
-    if (V)
-      Versions = *V;
-    else
-      consumeError(V.takeError());
+    if (!V) {
+      S.ExportsProblem = ".gnu.version: " + toString(V.takeError());
+      return;
+    }
+    if (V->size() != Syms->size()) {
+      S.ExportsProblem = ".gnu.version: " + std::to_string(V->size()) + " entries for the " +
+                         std::to_string(Syms->size()) + " symbols of .dynsym";
+      return;
+    }
+    Versions = *V;
   }
   for (size_t I = 1; I < Syms->size(); ++I) {
     const typename ELFT::Sym &Sym = (*Syms)[I];

@@ -132,6 +132,7 @@ struct Walker {
 
   void conflicts(const std::vector<std::string> &Groups) {
     std::set<std::pair<std::string, std::string>> Seen;
+    std::set<std::tuple<size_t, std::string, std::string, std::string>> SeenUnread;
     for (size_t RI = 0; RI < C.Roots.size(); ++RI) {
       for (const std::string &G : Groups) {
         struct Member {
@@ -140,6 +141,8 @@ struct Walker {
           std::string Marker; // a member by its exports: the symbol
         };
         std::vector<Member> Found;
+        // Members neither by name nor by what was read: exports unreadable.
+        std::vector<UnreadableMember> Unread;
         const Root &R = C.Roots[RI];
         // Img: the shipped image Name is, whose exports decide when its
         // name does not (a renamed runtime).
@@ -147,9 +150,12 @@ struct Walker {
                        std::optional<size_t> Img = std::nullopt) {
           std::optional<libnames::FamilyMember> M = libnames::familyMember(G, Name);
           std::string Marker;
-          if (!M && Img)
-            if (const Slice *Sl = sliceOf(*Img, R.Arch))
-              M = libnames::familyMemberByExports(G, Sl->Exports, &Marker);
+          const Slice *Sl = !M && Img ? sliceOf(*Img, R.Arch) : nullptr;
+          if (Sl)
+            M = libnames::familyMemberByExports(G, Sl->Exports, &Marker);
+          if (!M && Sl && !Sl->ExportsProblem.empty() &&
+              llvm::none_of(Unread, [&](const UnreadableMember &U) { return U.Id == Id; }))
+            Unread.push_back({RI, G, Id, Via, Sl->ExportsProblem});
           if (!M)
             return;
           for (const Member &F : Found)
@@ -185,6 +191,14 @@ struct Walker {
             K.Abort = Found[0].M.Abort;
           C.Conflicts.push_back(std::move(K));
         }
+        // One that might be a member, where it would make two.
+        llvm::erase_if(Unread, [&](const UnreadableMember &U) {
+          return llvm::any_of(Found, [&](const Member &F) { return F.Id == U.Id; });
+        });
+        if (Found.size() + Unread.size() >= 2)
+          for (UnreadableMember &U : Unread)
+            if (SeenUnread.insert({R.Image, R.Arch, G, U.Id}).second)
+              C.Unreadable.push_back(std::move(U));
       }
     }
   }

@@ -14,7 +14,8 @@
 // libgomp) are a conflict naming both. A shipped image is a member by its
 // name or, whatever it is called, by the runtime's entry points it defines
 // (libnames::runtimeMarkers; its slice's Exports, read when the shipment
-// was read with objlib::ReadOptions::Exports).
+// was read with objlib::ReadOptions::Exports); one whose exports could not
+// be read is undecided where it would make two (UnreadableMember).
 //
 // Pure over a Shipment: only Shipment::lookup touches the file system.
 // Bounded: each root visits an image once; at most MaxEdges resolutions
@@ -127,6 +128,18 @@ struct Conflict {
   std::string FirstMarker, SecondMarker;
 };
 
+/// A library of a root's closure that is a member of a --unique family
+/// by neither its name nor what it was seen to define, whose exports could
+/// not be read (objlib Slice::ExportsProblem: a damaged trie, an unreadable
+/// .gnu.version), where it and the members found make two: whether the
+/// closure holds two runtimes of the family is undecided, never "one".
+struct UnreadableMember {
+  size_t Root = 0;
+  std::string Group;
+  std::string Id, Via; // the library and the image that loads it
+  std::string Why;     // Slice::ExportsProblem
+};
+
 struct Root {
   size_t Image = 0;
   std::string Arch;
@@ -151,6 +164,7 @@ struct Closure {
   std::vector<Root> Roots;
   std::vector<Edge> Edges;
   std::vector<Conflict> Conflicts;
+  std::vector<UnreadableMember> Unreadable;
   bool Truncated = false; // MaxEdges reached
   size_t WhyLeft = MaxWhyPerClosure; // candidates that may still be listed
 };

@@ -209,7 +209,7 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
   return hostSlice(*B).InstallName;
 }
 
-std::vector<std::string> markersOnDisk(const MappedFile &F) {
+std::vector<std::string> markersOnDisk(const MappedFile &F, std::string &Problem) {
   struct stat St;
   if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
     return {};
@@ -228,6 +228,7 @@ std::vector<std::string> markersOnDisk(const MappedFile &F) {
   }
   if (B->Slices.empty())
     return {};
+  Problem = hostSlice(*B).ExportsProblem;
   return hostSlice(*B).Exports;
 }
 
@@ -398,7 +399,7 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
       for (size_t I = 0; I < Images.size(); ++I) {
         // A runtime under any name is one by what it defines (--forbid
         // openmp: a renamed libgomp).
-        V.Images[I].Image.Defines = Defines(Images[I].File);
+        V.Images[I].Image.Defines = Defines(Images[I].File, V.Images[I].Image.DefinesProblem);
         if (!SonameOf[I])
           continue;
         contract::LoadedImage &Named = V.Images[I].Image;
@@ -480,7 +481,7 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
       for (MappedImage &M : V.Images) {
         MappedFile F;
         F.Path = M.Image.RealPath.empty() ? M.Image.Path : M.Image.RealPath;
-        M.Image.Defines = Defines(F);
+        M.Image.Defines = Defines(F, M.Image.DefinesProblem);
       }
     for (const MappedImage &M : V.Images)
       ForForbid.push_back(M.Image);
@@ -531,6 +532,15 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
     V.What = Outcome::LoadFailed;
     V.Problem = "the loader " + howItEnded(Run) + " after the library loaded";
   }
+  // An image whose exports cannot be read may be a forbidden runtime
+  // (contract::judgeLoadedImages: unknown): undecided, never "holds".
+  if (V.What == Outcome::Holds)
+    for (const contract::Finding &F : V.Contract.Findings)
+      if (F.Kind == contract::FindingKind::Unknown) {
+        V.What = Outcome::Undecided;
+        V.Problem = "undecided: " + F.Message;
+        break;
+      }
   if (V.What != Outcome::Incomplete && !Gap.empty())
     V.Note = "report incomplete: " + Gap;
   else if (R.Complete && (Run.Signal || Run.ExitStatus))

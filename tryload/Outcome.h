@@ -22,7 +22,8 @@ enum class Outcome {
   CallFailed,      // the symbol is missing, returned non-zero, or died
   HideUnavailable, // --hide could not be done here: nothing was loaded
   Incomplete,      // what the process mapped cannot be known for sure
-  Undecided,       // a thread or process asked to run untraced (refused)
+  Undecided,       // a thread or process asked to run untraced (refused), or
+                   // an image's exports cannot be read under --forbid openmp
   // enumName (support/EnumNames.h) names each enumerator up to Last.
   Last = Undecided,
 };
@@ -81,8 +82,10 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F);
 /// The runtime entry points a mapped file defines (libnames::runtimeMarkers:
 /// __kmpc_fork_call, GOMP_parallel), read from the file at its path only if
 /// that is still the same file: --forbid openmp matches a renamed runtime.
-using DefinesFn = llvm::function_ref<std::vector<std::string>(const MappedFile &)>;
-std::vector<std::string> markersOnDisk(const MappedFile &F);
+/// Problem: why they could not be read (Slice::ExportsProblem), when so.
+using DefinesFn =
+    llvm::function_ref<std::vector<std::string>(const MappedFile &, std::string &Problem)>;
+std::vector<std::string> markersOnDisk(const MappedFile &F, std::string &Problem);
 
 /// What a mapped image asks the loader for (its DT_NEEDED, Mach-O's
 /// dependencies), read from the file at RealPath; empty when unreadable.

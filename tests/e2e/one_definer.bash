@@ -13,7 +13,7 @@
 SUITE_one_definer_PROBE() {
   [ "$(uname -s)" = Linux ] || { echo "needs Linux's ld.so and ELF"; return; }
   local tool
-  for tool in clang clang++ ld64.lld; do
+  for tool in clang clang++ ld64.lld yaml2obj; do
     [ -x "$LLVM_BIN/$tool" ] || { echo "$LLVM_BIN/$tool not found"; return; }
   done
   command -v patchelf >/dev/null || { echo "patchelf not found"; return; }
@@ -202,4 +202,120 @@ EOF
   run_try_load 1 "try-load of libuser.so" --forbid openmp g/lib/libuser.so
   expect_contains "$(cat out.txt)" "libvendor_rt.so.1, an openmp runtime by its exports (it defines GOMP_parallel), is mapped in the process"
   run_try_load 0 "try-load of libwrap.so" --forbid openmp g/lib/libwrap.so
+
+  TEST "a library whose export trie is damaged: --unique openmp and --forbid openmp are undecided"
+  # tests/yaml/export_flags.yaml (install name @rpath/libw.dylib) with its
+  # trie replaced by one edge, ___kmpc_fork_call, to a node at OFF: 21 is
+  # the terminal node (a KMP runtime by its exports), 100 is past the
+  # trie's 72 bytes (damaged: a lookup cannot tell). Failed on 1fdbf38
+  # (main before this change: both read "holds", exit 0).
+  write_sdk sdk
+  # shellcheck disable=SC2046
+  set -- $(macho_flags sdk)
+  trie_dylib() { # OUT OFF
+    python3 - "$LINKGUARD_SOURCE_DIR/tests/yaml/export_flags.yaml" "$2" >"$1.yaml" <<'PY'
+import re, sys
+y = open(sys.argv[1]).read()
+trie = """  ExportTrie:
+    TerminalSize:    0
+    NodeOffset:      0
+    Name:            ''
+    Flags:           0x0
+    Address:         0x0
+    Other:           0x0
+    ImportName:      ''
+    Children:
+      - TerminalSize:    3
+        NodeOffset:      %s
+        Name:            ___kmpc_fork_call
+        Flags:           0x0
+        Address:         0x2D8
+        Other:           0x0
+        ImportName:      ''
+""" % sys.argv[2]
+y, n = re.subn(r"  ExportTrie:\n.*?(?=  NameList:)", lambda m: trie, y, flags=re.S)
+assert n == 1
+sys.stdout.write(y)
+PY
+    "$LLVM_BIN/yaml2obj" "$1.yaml" -o "$1" || test_failed "yaml2obj $1"
+  }
+  mkdir -p d/lib
+  trie_dylib d/lib/libw.dylib 21
+  echo 'extern "C" int __kmpc_fork_call(); int main() { return __kmpc_fork_call(); }' >kmain.cpp
+  "$CLANGXX" "$@" -nostdlib++ kmain.cpp -o d/omp_app -Ld/lib -Lsdk/omp -lw -lomp \
+    -Wl,-rpath,@executable_path/lib || test_failed omp_app
+  "$CLANGXX" "$@" -nostdlib++ kmain.cpp -o d/app -Ld/lib -lw \
+    -Wl,-rpath,@executable_path/lib || test_failed app
+  # The control: the intact trie makes libw.dylib a runtime by its exports.
+  LG check --unique openmp d >out.txt
+  expect_contains "$(cat out.txt)" "d/omp_app: violation: the load closure of d/omp_app (arm64) holds two openmp runtimes: d/lib/libw.dylib (loaded by d/omp_app, a runtime by its exports: it defines ___kmpc_fork_call)"
+  LG check --forbid openmp d/app >out.txt
+  expect_contains "$(cat out.txt)" "is an openmp runtime by its exports: it defines ___kmpc_fork_call"
+  trie_dylib d/lib/libw.dylib 100
+  "$LLVM_BIN/llvm-objdump" --macho --exports-trie d/lib/libw.dylib >trie.txt 2>&1 &&
+    test_failed "control: llvm-objdump reads the damaged trie: $(cat trie.txt)"
+  # --unique: with libomp in the closure, libw.dylib would be the second.
+  LG check --unique openmp d >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "tree, --unique openmp: $(cat out.txt err.txt)"
+  expect_contains "$(cat out.txt)" "d/omp_app: unknown: d/lib/libw.dylib (loaded by d/omp_app): its exports cannot be read (export trie: a node past the end of the trie), so whether the load closure of d/omp_app (arm64) holds two openmp runtimes cannot be decided"
+  expect_not_contains "$(cat out.txt)" "d/app: unknown"
+  LG check --unique openmp d/omp_app >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "file, --unique openmp: $(cat out.txt err.txt)"
+  expect_contains "$(cat out.txt)" "holds two openmp runtimes cannot be decided"
+  # Alone it makes no pair: d/app holds.
+  expect_status 0 LG check --unique openmp d/app
+  # --forbid: whether d/app loads an OpenMP runtime.
+  LG check --forbid openmp d/app >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "file, --forbid openmp: $(cat out.txt err.txt)"
+  expect_contains "$(cat out.txt)" "d/app: unknown: @rpath/libw.dylib ($PWD/d/lib/libw.dylib): its exports cannot be read (export trie: a node past the end of the trie), so whether it is an openmp runtime, which 'openmp' forbids, cannot be decided"
+  rm d/omp_app
+  LG check --forbid openmp d >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "tree, --forbid openmp: $(cat out.txt err.txt)"
+  expect_contains "$(cat out.txt)" "d/app: unknown: @rpath/libw.dylib (d/lib/libw.dylib): its exports cannot be read"
+  # A clean library that is no runtime: holds.
+  "$LLVM_BIN/yaml2obj" "$LINKGUARD_SOURCE_DIR/tests/yaml/export_flags.yaml" -o d/lib/libw.dylib ||
+    test_failed "yaml2obj export_flags"
+  expect_status 0 LG check --forbid openmp d
+  expect_status 0 LG check --forbid openmp d/app
+
+  TEST "an ELF library whose .gnu.version cannot be read: --forbid openmp and try-load are undecided"
+  # ld.so finds the version table by DT_VERSYM and loads the library
+  # whatever its section header says; linkguard reads it by that header:
+  # with sh_entsize 4 (2 is an Elf_Versym) it cannot, and which definitions
+  # are of a hidden version is unknown. Failed on 1fdbf38 (main before this
+  # change: "holds", exit 0, each).
+  mkdir -p e/lib
+  echo 'int omp_get_num_threads(void) { return 1; }' >w.c
+  "$CLANG" -fPIC -shared -o e/lib/libbad.so w.c -Wl,-soname,libbad.so || test_failed libbad
+  echo 'int omp_get_num_threads(void); int main(void) { return omp_get_num_threads() == 1 ? 0 : 1; }' >m.c
+  "$CLANG" -o e/app m.c -Le/lib -lbad -Wl,-rpath,'$ORIGIN/lib' || test_failed app
+  # The control: intact, it is no runtime.
+  expect_status 0 LG check --forbid openmp e
+  run_try_load 0 "try-load of the intact libbad.so" --forbid openmp e/lib/libbad.so
+  python3 - e/lib/libbad.so <<'PY' || test_failed "patching .gnu.version's sh_entsize"
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    b = f.read()
+    shoff, = struct.unpack_from("<Q", b, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", b, 0x3A)
+    for i in range(shnum):
+        at = shoff + i * shentsize
+        if struct.unpack_from("<I", b, at + 4)[0] == 0x6FFFFFFF:  # SHT_GNU_versym
+            f.seek(at + 0x38)  # sh_entsize
+            f.write(struct.pack("<Q", 4))
+            break
+    else:
+        sys.exit("no .gnu.version")
+PY
+  expect_status 0 e/app
+  LG check --forbid openmp e >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "tree, --forbid openmp: $(cat out.txt err.txt)"
+  expect_contains "$(cat out.txt)" "e/app: unknown: libbad.so (e/lib/libbad.so): its exports cannot be read (.gnu.version: "
+  expect_contains "$(cat out.txt)" "so whether it is an openmp runtime, which 'openmp' forbids, cannot be decided"
+  LG check --forbid openmp e/app >out.txt 2>err.txt; st=$?
+  expect_equal "$st" 92 "file, --forbid openmp: $(cat out.txt err.txt)"
+  run_try_load 92 "try-load of the damaged libbad.so" --forbid openmp e/lib/libbad.so
+  expect_contains "$(cat out.txt)" "libbad.so is mapped in the process: its exports cannot be read (.gnu.version: "
+  # A pattern that names no runtime family is not affected.
+  run_try_load 0 "try-load --forbid libfoo" --forbid libfoo e/lib/libbad.so
 }

@@ -240,3 +240,110 @@ TEST_CASE("exports: a lookup that runs past the trie says so, never 'defines not
   CHECK(StringRef(S.ExportsProblem).contains("past the end of the trie"));
   CHECK(S.Exports.empty());
 }
+
+namespace {
+
+/// yaml2obj's ELF shared object: .dynsym with visible_fn (version 1) and
+/// hidden_old (a hidden version, 0x8002), and a .gnu.version whose
+/// Versym line is given (the entries, and what makes it unreadable).
+std::string versymFile(StringRef Out, StringRef Versym) {
+  const std::string Yaml = (R"(--- !ELF
+FileHeader:
+  Class:   ELFCLASS64
+  Data:    ELFDATA2LSB
+  Type:    ET_DYN
+  Machine: EM_X86_64
+Sections:
+  - Name:  .text
+    Type:  SHT_PROGBITS
+    Flags: [ SHF_ALLOC, SHF_EXECINSTR ]
+    Size:  16
+  - Name:  .gnu.version
+    Type:  SHT_GNU_versym
+    Flags: [ SHF_ALLOC ]
+    Link:  .dynsym
+    AddressAlign: 2
+)" + Versym + R"(
+DynamicSymbols:
+  - Name:    visible_fn
+    Type:    STT_FUNC
+    Section: .text
+    Binding: STB_GLOBAL
+  - Name:    hidden_old
+    Type:    STT_FUNC
+    Section: .text
+    Binding: STB_GLOBAL
+)")
+                               .str();
+  fixtures().write(Out.str() + ".yaml", Yaml);
+  REQUIRE(fixtures().run({BinDir + "/yaml2obj", fixtures().path(Out.str() + ".yaml"), "-o",
+                          fixtures().path(Out)}));
+  return fixtures().path(Out);
+}
+
+} // namespace
+
+TEST_CASE("exports: an ELF .gnu.version that cannot be read is a problem, not every version "
+          "default",
+          "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  // The control: one entry per .dynsym symbol; hidden_old's version is
+  // hidden, so it is no export.
+  const Slice Good =
+      readExports(versymFile("libversym_ok.so", "    Entries: [ 0, 1, 0x8002 ]")).Slices[0];
+  CHECK(Good.ExportsProblem.empty());
+  CHECK(Good.Exports == Names{"visible_fn"});
+  // Fewer entries than symbols: hidden_old's version is not in the table
+  // (glibc indexes it by symbol number, reading past it).
+  const Slice Short =
+      readExports(versymFile("libversym_short.so", "    Entries: [ 0, 1 ]")).Slices[0];
+  CHECK(StringRef(Short.ExportsProblem).contains(".gnu.version: 2 entries for the 3 symbols"));
+  // The wrong entry size, and a section past the end of the file.
+  const Slice Wide = readExports(versymFile("libversym_wide.so",
+                                            "    EntSize: 4\n    Entries: [ 0, 1, 0x8002 ]"))
+                         .Slices[0];
+  CHECK(StringRef(Wide.ExportsProblem).starts_with(".gnu.version: "));
+  const Slice Past = readExports(versymFile("libversym_past.so",
+                                            "    ShOffset: 0x100000\n"
+                                            "    Entries: [ 0, 1, 0x8002 ]"))
+                         .Slices[0];
+  CHECK(StringRef(Past.ExportsProblem).starts_with(".gnu.version: "));
+  // Never a guess: hidden_old is not listed as an export.
+  for (const Slice *S : {&Short, &Wide, &Past})
+    CHECK_FALSE(llvm::is_contained(S->Exports, "hidden_old"));
+}
+
+TEST_CASE("exports: a lookup on a damaged trie says so (a node past its end, a loop)",
+          "[objlib][exports]") {
+  REQUIRE_TOOLCHAIN();
+  // export_flags.dylib's trie (at 16384, 72 bytes) replaced: the root's
+  // one edge "___kmpc_fork_call" to a node at 100, past the trie's end;
+  // then an edge "_" back to the root, which a lookup of
+  // ___kmpc_fork_call would follow three times.
+  const std::string Path = yamlFile("export_flags", "export_damaged.dylib");
+  auto write = [&](std::vector<uint8_t> Trie) {
+    Trie.resize(72, 0);
+    std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
+    F.seekp(16384);
+    F.write(reinterpret_cast<const char *>(Trie.data()), static_cast<std::streamsize>(Trie.size()));
+  };
+  std::vector<uint8_t> Past = {0, 1};
+  for (char C : StringRef("___kmpc_fork_call"))
+    Past.push_back(static_cast<uint8_t>(C));
+  Past.insert(Past.end(), {0, 100});
+  write(Past);
+  const Slice P = readExports(Path, libnames::runtimeMarkerNames()).Slices[0];
+  CHECK(StringRef(P.ExportsProblem).contains("a node past the end of the trie"));
+  CHECK(P.Exports.empty());
+  write({0, 1, '_', 0, 0});
+  const Slice L = readExports(Path, libnames::runtimeMarkerNames()).Slices[0];
+  CHECK(StringRef(L.ExportsProblem).contains("a node reached twice"));
+  CHECK(L.Exports.empty());
+  // The control: the edge to a terminal node (flags 0, address 0x2d8).
+  Past.back() = static_cast<uint8_t>(Past.size());
+  Past.insert(Past.end(), {3, 0, 0xD8, 0x05, 0});
+  write(Past);
+  const Slice G = readExports(Path, libnames::runtimeMarkerNames()).Slices[0];
+  CHECK(G.ExportsProblem.empty());
+  CHECK(G.Exports == Names{"___kmpc_fork_call"});
+}

@@ -567,7 +567,9 @@ TEST_CASE("try-load: --forbid openmp matches a runtime under another name by wha
           "[tryload]") {
   // What the file at each path defines among the runtime markers
   // (markersOnDisk reads it from the mapped file; a fake here).
-  auto defines = [](const MappedFile &F) {
+  auto defines = [](const MappedFile &F, std::string &Problem) {
+    if (F.Path == "/v/libdamaged.so")
+      Problem = "export trie: a node past the end of the trie";
     return F.Path == "/v/libvendor_rt.so.1" ? std::vector<std::string>{"GOMP_parallel"}
                                             : std::vector<std::string>();
   };
@@ -589,6 +591,22 @@ TEST_CASE("try-load: --forbid openmp matches a runtime under another name by wha
   V = judgeRun(watched(Report, {Before, Loaded + Wrapper}), model(), std::nullopt,
                forbidOpenMP(), noSoname, noNeeded, defines);
   CHECK(V.What == Outcome::Holds);
+  // One whose exports cannot be read: undecided, never "holds"; beside a
+  // runtime found, still broken.
+  const std::string Damaged = mapsLine("r-xp", "08:01", 15, "/v/libdamaged.so");
+  V = judgeRun(watched(Report, {Before, Loaded + Wrapper + Damaged}), model(), std::nullopt,
+               forbidOpenMP(), noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Undecided);
+  CHECK_THAT(V.Problem, Catch::StartsWith("undecided: /v/libdamaged.so is mapped in the process"));
+  CHECK_THAT(V.Problem, Catch::EndsWith(
+                            ": its exports cannot be read (export trie: a node past the end of "
+                            "the trie), so whether it is an openmp runtime, which 'openmp' "
+                            "forbids, cannot be decided"));
+  REQUIRE(V.Contract.Findings.size() == 1);
+  CHECK(V.Contract.Findings[0].Kind == contract::FindingKind::Unknown);
+  V = judgeRun(watched(Report, {Before, Loaded + Renamed + Damaged}), model(), std::nullopt,
+               forbidOpenMP(), noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Broken);
   // Unwatched (the report alone, as on macOS): the file the report names.
   std::string Listed = loadedReport() +
                        rec({"image", "loaded", "/v/libvendor_rt.so.1", "/v/libvendor_rt.so.1"}) +
