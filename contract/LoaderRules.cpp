@@ -185,7 +185,30 @@ std::string rawJoin(llvm::StringRef Dir, llvm::StringRef Rest) {
   return Dir.rtrim('/').str() + "/" + Rest.ltrim('/').str();
 }
 
+namespace {
+/// Whether remove_dots would leave P as it is: no "." or ".." component,
+/// no empty one (a doubled or trailing slash), and no "//" root name. Most
+/// paths a search builds are; telling costs a scan, not a copy and a split.
+bool alreadyNormal(llvm::StringRef P) {
+  if (P.starts_with("//") || (P.size() > 1 && P.ends_with("/")))
+    return false;
+  size_t I = P.starts_with("/") ? 1 : 0;
+  while (I < P.size()) {
+    size_t J = P.find('/', I);
+    if (J == llvm::StringRef::npos)
+      J = P.size();
+    llvm::StringRef C = P.slice(I, J);
+    if (C.empty() || C == "." || C == "..")
+      return false;
+    I = J + 1;
+  }
+  return true;
+}
+} // namespace
+
 std::string normalizePath(llvm::StringRef P) {
+  if (alreadyNormal(P))
+    return P.str();
   llvm::SmallString<256> S(P);
   llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
   return std::string(S.str());

@@ -25,6 +25,9 @@
 #include "contract/LoaderRules.h"
 #include "contract/Portability.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
 #include "tests/unit/support/Catch.h"
 
 #include <set>
@@ -172,4 +175,31 @@ TEST_CASE("lookupName: dyld searches @rpath/ names, ld.so names without a slash 
   L = lookupName(Dyld, "@rpathx/libx.dylib", "/w", "");
   CHECK_FALSE(L.Searched);
   CHECK(L.Path.UnknownPrefix);
+}
+
+TEST_CASE("normalizePath is remove_dots, on every path of up to five components",
+          "[contract][paths]") {
+  // normalizePath skips remove_dots for a path it would leave as it is
+  // (LoaderRules.cpp alreadyNormal): every path built from these pieces,
+  // absolute and relative, with and without a trailing slash, gives what
+  // remove_dots gives.
+  const std::vector<std::string> Parts = {"a", "bc", ".", "..", "", "...", ".a", "a."};
+  size_t Checked = 0;
+  std::vector<std::string> Paths = {""};
+  for (int Len = 1; Len <= 5; ++Len) {
+    std::vector<std::string> Next;
+    for (const std::string &P : Paths)
+      for (const std::string &C : Parts)
+        Next.push_back(P.empty() && Len == 1 ? C : P + "/" + C);
+    Paths = std::move(Next);
+    for (const std::string &P : Paths)
+      for (const std::string &Q : {P, "/" + P, "//" + P, P + "/", "/" + P + "/"}) {
+        llvm::SmallString<256> Want(Q);
+        llvm::sys::path::remove_dots(Want, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
+        INFO("path: '" << Q << "'");
+        CHECK(normalizePath(Q) == std::string(Want.str()));
+        ++Checked;
+      }
+  }
+  CHECK(Checked > 150000);
 }
