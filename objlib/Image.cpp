@@ -68,6 +68,11 @@ Expected<std::unique_ptr<Image>> Image::open(const std::string &Path) {
   int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (FD < 0)
     return unreadable(Path, errnoMessage(errno));
+  return adopt(FD, Path);
+}
+
+Expected<std::unique_ptr<Image>> Image::adopt(int FD, const std::string &Path) {
+  struct stat St;
   std::unique_ptr<Image> I(new Image());
   I->FD = FD;
   I->Name = Path;

@@ -55,6 +55,10 @@ public:
   /// decides what it is) and reserves the mapping. Unreadable errors name the
   /// file.
   static llvm::Expected<std::unique_ptr<Image>> open(const std::string &Path);
+  /// The same over FD, a descriptor of Path the caller opened for reading
+  /// (a tree's walk, which read the file's first bytes through it): the
+  /// Image owns it from here, and closes it on every path.
+  static llvm::Expected<std::unique_ptr<Image>> adopt(int FD, const std::string &Path);
   /// A buffer the caller keeps alive for the Image's lifetime.
   static std::unique_ptr<Image> view(llvm::MemoryBufferRef Buffer);
   ~Image();

@@ -245,6 +245,13 @@ Expected<BinaryInfo> readBinary(const std::string &Path,
   return readImage(**Img, Options);
 }
 
+Expected<BinaryInfo> readBinary(int FD, const std::string &Path, const ReadOptions &Options) {
+  Expected<std::unique_ptr<Image>> Img = Image::adopt(FD, Path);
+  if (!Img)
+    return Img.takeError();
+  return readImage(**Img, Options);
+}
+
 Expected<BinaryInfo> readBinary(MemoryBufferRef Buffer, StringRef Name,
                                 const ReadOptions &Options) {
   std::unique_ptr<Image> Img =

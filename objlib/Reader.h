@@ -86,6 +86,12 @@ bool isBinaryMagic(llvm::file_magic M);
 llvm::Expected<BinaryInfo> readBinary(const std::string &Path,
                                       const ReadOptions &Options = {});
 
+/// The same through FD, a descriptor of Path open for reading, which the
+/// read owns from here (closed on every path): a tree's walk hands over
+/// the descriptor it read the file's first bytes through.
+llvm::Expected<BinaryInfo> readBinary(int FD, const std::string &Path,
+                                      const ReadOptions &Options = {});
+
 /// The same over bytes already in memory (a member of a zip archive, an
 /// image found inside a blob). Name is used in messages and as
 /// BinaryInfo::Path; Buffer must outlive the call only.

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -98,9 +99,13 @@ bool hasEndSignature(StringRef Bytes) {
 /// members (package/Container.h).
 /// Name is opened in the directory open at DirFD (AT_FDCWD: Name is a
 /// path); Path names the same file for package::classifyInput. A binary's
-/// first bytes and identity go to Keep when given (Shipment::walkedHead).
+/// first bytes and identity go to Keep when given (Shipment::walkedHead),
+/// and its descriptor, still open, to HeldFD when given (objlib reads the
+/// binary through it; -1 otherwise).
 Head readHead(int DirFD, const char *Name, const std::string &Path, int &Errno,
-              Shipment::WalkedHead *Keep = nullptr) {
+              Shipment::WalkedHead *Keep = nullptr, int *HeldFD = nullptr) {
+  if (HeldFD)
+    *HeldFD = -1;
   // O_NONBLOCK: a FIFO put there since the walk saw a file does not block
   // the open (its read then fails: an error, never a hang).
   int FD = ::openat(DirFD, Name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -157,7 +162,10 @@ Head readHead(int DirFD, const char *Name, const std::string &Path, int &Errno,
       End = Begin + 3;
     }
   }
-  ::close(FD);
+  if (HeldFD)
+    *HeldFD = FD;
+  else
+    ::close(FD);
   if (!MaybeZip)
     return Head::Binary;
   return package::classifyInput(Path) == package::InputKind::Zip ? Head::BinaryAndArchive
@@ -196,7 +204,19 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
   // The walk's own order is the file system's: sort the images by path
   // afterwards so every run reports the same order.
   size_t Entries = 0;
-  std::vector<std::string> Binaries;
+  // Each binary with the descriptor its head was read through (objlib
+  // reads the rest through it), at most MaxHeld of them open at once:
+  // the others are opened again by name.
+  struct Held {
+    std::vector<std::pair<std::string, int>> Binaries;
+    size_t Open = 0;
+    ~Held() {
+      for (const auto &B : Binaries)
+        if (B.second >= 0)
+          ::close(B.second);
+    }
+  } Bins;
+  constexpr size_t MaxHeld = 64;
   Error Walked = walkTree(Path, [&](const WalkEntry &W) -> Error {
     if (++Entries > Limits.MaxEntries)
       return walkError(Path + ": more than " + Twine(Limits.MaxEntries) +
@@ -222,7 +242,11 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
     S->Files[Rel] = true;
     int Errno = 0;
     WalkedHead Kept;
-    const Head H = readHead(W.DirFD, W.Name, W.Full.str(), Errno, &Kept);
+    int FD = -1;
+    const Head H = readHead(W.DirFD, W.Name, W.Full.str(), Errno, &Kept,
+                            Bins.Open < MaxHeld ? &FD : nullptr);
+    if (FD >= 0)
+      ++Bins.Open;
     if (Kept.Kept && (H == Head::Binary || H == Head::BinaryAndArchive))
       S->Heads[Rel] = Kept;
     switch (H) {
@@ -248,10 +272,10 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
       break;
     case Head::BinaryAndArchive:
       S->Containers.push_back({Rel, true, true});
-      Binaries.push_back(Rel); // the binary in front loads as one
+      Bins.Binaries.emplace_back(Rel, FD); // the binary in front loads as one
       break;
     case Head::Binary:
-      Binaries.push_back(Rel);
+      Bins.Binaries.emplace_back(Rel, FD);
       break;
     }
     return Error::success();
@@ -260,14 +284,16 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
   });
   if (Walked)
     return std::move(Walked);
-  llvm::sort(Binaries);
+  llvm::sort(Bins.Binaries);
   llvm::sort(S->Containers, [](const TreeContainer &A, const TreeContainer &B) {
     return A.Rel < B.Rel;
   });
-  for (const std::string &Rel : Binaries) {
+  for (auto &[Rel, FD] : Bins.Binaries) {
     std::string Name = joinPath(Path, Rel);
     std::string Abs = joinPath(S->Root, Rel);
-    Expected<objlib::BinaryInfo> Info = objlib::readBinary(Abs, Read);
+    const int Own = std::exchange(FD, -1); // objlib's from here
+    Expected<objlib::BinaryInfo> Info =
+        Own >= 0 ? objlib::readBinary(Own, Abs, Read) : objlib::readBinary(Abs, Read);
     if (!Info) {
       S->Unread[Rel] = true;
       ShipmentFailure F = failureOf(Name, Info.takeError());
