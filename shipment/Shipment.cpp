@@ -19,6 +19,7 @@
 #include <utility>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -216,7 +217,12 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
           ::close(B.second);
     }
   } Bins;
-  constexpr size_t MaxHeld = 64;
+  // A process given few descriptors (ulimit -n) holds fewer: an eighth of
+  // its limit, so that the walk's own (one a level) and the reads' never
+  // run out.
+  size_t MaxHeld = 64;
+  if (struct rlimit RL; ::getrlimit(RLIMIT_NOFILE, &RL) == 0 && RL.rlim_cur != RLIM_INFINITY)
+    MaxHeld = std::min<size_t>(MaxHeld, size_t(RL.rlim_cur / 8));
   Error Walked = walkTree(Path, [&](const WalkEntry &W) -> Error {
     if (++Entries > Limits.MaxEntries)
       return walkError(Path + ": more than " + Twine(Limits.MaxEntries) +

@@ -259,6 +259,27 @@ assert p["fileEscaped"] == "u/lib/lib\\xffq.dylib", p
   expect_equal "$status" 92 "deep tree: $(cat out.txt)"
   expect_contains "$(cat out.txt)" "deeper than 64 levels"
 
+  TEST "70 binaries: each is judged as itself, also when the walk may hold few descriptors (ulimit -n 32)"
+  # The walk hands each binary's descriptor to the read (at most 64, and an
+  # eighth of the descriptor limit): those past it are opened by name. Four
+  # of 70 copies need a library nobody ships; exactly those four are named.
+  mkdir -p many
+  echo 'int m(void) { return 1; }' >m.c
+  "$CLANG" -shared -fPIC m.c -o libmissing.so -Wl,-soname,libmissing.so || test_failed libmissing.so
+  "$CLANG" -shared -fPIC m.c -o good.so || test_failed good.so
+  "$CLANG" -shared -fPIC m.c -o bad.so -L. -lmissing || test_failed bad.so
+  for i in $(seq 70); do
+    case $i in 3 | 40 | 66 | 69) cp bad.so "many/lib$i.so" ;; *) cp good.so "many/lib$i.so" ;; esac
+  done
+  for limit in unlimited 32; do
+    out=$( (ulimit -n "$([ $limit = unlimited ] && ulimit -Hn || echo $limit)" &&
+      LG check --portable many) 2>&1); st=$?
+    expect_equal "$st" 1 "70 binaries (ulimit -n $limit): $out"
+    expect_equal "$(printf '%s\n' "$out" | grep -c 'libmissing.so')" 4 "four findings (ulimit -n $limit): $out"
+    for i in 3 40 66 69; do expect_contains "$out" "many/lib$i.so: violation: DT_NEEDED libmissing.so"; done
+    expect_contains "$out" "70 files, 4 violations, 0 kept, 0 unknown, 0 errors"
+  done
+
   TEST "ELF: DT_RPATH is inherited down the chain, DT_RUNPATH is not (and ld.so agrees)"
   elf_tree rp --disable-new-dtags
   elf_tree rn --enable-new-dtags
