@@ -23,6 +23,16 @@ SUITE_one_definer_PROBE() {
 LG() { "$LINKGUARD_BIN" "$@"; }
 
 # The system's GCC OpenMP runtime (libgomp1), if any.
+# run_as WANT WHAT CMD...: CMD's output in out.txt and err.txt; its exit
+# status must be WANT.
+run_as() {
+  local want=$1 what=$2 st
+  shift 2
+  "$@" >out.txt 2>err.txt
+  st=$?
+  expect_equal "$st" "$want" "$what: $(cat out.txt err.txt)"
+}
+
 gomp_path() {
   "$CLANG" -print-file-name=libgomp.so.1 2>/dev/null | grep / ||
     ls /usr/lib/*/libgomp.so.1 2>/dev/null | head -n 1
@@ -255,22 +265,18 @@ PY
   "$LLVM_BIN/llvm-objdump" --macho --exports-trie d/lib/libw.dylib >trie.txt 2>&1 &&
     test_failed "control: llvm-objdump reads the damaged trie: $(cat trie.txt)"
   # --unique: with libomp in the closure, libw.dylib would be the second.
-  LG check --unique openmp d >out.txt 2>err.txt; st=$?
-  expect_equal "$st" 92 "tree, --unique openmp: $(cat out.txt err.txt)"
+  run_as 92 "tree, --unique openmp" LG check --unique openmp d
   expect_contains "$(cat out.txt)" "d/omp_app: unknown: d/lib/libw.dylib (loaded by d/omp_app): its exports cannot be read (export trie: a node past the end of the trie), so whether the load closure of d/omp_app (arm64) holds two openmp runtimes cannot be decided"
   expect_not_contains "$(cat out.txt)" "d/app: unknown"
-  LG check --unique openmp d/omp_app >out.txt 2>err.txt; st=$?
-  expect_equal "$st" 92 "file, --unique openmp: $(cat out.txt err.txt)"
+  run_as 92 "file, --unique openmp" LG check --unique openmp d/omp_app
   expect_contains "$(cat out.txt)" "holds two openmp runtimes cannot be decided"
   # Alone it makes no pair: d/app holds.
   expect_status 0 LG check --unique openmp d/app
   # --forbid: whether d/app loads an OpenMP runtime.
-  LG check --forbid openmp d/app >out.txt 2>err.txt; st=$?
-  expect_equal "$st" 92 "file, --forbid openmp: $(cat out.txt err.txt)"
+  run_as 92 "file, --forbid openmp" LG check --forbid openmp d/app
   expect_contains "$(cat out.txt)" "d/app: unknown: @rpath/libw.dylib ($PWD/d/lib/libw.dylib): its exports cannot be read (export trie: a node past the end of the trie), so whether it is an openmp runtime, which 'openmp' forbids, cannot be decided"
   rm d/omp_app
-  LG check --forbid openmp d >out.txt 2>err.txt; st=$?
-  expect_equal "$st" 92 "tree, --forbid openmp: $(cat out.txt err.txt)"
+  run_as 92 "tree, --forbid openmp" LG check --forbid openmp d
   expect_contains "$(cat out.txt)" "d/app: unknown: @rpath/libw.dylib (d/lib/libw.dylib): its exports cannot be read"
   # A clean library that is no runtime: holds.
   "$LLVM_BIN/yaml2obj" "$LINKGUARD_SOURCE_DIR/tests/yaml/export_flags.yaml" -o d/lib/libw.dylib ||
@@ -308,12 +314,10 @@ with open(sys.argv[1], "r+b") as f:
         sys.exit("no .gnu.version")
 PY
   expect_status 0 e/app
-  LG check --forbid openmp e >out.txt 2>err.txt; st=$?
-  expect_equal "$st" 92 "tree, --forbid openmp: $(cat out.txt err.txt)"
+  run_as 92 "tree, --forbid openmp" LG check --forbid openmp e
   expect_contains "$(cat out.txt)" "e/app: unknown: libbad.so (e/lib/libbad.so): its exports cannot be read (.gnu.version: "
   expect_contains "$(cat out.txt)" "so whether it is an openmp runtime, which 'openmp' forbids, cannot be decided"
-  LG check --forbid openmp e/app >out.txt 2>err.txt; st=$?
-  expect_equal "$st" 92 "file, --forbid openmp: $(cat out.txt err.txt)"
+  run_as 92 "file, --forbid openmp" LG check --forbid openmp e/app
   run_try_load 92 "try-load of the damaged libbad.so" --forbid openmp e/lib/libbad.so
   expect_contains "$(cat out.txt)" "libbad.so is mapped in the process: its exports cannot be read (.gnu.version: "
   # A pattern that names no runtime family is not affected.
