@@ -16,14 +16,8 @@
   apple_tools.py sigcheck FILE
       Compares every code slot of FILE's ad hoc code signatures (each slice
       of a universal file) with the hash of its page; prints "signature ok (N pages)" or the stale pages, exits
-      0 / 1 (2: no signature).
-
-  apple_tools.py resign FILE
-      Re-signs FILE ad hoc in place: the page hashes of its existing
-      CodeDirectories are computed again (what `codesign -f -s -` does for a
-      linker-signed file whose size did not change). For tests that change a
-      signed arm64 file with install_name_tool and mean to test something
-      else: the port's install_name_tool leaves the signature stale.
+      0 / 1 (2: no signature). Re-signing is tests/tools/adhoc_resign.py's
+      (tests/e2e/lib.sh adhoc_resign); this is the independent check of it.
 """
 import hashlib
 import json
@@ -209,25 +203,11 @@ def sigcheck(path):
     return 0
 
 
-def resign(path):
-    data = bytearray(open(path, "rb").read())
-    cds = signed(bytes(data))
-    if not cds:
-        raise SystemExit(f"{path}: no code signature to renew")
-    for base, cd in cds:
-        for at, want in list(slots(bytes(data), base, cd)):
-            data[at:at + len(want)] = want
-    open(path, "wb").write(data)
-    return 0
-
-
 def main(argv):
     if argv[:1] == ["imports"] and len(argv) == 4:
         return imports(*argv[1:])
     if argv[:1] == ["sigcheck"] and len(argv) == 2:
         return sigcheck(argv[1])
-    if argv[:1] == ["resign"] and len(argv) == 2:
-        return resign(argv[1])
     print(__doc__, file=sys.stderr)
     return 2
 
