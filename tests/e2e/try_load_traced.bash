@@ -68,6 +68,11 @@ static int threadRuns(void *Arg) {
   return 0;
 }
 /* Maps code of libm (not dlopen: the constructor holds the loader's lock). */
+/* A thread that waits: alive when linkguard counts the library's tasks. */
+static void *sleeperRuns(void *Arg) {
+  sleep(30);
+  return Arg;
+}
 static void *pthreadRuns(void *Arg) {
   (void)Arg;
   int Fd = open("/usr/lib/x86_64-linux-gnu/libm.so.6", O_RDONLY);
@@ -161,6 +166,20 @@ __attribute__((constructor)) static void start(void) {
   if (!strcmp(How, "iouring")) { /* the kernel's own untraced thread */
     FILE *Out = fopen(getenv("MARK"), "w");
     fputs(ioUring() ? "io_uring refused\n" : "io_uring done\n", Out);
+    fclose(Out);
+  }
+  if (!strcmp(How, "many-threads")) { /* more threads than linkguard's census looks at */
+    pthread_attr_t A;
+    pthread_attr_init(&A);
+    pthread_attr_setstacksize(&A, 16384);
+    int Made = 0;
+    for (int I = 0; I < 4200; ++I) {
+      pthread_t T;
+      if (pthread_create(&T, &A, sleeperRuns, NULL) == 0)
+        ++Made;
+    }
+    FILE *Out = fopen(getenv("MARK"), "w");
+    fprintf(Out, "%d threads\n", Made);
     fclose(Out);
   }
   if (!strcmp(How, "ordinary")) { /* a pthread and a fork()ed child: traced, no finding */
@@ -398,6 +417,16 @@ PY
   HOSTILE=ordinary MARK=$PWD/ordinary2.txt timeout 60 ./nofilter "$LINKGUARD_BIN" try-load \
     --call ok traced.so >out.txt 2>err.txt
   expect_equal "$?" 0 "a pthread and a fork(), no filter: $(tail -n 3 out.txt err.txt)"
+
+  TEST "a library whose process holds more threads than linkguard counts (4,096): undecided (92), said"
+  # Each task's TracerPid is read at the stops and at the end, at most
+  # 4,096 of them: past that, what was not looked at is not known to be
+  # traced. With a census that counted on (MaxCensus 8192) this held (0).
+  HOSTILE=many-threads MARK=$PWD/many.txt run_try_load 92 "4,200 sleeping threads" \
+    --call ok traced.so
+  expect_equal "$(cat many.txt)" "4200 threads" "the library's threads"
+  expect_contains "$(cat out.txt)" \
+    "holds more than 4096 threads and processes: linkguard cannot tell that each is traced"
 
   TEST "where linkguard cannot trace the loader (strace -f has it): the stops alone, said"
   if command -v strace >/dev/null; then
