@@ -599,8 +599,44 @@ std::vector<std::string> forbiddenRuntimeGroups(const contract::ContractSpec &Co
 void forbiddenRuntimes(const shipment::Shipment &S, const shipment::Closure &C,
                        const std::vector<std::string> &Groups,
                        function_ref<std::vector<contract::Finding> *(const shipment::Edge &)> Into) {
-  std::set<std::tuple<size_t, std::string, std::string>> Seen;
+  // A violation is said once per image, dependency and group. What is
+  // unknown (exports that cannot be read, a file linkguard cannot read) is
+  // said once per slice besides: in a universal image, one slice's damaged
+  // trie must not hide another slice's certain violation, nor the other
+  // way round.
+  std::set<std::tuple<size_t, std::string, std::string>> Decided;
+  std::set<std::tuple<size_t, std::string, std::string, std::string>> Said;
+  struct Pending {
+    const shipment::Edge *E;
+    std::string Group;
+    contract::Finding F;
+  };
+  std::vector<Pending> Unknowns;
+  auto finding = [&](const shipment::Edge &E, const std::string &G) {
+    contract::Finding F;
+    F.Slice = S.images()[E.Image].Info.Slices.size() > 1 ? E.Slice : "";
+    F.Dependency = E.Dependency;
+    F.Rule = "forbid " + G;
+    return F;
+  };
+  auto unknown = [&](const shipment::Edge &E, const std::string &G, const std::string &What,
+                     const std::string &Why) {
+    contract::Finding F = finding(E, G);
+    F.Kind = contract::FindingKind::Unknown;
+    F.Message = E.Dependency + " (" + What + "): " + Why + ", so whether it is an " + G +
+                " runtime, which '" + G + "' forbids, cannot be decided";
+    Unknowns.push_back({&E, G, std::move(F)});
+  };
   for (const shipment::Edge &E : C.Edges) {
+    if (E.Where == shipment::Outcome::Unknown && !E.Unreadable.empty()) {
+      // The loader would load a file linkguard cannot read: by its name
+      // it is judged already (contract::judge); by what it defines, not.
+      for (const std::string &G : Groups)
+        if (!libnames::inGroup(G, E.Dependency) &&
+            !libnames::inGroup(G, sys::path::filename(E.Unreadable)))
+          unknown(E, G, E.Unreadable, "linkguard cannot read it");
+      continue;
+    }
     if (!E.Target || *E.Target >= S.images().size())
       continue;
     const objlib::BinaryInfo &T = S.images()[*E.Target].Info;
@@ -613,33 +649,31 @@ void forbiddenRuntimes(const shipment::Shipment &S, const shipment::Closure &C,
         std::string Marker;
         // Exports that could not be read (a damaged trie): undecided,
         // never "not a runtime".
-        const bool Member = libnames::familyMemberByExports(G, Sl.Exports, &Marker).has_value();
-        if (!Member && Sl.ExportsProblem.empty())
-          continue;
-        if (!Seen.insert({E.Image, E.Dependency, G}).second)
+        if (!libnames::familyMemberByExports(G, Sl.Exports, &Marker)) {
+          if (!Sl.ExportsProblem.empty())
+            unknown(E, G, S.printName(*E.Target),
+                    "its exports cannot be read (" + Sl.ExportsProblem + ")");
+          break;
+        }
+        if (!Decided.insert({E.Image, E.Dependency, G}).second)
           break;
         std::vector<contract::Finding> *Out = Into(E);
         if (!Out)
           break;
-        contract::Finding F;
-        F.Slice = S.images()[E.Image].Info.Slices.size() > 1 ? E.Slice : "";
-        F.Dependency = E.Dependency;
-        F.Rule = "forbid " + G;
-        if (Member) {
-          F.Message = E.Dependency + " (" + S.printName(*E.Target) + ") is an " + G +
-                      " runtime by its exports: it defines " + Marker + ", and '" + G +
-                      "' is forbidden";
-        } else {
-          F.Kind = contract::FindingKind::Unknown;
-          F.Message = E.Dependency + " (" + S.printName(*E.Target) +
-                      "): its exports cannot be read (" + Sl.ExportsProblem +
-                      "), so whether it is an " + G + " runtime, which '" + G +
-                      "' forbids, cannot be decided";
-        }
+        contract::Finding F = finding(E, G);
+        F.Message = E.Dependency + " (" + S.printName(*E.Target) + ") is an " + G +
+                    " runtime by its exports: it defines " + Marker + ", and '" + G +
+                    "' is forbidden";
         Out->push_back(std::move(F));
         break;
       }
     }
+  }
+  for (Pending &P : Unknowns) {
+    if (!Said.insert({P.E->Image, P.E->Dependency, P.Group, P.E->Slice}).second)
+      continue;
+    if (std::vector<contract::Finding> *Out = Into(*P.E))
+      Out->push_back(std::move(P.F));
   }
 }
 

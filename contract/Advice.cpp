@@ -50,7 +50,17 @@ std::string undecidedBinding(const AdviceContext &) {
          "what a process maps, or give the library symbol versions (a version script)";
 }
 
+/// --forbid / --unique GROUP where a library's exports, or the library,
+/// cannot be read: whether it is a runtime of the group is unknown.
+std::string unreadableMember() {
+  return "ship libraries linkguard can read (linkguard inspect FILE says what is wrong "
+         "with one: a damaged export trie or .gnu.version, a file it cannot open): what "
+         "a library defines tells a runtime under another name";
+}
+
 std::string forbid(const Finding &F, const AdviceContext &C) {
+  if (F.Kind == FindingKind::Unknown)
+    return unreadableMember();
   if (C.From == Origin::Process)
     return "remove the dependency on it from the image that loads it (named after "
            "'loaded by'; JSON: the image's via), or hide it (--hide) to see whether the "
@@ -232,6 +242,8 @@ std::string dyld(const Finding &F, const AdviceContext &) {
 }
 
 std::string unique(const Finding &F, const AdviceContext &C) {
+  if (F.Kind == FindingKind::Unknown)
+    return unreadableMember();
   StringRef Group = F.Rule;
   Group.consume_front("unique ");
   if (C.From == Origin::PyTorchExport)

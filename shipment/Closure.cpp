@@ -167,6 +167,21 @@ struct Walker {
           add(S.printName(R.Image), rel(R.Image), "the root", R.Image);
         for (size_t EI : R.Edges) {
           const Edge &E = C.Edges[EI];
+          if (E.Where == Outcome::Unknown && !E.Unreadable.empty()) {
+            // The loader would load a file linkguard cannot read: a member
+            // by its name, or one that might be (what it defines is not
+            // known), where it would make two.
+            if (libnames::familyMember(G, E.Dependency) ||
+                libnames::familyMember(G, sys::path::filename(E.Unreadable))) {
+              add(E.Unreadable, E.Dependency, S.printName(E.Image));
+              add(E.Unreadable, sys::path::filename(E.Unreadable), S.printName(E.Image));
+            } else if (llvm::none_of(Unread, [&](const UnreadableMember &U) {
+                         return U.Id == E.Unreadable;
+                       })) {
+              Unread.push_back({RI, G, E.Unreadable, S.printName(E.Image), "linkguard cannot read it"});
+            }
+            continue;
+          }
           if (E.Where == Outcome::Unknown)
             continue; // cannot be told
           // Unresolved in the tree is not "never loads": the loader looks

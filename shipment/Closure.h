@@ -93,6 +93,10 @@ struct Edge {
   Outcome Where = Outcome::Unresolved;
   std::optional<size_t> Target; // Shipped: the image
   std::string ResolvedPath;     // the file it names (absolute)
+  /// Unknown because the file the loader would load is one linkguard
+  /// cannot read: that file (absolute). What it is (a runtime under
+  /// another name?) is then unknown too (--unique, --forbid).
+  std::string Unreadable;
   std::string Via;              // "LC_RPATH @executable_path/../lib of bin/app"
   std::string Reason;
   /// What to do about a finding (empty when it is none).

@@ -445,6 +445,7 @@ struct Dyld : ResolverState {
       if (T.Is == Try::What::Unknown) {
         placeEdge(E, Outcome::Unknown, "dyld would load " + Se.HitPath + ", which linkguard cannot read",
               "see the read error reported for that file");
+        E.Unreadable = Se.HitPath;
         return;
       }
       E.Target = T.Image;

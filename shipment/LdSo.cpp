@@ -845,6 +845,7 @@ struct LdSo : ResolverState {
         placeEdge(E, Outcome::Unknown,
               "ld.so would load " + Se.HitRaw + ", which linkguard cannot read",
               "see the read error reported for that file");
+        E.Unreadable = Se.HitRaw;
         return;
       }
       const bool Ends = T.Is == Try::What::Fatal || T.Is == Try::What::Blocks;

@@ -210,6 +210,9 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
 }
 
 std::vector<std::string> markersOnDisk(const MappedFile &F, std::string &Problem) {
+  // A mapping with no file to read (the kernel's, a memfd, a deleted or
+  // replaced file: the one linkguard wrote a member to and removed, too)
+  // defines what the report says of it only.
   struct stat St;
   if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
     return {};
@@ -222,12 +225,16 @@ std::vector<std::string> markersOnDisk(const MappedFile &F, std::string &Problem
   Opts.Exports = true;
   Opts.ExportsAmong = libnames::runtimeMarkerNames();
   llvm::Expected<objlib::BinaryInfo> B = objlib::readBinary(F.Path, Opts);
+  // The mapped file itself, which linkguard cannot read: what it defines
+  // is unknown (fail closed, never "not a runtime").
   if (!B) {
-    llvm::consumeError(B.takeError());
+    Problem = llvm::toString(B.takeError());
     return {};
   }
-  if (B->Slices.empty())
+  if (B->Slices.empty()) {
+    Problem = F.Path + " holds no image linkguard can read";
     return {};
+  }
   Problem = hostSlice(*B).ExportsProblem;
   return hostSlice(*B).Exports;
 }

@@ -213,6 +213,26 @@ EOF
   expect_contains "$(cat out.txt)" "libvendor_rt.so.1, an openmp runtime by its exports (it defines GOMP_parallel), is mapped in the process"
   run_try_load 0 "try-load of libwrap.so" --forbid openmp g/lib/libwrap.so
 
+  # A renamed libgomp linkguard cannot read (section headers past the end):
+  # undecided (92), not 'holds'. libvendor_rt.so.1's e_shoff now points past the end of
+  # the file. ld.so loads it by its program headers (g/app still runs);
+  # linkguard cannot read it, so what it defines is unknown. Before: the
+  # file check and try-load held (0) (review of this stop, defect 1).
+  python3 - g/lib/libvendor_rt.so.1 <<'PY' || test_failed "patching e_shoff"
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(0x28)
+    f.write(struct.pack("<Q", 0x7FFFFFF0))
+PY
+  expect_status 0 g/app
+  run_as 92 "file, --forbid openmp, unreadable runtime" LG check --forbid openmp g/lib/libuser.so
+  expect_contains "$(cat out.txt)" "g/lib/libuser.so: unknown: libvendor_rt.so.1 ("
+  expect_contains "$(cat out.txt)" "g/lib/libvendor_rt.so.1): linkguard cannot read it, so whether it is an openmp runtime, which 'openmp' forbids, cannot be decided"
+  run_as 92 "file, --unique openmp, unreadable runtime" LG check --unique openmp g/app
+  expect_contains "$(cat out.txt)" "holds two openmp runtimes cannot be decided"
+  run_try_load 92 "try-load, unreadable runtime" --forbid openmp g/lib/libuser.so
+  expect_contains "$(cat out.txt)" "libvendor_rt.so.1 is mapped in the process (loaded by g/lib/libuser.so): its exports cannot be read"
+
   TEST "a library whose export trie is damaged: --unique openmp and --forbid openmp are undecided"
   # tests/yaml/export_flags.yaml (install name @rpath/libw.dylib) with its
   # trie replaced by one edge, ___kmpc_fork_call, to a node at OFF: 21 is
@@ -283,6 +303,43 @@ PY
     test_failed "yaml2obj export_flags"
   expect_status 0 LG check --forbid openmp d
   expect_status 0 LG check --forbid openmp d/app
+
+  # A universal library whose x86_64 trie is damaged: the arm64 slice's
+  # violation is still said. arm64: the intact trie (a KMP runtime by its exports); x86_64: the same
+  # file with its cputype changed and the damaged trie. The x86_64 slice's
+  # unknown hid the arm64 slice's violation (92 instead of 1: review of
+  # this stop, defect 2); both are said now, and the violation decides.
+  mkdir -p u/lib
+  trie_dylib w.arm64.dylib 21
+  sed 's/cputype:         0x100000C/cputype:         0x1000007/; s/cpusubtype:      0x0$/cpusubtype:      0x3/' \
+    w.arm64.dylib.yaml >w.x86_64.yaml
+  "$LLVM_BIN/yaml2obj" w.x86_64.yaml -o w.x86_64.dylib || test_failed "yaml2obj x86_64"
+  # Linked against the intact slices (lld reads the trie), damaged after.
+  "$LLVM_BIN/llvm-lipo" -create w.arm64.dylib w.x86_64.dylib -output u/lib/libw.dylib ||
+    test_failed "lipo libw"
+  # shellcheck disable=SC2046
+  "$CLANGXX" $(macho_flags sdk) -nostdlib++ kmain.cpp -o app.arm64 -Lu/lib -lw -Wl,-rpath,@executable_path/lib ||
+    test_failed "app arm64"
+  # shellcheck disable=SC2046
+  "$CLANGXX" $(macho_flags sdk x86_64) -nostdlib++ kmain.cpp \
+    -o app.x86_64 -Lu/lib -lw -Wl,-rpath,@executable_path/lib || test_failed "app x86_64"
+  "$LLVM_BIN/llvm-lipo" -create app.arm64 app.x86_64 -output u/app || test_failed "lipo app"
+  python3 - w.x86_64.yaml <<'PY' || test_failed "damaging the x86_64 trie"
+import sys
+p = sys.argv[1]
+y = open(p).read()
+assert "NodeOffset:      21" in y
+open(p, "w").write(y.replace("NodeOffset:      21", "NodeOffset:      100", 1))
+PY
+  "$LLVM_BIN/yaml2obj" w.x86_64.yaml -o w.x86_64.dylib || test_failed "yaml2obj x86_64, damaged"
+  "$LLVM_BIN/llvm-lipo" -create w.arm64.dylib w.x86_64.dylib -output u/lib/libw.dylib ||
+    test_failed "lipo libw, damaged"
+  run_as 1 "universal, --forbid openmp" LG check --forbid openmp u/app
+  expect_contains "$(cat out.txt)" "u/app (arm64): violation: @rpath/libw.dylib ("
+  expect_contains "$(cat out.txt)" "is an openmp runtime by its exports: it defines ___kmpc_fork_call"
+  expect_contains "$(cat out.txt)" "u/app (x86_64): unknown: @rpath/libw.dylib ("
+  run_as 1 "universal tree, --forbid openmp" LG check --forbid openmp u
+  expect_contains "$(cat out.txt)" "u/app (arm64): violation: @rpath/libw.dylib (u/lib/libw.dylib) is an openmp runtime by its exports"
 
   TEST "an ELF library whose .gnu.version cannot be read: --forbid openmp and try-load are undecided"
   # ld.so finds the version table by DT_VERSYM and loads the library
