@@ -178,7 +178,8 @@ struct Walker {
             } else if (llvm::none_of(Unread, [&](const UnreadableMember &U) {
                          return U.Id == E.Unreadable;
                        })) {
-              Unread.push_back({RI, G, E.Unreadable, S.printName(E.Image), "linkguard cannot read it"});
+              Unread.push_back(
+                  {RI, G, E.Unreadable, S.printName(E.Image), "linkguard cannot read the file"});
             }
             continue;
           }
