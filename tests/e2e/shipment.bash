@@ -280,6 +280,30 @@ assert p["fileEscaped"] == "u/lib/lib\\xffq.dylib", p
     expect_contains "$out" "70 files, 4 violations, 0 kept, 0 unknown, 0 errors"
   done
 
+  TEST "a directory of more than 200,000 names is undecided (92) as soon as it is listed"
+  # The walk holds at most 200,000 names in all (TreeLimits::MaxEntries):
+  # past them it stops listing, so one huge directory does not fill memory.
+  # big holds a directory 70 levels deep and 200,000 other names: read to
+  # its end before the entries were counted, the listing went on to the
+  # depth limit first ("deeper than 64 levels") wherever the file system
+  # listed d. Hard links: 200,000 new inodes take a minute on a loaded
+  # machine, links a few seconds (ext4 allows 65,000 links to one file).
+  d=big/d
+  for _ in $(seq 69); do d=$d/d; done
+  mkdir -p "$d"
+  python3 -c '
+import os
+for k in range(4):
+    open("f%d" % k, "w").close()
+for i in range(200000):
+    os.link("f%d" % (i % 4), "big/f%d" % i)
+' || test_failed "200,000 links in big"
+  LG check --portable big >out.txt 2>&1; status=$?
+  rm -rf big
+  expect_equal "$status" 92 "check --portable big: $(cat out.txt)"
+  expect_contains "$(cat out.txt)" "big: more than 200000 entries; the tree is too big to judge"
+  expect_not_contains "$(cat out.txt)" "deeper than"
+
   TEST "ELF: DT_RPATH is inherited down the chain, DT_RUNPATH is not (and ld.so agrees)"
   elf_tree rp --disable-new-dtags
   elf_tree rn --enable-new-dtags
