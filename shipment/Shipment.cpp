@@ -204,7 +204,6 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
   // Never follows a link: a link is a name (resolveLinks), not a door out.
   // The walk's own order is the file system's: sort the images by path
   // afterwards so every run reports the same order.
-  size_t Entries = 0;
   // Each binary with the descriptor its head was read through (objlib
   // reads the rest through it), at most MaxHeld of them open at once:
   // the others are opened again by name.
@@ -223,10 +222,13 @@ Expected<std::unique_ptr<Shipment>> Shipment::directory(const std::string &Path,
   size_t MaxHeld = 64;
   if (struct rlimit RL; ::getrlimit(RLIMIT_NOFILE, &RL) == 0 && RL.rlim_cur != RLIM_INFINITY)
     MaxHeld = std::min<size_t>(MaxHeld, size_t(RL.rlim_cur / 8));
-  Error Walked = walkTree(Path, [&](const WalkEntry &W) -> Error {
-    if (++Entries > Limits.MaxEntries)
-      return walkError(Path + ": more than " + Twine(Limits.MaxEntries) +
-                       " entries; the tree is too big to judge");
+  // The walk counts the entries as it lists them: it never holds more
+  // than MaxEntries names, also of one directory.
+  auto TooMany = [&] {
+    return walkError(Path + ": more than " + Twine(Limits.MaxEntries) +
+                     " entries; the tree is too big to judge");
+  };
+  Error Walked = walkTree(Path, Limits.MaxEntries, TooMany, [&](const WalkEntry &W) -> Error {
     if (W.Level >= Limits.MaxDepth)
       return walkError(W.Full + ": deeper than " + Twine(Limits.MaxDepth) +
                        " levels; the tree is too deep to judge");

@@ -38,9 +38,14 @@ bool skipName(const char *N) {
   return N[0] == '.' && (N[1] == 0 || (N[1] == '.' && N[2] == 0));
 }
 
+/// Listed past the walk's bound on names (listDirectory's Room).
+constexpr int TooManyNames = -1;
+
 /// The entries of the directory open at FD, in the file system's order;
-/// errno when it cannot be listed.
-int listDirectory(int FD, std::vector<Entry> &Out) {
+/// errno when it cannot be listed, TooManyNames when it holds more than
+/// Room names (the listing stops there: one directory of a million names
+/// is not read into memory to be refused).
+int listDirectory(int FD, std::vector<Entry> &Out, size_t Room) {
 #ifdef __linux__
   // getdents64 into one buffer for the whole walk: opendir would stat the
   // directory and allocate a buffer of its own for each.
@@ -65,8 +70,11 @@ int listDirectory(int FD, std::vector<Entry> &Out) {
       if (D->RecLen == 0 || D->RecLen > N - P)
         return EIO; // not what the kernel writes
       P += D->RecLen;
-      if (!skipName(D->Name))
-        Out.push_back({D->Name, D->Type});
+      if (skipName(D->Name))
+        continue;
+      if (Out.size() == Room)
+        return TooManyNames;
+      Out.push_back({D->Name, D->Type});
     }
   }
 #else
@@ -83,8 +91,13 @@ int listDirectory(int FD, std::vector<Entry> &Out) {
   ::rewinddir(D);
   errno = 0;
   while (struct dirent *E = ::readdir(D)) {
-    if (!skipName(E->d_name))
+    if (!skipName(E->d_name)) {
+      if (Out.size() == Room) {
+        ::closedir(D);
+        return TooManyNames;
+      }
       Out.push_back({E->d_name, E->d_type});
+    }
     errno = 0;
   }
   int E = errno;
@@ -104,7 +117,8 @@ struct Level {
 
 } // namespace
 
-Error walkTree(const std::string &Root, function_ref<Error(const WalkEntry &)> Visit,
+Error walkTree(const std::string &Root, size_t MaxNames, function_ref<Error()> TooMany,
+               function_ref<Error(const WalkEntry &)> Visit,
                function_ref<void(StringRef Rel, std::vector<std::string> &&Names)> Listed) {
   // The root as given: a link there is followed (the user named it).
   int RootFD = ::open(Root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
@@ -116,10 +130,20 @@ Error walkTree(const std::string &Root, function_ref<Error(const WalkEntry &)> V
     for (Level &L : Stack)
       ::close(L.FD);
   };
-  if (int E = listDirectory(RootFD, Stack.back().Names)) {
-    closeAll();
-    return unreadable(Root, E);
-  }
+  // Every name listed is held until the walk ends (Listed keeps them):
+  // Held counts them all, and a listing stops once it would pass MaxNames.
+  size_t Held = 0;
+  auto list = [&](const std::string &Path) -> Error {
+    Level &L = Stack.back();
+    if (int E = listDirectory(L.FD, L.Names, MaxNames - Held)) {
+      closeAll();
+      return E == TooManyNames ? TooMany() : unreadable(Path, E);
+    }
+    Held += L.Names.size();
+    return Error::success();
+  };
+  if (Error E = list(Root))
+    return E;
   std::string Rel, Full;
   while (!Stack.empty()) {
     Level &L = Stack.back();
@@ -167,9 +191,12 @@ Error walkTree(const std::string &Root, function_ref<Error(const WalkEntry &)> V
       continue;
     // O_NOFOLLOW: a directory swapped for a link since it was listed is
     // not entered (ELOOP/ENOTDIR: unreadable, as any directory that cannot
-    // be opened).
+    // be opened: a file put in its place would go unjudged). One that is
+    // gone (ENOENT) held nothing to judge: left out, as a file that is.
     int FD = ::openat(L.FD, En.Name.c_str(),
                       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (FD < 0 && errno == ENOENT)
+      continue; // vanished while walked
     if (FD < 0) {
       int Err = errno;
       closeAll();
@@ -180,10 +207,8 @@ Error walkTree(const std::string &Root, function_ref<Error(const WalkEntry &)> V
     Sub.Rel = Rel;
     Sub.Full = Full;
     Stack.push_back(std::move(Sub)); // L is not used past here
-    if (int E = listDirectory(FD, Stack.back().Names)) {
-      closeAll();
-      return unreadable(Full, E);
-    }
+    if (Error E = list(Full))
+      return E;
   }
   return Error::success();
 }

@@ -13,8 +13,8 @@
 // does not say costs one fstatat, as it did.
 //
 // Bounded: at most one descriptor per level (the caller stops the walk at
-// its depth limit), and each directory's names are held only while its
-// entries are visited.
+// its depth limit), and at most MaxNames names held in all: a listing stops
+// as soon as it would pass them, also in the middle of one directory.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -41,10 +41,14 @@ struct WalkEntry {
 /// Walks the tree at Root, calling Visit for every entry but "." and "..";
 /// an Error from Visit ends the walk with it. A directory that cannot be
 /// opened or listed ends it too, with objlib::ReadError Unreadable
-/// ("PATH: why"); an entry that vanished while walked is left out. Once a
-/// directory's entries are all visited, Listed gets its names in the
-/// order the file system listed them (its Rel: "" for the root).
-llvm::Error walkTree(const std::string &Root,
+/// ("PATH: why"; also a directory swapped for a link or a file since it
+/// was listed); an entry that vanished while walked is left out. Once the
+/// names listed pass MaxNames, the walk ends with TooMany's Error (never
+/// with a listing cut short). Once a directory's entries are all visited,
+/// Listed gets its names in the order the file system listed them (its
+/// Rel: "" for the root).
+llvm::Error walkTree(const std::string &Root, size_t MaxNames,
+                     llvm::function_ref<llvm::Error()> TooMany,
                      llvm::function_ref<llvm::Error(const WalkEntry &)> Visit,
                      llvm::function_ref<void(llvm::StringRef Rel, std::vector<std::string> &&Names)>
                          Listed);

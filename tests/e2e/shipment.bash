@@ -280,6 +280,50 @@ assert p["fileEscaped"] == "u/lib/lib\\xffq.dylib", p
     expect_contains "$out" "70 files, 4 violations, 0 kept, 0 unknown, 0 errors"
   done
 
+  TEST "a directory of more than 200,000 names is undecided (92) as soon as it is listed"
+  # The walk holds at most 200,000 names in all (TreeLimits::MaxEntries):
+  # past them it stops listing, so one huge directory does not fill memory.
+  # big holds a directory 70 levels deep and 200,000 other names: read to
+  # its end before the entries were counted, the listing went on to the
+  # depth limit first ("deeper than 64 levels") unless the file system
+  # listed d among the last 65 names. Hard links: 200,000 new inodes take a minute on a loaded
+  # machine, links a few seconds (ext4 allows 65,000 links to one file).
+  d=big/d
+  for _ in $(seq 69); do d=$d/d; done
+  mkdir -p "$d"
+  python3 -c '
+import os
+for k in range(4):
+    open("f%d" % k, "w").close()
+for i in range(200000):
+    os.link("f%d" % (i % 4), "big/f%d" % i)
+' || test_failed "200,000 links in big"
+  LG check --portable big >out.txt 2>&1; status=$?
+  rm -rf big
+  expect_equal "$status" 92 "check --portable big: $(cat out.txt)"
+  expect_contains "$(cat out.txt)" "big: more than 200000 entries; the tree is too big to judge"
+  expect_not_contains "$(cat out.txt)" "deeper than"
+
+  TEST "a directory of the tree its user cannot open is an error (66), never skipped"
+  # Fail closed: what a directory nobody may open holds is not judged, so
+  # the tree is not said to hold. Checked as nobody (root opens anything),
+  # in a tree under a directory nobody may enter.
+  if ! command -v setpriv >/dev/null || [ "$(id -u)" != 0 ]; then
+    echo "  (needs root and setpriv to check as another user: not run)"
+  else
+    top=$(mktemp -d /tmp/linkguard-walk.XXXXXX) || test_failed "mktemp -d"
+    mkdir -p "$top/t/lib" "$top/t/sealed"
+    echo 'int u(void) { return 1; }' >u.c
+    "$CLANG" -shared -fPIC u.c -o "$top/t/lib/libu.so" || test_failed libu.so
+    cp "$top/t/lib/libu.so" "$top/t/sealed/"
+    chmod -R a+rX "$top" && chmod 000 "$top/t/sealed"
+    out=$(cd "$top" && XDG_CONFIG_HOME=$top/xdg XDG_STATE_HOME=$top/xdg \
+      setpriv --reuid=65534 --regid=65534 --clear-groups "$LINKGUARD_BIN" check --portable t 2>&1); status=$?
+    rm -rf "$top"
+    expect_equal "$status" 66 "check --portable t (t/sealed mode 000) as nobody: $out"
+    expect_contains "$out" "t/sealed: Permission denied"
+  fi
+
   TEST "ELF: DT_RPATH is inherited down the chain, DT_RUNPATH is not (and ld.so agrees)"
   elf_tree rp --disable-new-dtags
   elf_tree rn --enable-new-dtags
