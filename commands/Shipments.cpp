@@ -170,8 +170,10 @@ contract::Finding unreadableMemberFinding(const shipment::Shipment &S,
   F.Slice = Slice;
   F.Dependency = U.Id;
   F.Rule = "unique " + U.Group;
-  F.Message = U.Id + " (loaded by " + U.Via + "): its exports cannot be read (" + U.Why +
-              "), so whether the load closure of " + S.printName(R.Image) + " (" + R.Arch +
+  F.Message = U.Id + " (loaded by " + U.Via + "): " +
+              (U.Why.empty() ? std::string("linkguard cannot read it")
+                             : "its exports cannot be read (" + U.Why + ")") +
+              ", so whether the load closure of " + S.printName(R.Image) + " (" + R.Arch +
               ") holds two " + U.Group + " runtimes cannot be decided";
   return F;
 }

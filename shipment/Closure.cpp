@@ -178,8 +178,7 @@ struct Walker {
             } else if (llvm::none_of(Unread, [&](const UnreadableMember &U) {
                          return U.Id == E.Unreadable;
                        })) {
-              Unread.push_back(
-                  {RI, G, E.Unreadable, S.printName(E.Image), "linkguard cannot read the file"});
+              Unread.push_back({RI, G, E.Unreadable, S.printName(E.Image), ""});
             }
             continue;
           }

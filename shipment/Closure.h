@@ -141,7 +141,7 @@ struct UnreadableMember {
   size_t Root = 0;
   std::string Group;
   std::string Id, Via; // the library and the image that loads it
-  std::string Why;     // Slice::ExportsProblem
+  std::string Why;     // Slice::ExportsProblem; empty: the file itself cannot be read
 };
 
 struct Root {

@@ -184,6 +184,7 @@ struct Dyld : ResolverState {
     bool AbsoluteLink = false;
     /// Missing / Refused: which kind of refusal (--why).
     contract::TryReason Reason = contract::TryReason::Missing;
+    std::string Real; // Unknown: the file's real path under the root
   };
 
   Try tryFile(const std::string &Rel, bool Dependency) {
@@ -217,6 +218,7 @@ struct Dyld : ResolverState {
         T.Is = Try::What::Unknown;
         T.Why = "linkguard cannot read it";
         T.Reason = contract::TryReason::Unreadable;
+        T.Real = P.Real;
         return T;
       }
       T.Is = Try::What::Refused;
@@ -445,7 +447,7 @@ struct Dyld : ResolverState {
       if (T.Is == Try::What::Unknown) {
         placeEdge(E, Outcome::Unknown, "dyld would load " + Se.HitPath + ", which linkguard cannot read",
               "see the read error reported for that file");
-        E.Unreadable = Se.HitPath;
+        E.Unreadable = S.nameOf(T.Real); // one file, whatever path reached it
         return;
       }
       E.Target = T.Image;

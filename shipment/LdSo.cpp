@@ -340,6 +340,7 @@ struct LdSo : ResolverState {
     } Is = What::Missing;
     std::optional<size_t> Image;
     std::string Why;
+    std::string Real; // Unknown: the file's real path under the root
   };
 
   /// A candidate's reason and detail as --why lists it.
@@ -445,6 +446,7 @@ struct LdSo : ResolverState {
     if (!I) {
       T.Is = ReadBytes || Unreadable ? Try::What::Unknown : Try::What::Missing;
       T.Why = "linkguard cannot read it";
+      T.Real = P.Real;
       return T;
     }
     const objlib::BinaryInfo &B = S.images()[*I].Info;
@@ -845,7 +847,7 @@ struct LdSo : ResolverState {
         placeEdge(E, Outcome::Unknown,
               "ld.so would load " + Se.HitRaw + ", which linkguard cannot read",
               "see the read error reported for that file");
-        E.Unreadable = Se.HitRaw;
+        E.Unreadable = S.nameOf(T.Real); // one file, whatever path reached it
         return;
       }
       const bool Ends = T.Is == Try::What::Fatal || T.Is == Try::What::Blocks;

@@ -822,6 +822,18 @@ std::optional<size_t> Shipment::sameFile(size_t I) {
   return SameAs[I] = New ? I : It->second;
 }
 
+std::string Shipment::nameOf(StringRef Rel) const {
+  switch (K) {
+  case Kind::Directory:
+    return joinPath(Given, Rel);
+  case Kind::Zip:
+    return Given + "!" + normalizePath(Rel);
+  case Kind::File:
+    break;
+  }
+  return joinPath(Root, Rel);
+}
+
 const std::vector<std::string> *Shipment::walkedNames(StringRef DirReal) const {
   auto It = Children.find(DirReal);
   return It == Children.end() ? nullptr : &It->second;

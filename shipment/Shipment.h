@@ -233,6 +233,10 @@ public:
     bool Kept = false;
   };
 
+  /// The printed name of the file at Rel under the root, as an image
+  /// there would be named: "DIR/rel", "PKG!rel", or (a file shipment) the
+  /// absolute path.
+  std::string nameOf(llvm::StringRef Rel) const;
   /// The printed name of image I: "DIR/rel", "PKG!rel", or the file.
   const std::string &printName(size_t I) const { return Images[I].Info.Path; }
   /// The absolute path of image I under root().
