@@ -115,6 +115,40 @@ void *ptraceData(long Value) {
   return reinterpret_cast<void *>(Value); // NOLINT(performance-no-int-to-ptr): ptrace(2)'s data
 }
 
+std::string readProcFile(const std::string &Path, bool &Ok) {
+  std::string Text;
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  Ok = FD >= 0;
+  if (!Ok)
+    return Text;
+  char Buf[65536];
+  for (;;) {
+    ssize_t N = ::read(FD, Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      Ok = false;
+    if (N <= 0)
+      break;
+    Text.append(Buf, static_cast<size_t>(N));
+  }
+  ::close(FD);
+  return Text;
+}
+
+/// The pids a /proc/PID/task/TID/children file lists (proc(5)).
+SmallVector<pid_t, 16> pidsIn(StringRef Children) {
+  SmallVector<StringRef, 16> Words;
+  Children.split(Words, ' ', -1, /*KeepEmpty=*/false);
+  SmallVector<pid_t, 16> Pids;
+  for (StringRef W : Words) {
+    int Pid = 0;
+    if (!W.trim().getAsInteger(10, Pid) && Pid > 0)
+      Pids.push_back(Pid);
+  }
+  return Pids;
+}
+
 /// This process's children now, from /proc/self/task/TID/children (proc(5)).
 std::vector<pid_t> ownChildren() {
   std::vector<pid_t> Kids;
@@ -124,22 +158,10 @@ std::vector<pid_t> ownChildren() {
   while (struct dirent *E = ::readdir(Tasks)) {
     if (E->d_name[0] == '.')
       continue;
-    std::string Path = std::string("/proc/self/task/") + E->d_name + "/children";
-    int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (FD < 0)
-      continue;
-    std::string Text;
-    char Buf[4096];
-    for (ssize_t N; (N = ::read(FD, Buf, sizeof Buf)) > 0;)
-      Text.append(Buf, static_cast<size_t>(N));
-    ::close(FD);
-    SmallVector<StringRef, 16> Pids;
-    StringRef(Text).split(Pids, ' ', -1, /*KeepEmpty=*/false);
-    for (StringRef P : Pids) {
-      int Pid = 0;
-      if (!P.trim().getAsInteger(10, Pid) && Pid > 0)
-        Kids.push_back(Pid);
-    }
+    bool Ok = false;
+    for (pid_t Pid :
+         pidsIn(readProcFile(std::string("/proc/self/task/") + E->d_name + "/children", Ok)))
+      Kids.push_back(Pid);
   }
   ::closedir(Tasks);
   return Kids;
@@ -204,26 +226,6 @@ std::vector<MappedFile> execFilesIn(StringRef Text, uint64_t Lo, uint64_t Hi,
   return Out;
 }
 
-std::string readProcFile(const std::string &Path, bool &Ok) {
-  std::string Text;
-  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
-  Ok = FD >= 0;
-  if (!Ok)
-    return Text;
-  char Buf[65536];
-  for (;;) {
-    ssize_t N = ::read(FD, Buf, sizeof Buf);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N < 0)
-      Ok = false;
-    if (N <= 0)
-      break;
-    Text.append(Buf, static_cast<size_t>(N));
-  }
-  ::close(FD);
-  return Text;
-}
 
 /// A thread the kernel starts for io_uring (PF_IO_WORKER, 0x10 in the
 /// flags of /proc/PID/task/TID/stat, proc(5)): untraced (CLONE_UNTRACED,
@@ -295,14 +297,8 @@ std::string findUntraced() {
         Found = std::string(E->d_name) == std::to_string(P)
                     ? "process " + std::to_string(P)
                     : "thread " + std::string(E->d_name) + " of process " + std::to_string(P);
-      const std::string Children = readProcFile(Task + "/children", Ok);
-      SmallVector<StringRef, 16> Pids;
-      StringRef(Children).split(Pids, ' ', -1, /*KeepEmpty=*/false);
-      for (StringRef C : Pids) {
-        int Pid = 0;
-        if (!C.trim().getAsInteger(10, Pid) && Pid > 0)
-          Queue.push_back(Pid);
-      }
+      for (pid_t Pid : pidsIn(readProcFile(Task + "/children", Ok)))
+        Queue.push_back(Pid);
     }
     ::closedir(Tasks);
     if (!Found.empty())

@@ -115,6 +115,26 @@ static int ioUring(void) {
 struct CloneArgs {
   uint64_t Flags, PidFd, ChildTid, ParentTid, ExitSignal, Stack, StackSize, Tls;
 };
+/* clone3(CLONE_UNTRACED), whose flags live in memory; where the kernel has
+ * no clone3, clone with Fallback's flags as glibc falls back, named Name. */
+static void clone3Then(long Fallback, const char *Name) {
+  struct CloneArgs A = {0};
+  A.Flags = CLONE_UNTRACED;
+  A.ExitSignal = SIGCHLD;
+  long Pid = syscall(435 /* SYS_clone3 */, &A, sizeof A);
+  if (Pid == 0)
+    childSays("clone3(CLONE_UNTRACED) child");
+  parentSays("clone3", Pid);
+  if (Pid < 0 && errno == ENOSYS) {
+    Pid = syscall(SYS_clone, Fallback | SIGCHLD, 0, 0, 0, 0);
+    if (Pid == 0) {
+      char Child[64];
+      snprintf(Child, sizeof Child, "%s child", Name);
+      childSays(Child);
+    }
+    parentSays(Name, Pid);
+  }
+}
 __attribute__((constructor)) static void start(void) {
   const char *How = getenv("HOSTILE");
   if (!How)
@@ -148,21 +168,8 @@ __attribute__((constructor)) static void start(void) {
     if (Tid > 0)
       sleep(1); /* the thread runs, and ends itself */
   }
-  if (!strcmp(How, "clone3-untraced")) { /* clone3, then a fallback that keeps CLONE_UNTRACED */
-    struct CloneArgs A = {0};
-    A.Flags = CLONE_UNTRACED;
-    A.ExitSignal = SIGCHLD;
-    long Pid = syscall(435 /* SYS_clone3 */, &A, sizeof A);
-    if (Pid == 0)
-      childSays("clone3(CLONE_UNTRACED) child");
-    parentSays("clone3", Pid);
-    if (Pid < 0 && errno == ENOSYS) {
-      Pid = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
-      if (Pid == 0)
-        childSays("clone(CLONE_UNTRACED) child");
-      parentSays("clone(CLONE_UNTRACED)", Pid);
-    }
-  }
+  if (!strcmp(How, "clone3-untraced")) /* clone3, then a fallback that keeps CLONE_UNTRACED */
+    clone3Then(CLONE_UNTRACED, "clone(CLONE_UNTRACED)");
   if (!strcmp(How, "iouring")) { /* the kernel's own untraced thread */
     FILE *Out = fopen(getenv("MARK"), "w");
     fputs(ioUring() ? "io_uring refused\n" : "io_uring done\n", Out);
@@ -191,21 +198,8 @@ __attribute__((constructor)) static void start(void) {
       childSays("fork() child");
     parentSays("fork()", Pid);
   }
-  if (!strcmp(How, "clone3")) { /* clone3, whose flags live in memory; then libc's fallback */
-    struct CloneArgs A = {0};
-    A.Flags = CLONE_UNTRACED;
-    A.ExitSignal = SIGCHLD;
-    long Pid = syscall(435 /* SYS_clone3 */, &A, sizeof A);
-    if (Pid == 0)
-      childSays("clone3(CLONE_UNTRACED) child");
-    parentSays("clone3", Pid);
-    if (Pid < 0 && errno == ENOSYS) { /* as glibc falls back: clone */
-      Pid = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-      if (Pid == 0)
-        childSays("clone child");
-      parentSays("clone", Pid);
-    }
-  }
+  if (!strcmp(How, "clone3")) /* clone3, whose flags live in memory; then libc's fallback */
+    clone3Then(0, "clone");
   if (!strcmp(How, "transient")) { /* libgomp mapped, and gone by the stop */
     void *H = dlopen("libgomp.so.1", RTLD_NOW);
     if (!H || dlclose(H) != 0)
