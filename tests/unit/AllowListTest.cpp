@@ -9,6 +9,7 @@
 #include "config/RulesFile.h"
 
 #include "tests/unit/support/Catch.h"
+#include "tests/unit/support/RulesText.h"
 
 using namespace linkguard;
 using namespace linkguard::config;
@@ -18,12 +19,7 @@ using linkguard::allow::blamedSearchEntries;
 
 namespace {
 
-std::string errorOf(llvm::StringRef Toml) {
-  auto F = parseRulesText(Toml, "lg.toml");
-  if (F)
-    return "(parsed)";
-  return llvm::toString(F.takeError());
-}
+using testsupport::rulesError;
 
 std::vector<AllowSpec> allowOf(llvm::StringRef Toml) {
   auto F = parseRulesText(Toml, "/some/dir/lg.toml");
@@ -83,41 +79,41 @@ reason = "one registry, by design"
 TEST_CASE("a bad [[allow]] is one message naming the file, the line and the fault",
           "[allow]") {
   const char *Head = "[[allow]]\nfile = \"x\"\n";
-  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\n") ==
+  CHECK(rulesError(std::string(Head) + "dependency = \"d\"\n") ==
         "lg.toml:1: 'allow[0].reason' is required and may not be blank: say why this "
         "dependency is accepted (check prints it)");
-  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\nreason = \" \\t\"\n") ==
+  CHECK(rulesError(std::string(Head) + "dependency = \"d\"\nreason = \" \\t\"\n") ==
         "lg.toml:4: 'allow[0].reason' is required and may not be blank: say why this "
         "dependency is accepted (check prints it)");
-  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\nrunpath = \"/r\"\nreason = \"r\"\n") ==
+  CHECK(rulesError(std::string(Head) + "dependency = \"d\"\nrunpath = \"/r\"\nreason = \"r\"\n") ==
         "lg.toml:1: allow[0] gives both 'dependency' and 'runpath': give exactly one of "
         "dependency, runpath, symbol (one [[allow]] each)");
-  CHECK(errorOf(std::string(Head) + "reason = \"r\"\n") ==
+  CHECK(rulesError(std::string(Head) + "reason = \"r\"\n") ==
         "lg.toml:1: allow[0] names no finding: give one of dependency, runpath, symbol");
-  CHECK(errorOf(std::string(Head) + "dependancy = \"d\"\nreason = \"r\"\n") ==
+  CHECK(rulesError(std::string(Head) + "dependancy = \"d\"\nreason = \"r\"\n") ==
         "lg.toml:3: unknown key 'allow[0].dependancy' (expected one of: file, dependency, "
         "runpath, symbol, reason)");
-  CHECK(errorOf("[[allow]]\ndependency = \"d\"\nreason = \"r\"\n") ==
+  CHECK(rulesError("[[allow]]\ndependency = \"d\"\nreason = \"r\"\n") ==
         "lg.toml:1: 'allow[0].file' is required (a glob over the file's path in the tree or "
         "package; \"*\" for every file)");
-  CHECK(errorOf("[[allow]]\nfile = \"\"\ndependency = \"d\"\nreason = \"r\"\n") ==
+  CHECK(rulesError("[[allow]]\nfile = \"\"\ndependency = \"d\"\nreason = \"r\"\n") ==
         "lg.toml:2: 'allow[0].file' is empty");
-  CHECK(errorOf(std::string(Head) + "symbol = \"\"\nreason = \"r\"\n") ==
+  CHECK(rulesError(std::string(Head) + "symbol = \"\"\nreason = \"r\"\n") ==
         "lg.toml:3: 'allow[0].symbol' is empty");
-  CHECK(errorOf(std::string(Head) + "runpath = \"[/opt\"\nreason = \"r\"\n") ==
+  CHECK(rulesError(std::string(Head) + "runpath = \"[/opt\"\nreason = \"r\"\n") ==
         "lg.toml:3: 'allow[0].runpath': bad pattern '[/opt': invalid glob pattern, unmatched "
         "'['");
-  CHECK(errorOf("[[allow]]\nfile = 1\ndependency = \"d\"\nreason = \"r\"\n") ==
+  CHECK(rulesError("[[allow]]\nfile = 1\ndependency = \"d\"\nreason = \"r\"\n") ==
         "lg.toml:2: 'allow[0].file' must be a string");
-  CHECK(errorOf(std::string(Head) + "dependency = [\"d\"]\nreason = \"r\"\n") ==
+  CHECK(rulesError(std::string(Head) + "dependency = [\"d\"]\nreason = \"r\"\n") ==
         "lg.toml:3: 'allow[0].dependency' must be a string");
-  CHECK(errorOf(std::string(Head) + "dependency = \"d\"\nreason = true\n") ==
+  CHECK(rulesError(std::string(Head) + "dependency = \"d\"\nreason = true\n") ==
         "lg.toml:4: 'allow[0].reason' must be a string");
-  CHECK(errorOf("allow = \"x\"\n") == "lg.toml:1: 'allow' must be an array of tables ([[allow]])");
-  CHECK(errorOf("[allow]\nfile = \"x\"\n") ==
+  CHECK(rulesError("allow = \"x\"\n") == "lg.toml:1: 'allow' must be an array of tables ([[allow]])");
+  CHECK(rulesError("[allow]\nfile = \"x\"\n") ==
         "lg.toml:1: 'allow' must be an array of tables ([[allow]])");
   // The second table's fault names the second table.
-  CHECK(errorOf("[[allow]]\nfile = \"x\"\ndependency = \"d\"\nreason = \"r\"\n"
+  CHECK(rulesError("[[allow]]\nfile = \"x\"\ndependency = \"d\"\nreason = \"r\"\n"
                 "[[allow]]\nfile = \"y\"\nsymbol = \"s\"\n") ==
         "lg.toml:5: 'allow[1].reason' is required and may not be blank: say why this symbol "
         "is accepted (check prints it)");

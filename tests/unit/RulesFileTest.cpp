@@ -18,6 +18,7 @@
 #include "llvm/Support/Path.h"
 
 #include "tests/unit/support/Catch.h"
+#include "tests/unit/support/RulesText.h"
 
 #include <algorithm>
 #include <fstream>
@@ -30,12 +31,7 @@ using linkguard::testsupport::TempTree;
 
 namespace {
 
-std::string errorOf(llvm::StringRef Toml) {
-  auto F = parseRulesText(Toml, "lg.toml");
-  if (F)
-    return "(parsed)";
-  return llvm::toString(F.takeError());
-}
+using testsupport::rulesError;
 
 const char *MinimalRule = "[[rule]]\nname = \"r\"\n[rule.add]\nflags = [\"-Wl,-x\"]\n";
 
@@ -132,11 +128,11 @@ TEST_CASE("every fault names the file, the line and the key", "[rulesfile]") {
            {"rule = 3\n", "lg.toml:1: 'rule' must be an array of tables"},
        }) {
     INFO(K.Toml);
-    std::string E = errorOf(K.Toml);
+    std::string E = rulesError(K.Toml);
     CHECK_THAT(E, Catch::Contains(K.Want));
     CHECK(E.find('\n') == std::string::npos); // one line
   }
-  CHECK(errorOf(MinimalRule) == "(parsed)"); // control
+  CHECK(rulesError(MinimalRule) == "(parsed)"); // control
 }
 
 TEST_CASE("the rules in force: a bad file stops links only (78)", "[rulesfile][config]") {
