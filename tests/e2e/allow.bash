@@ -23,22 +23,14 @@ SUITE_allow_PROBE() {
 
 LG() { "$LINKGUARD_BIN" "$@"; }
 
-# allow_so OUT BODY [FLAGS...]: an ELF shared library from one line of C.
-allow_so() {
-  local out=$1 body=$2
-  shift 2
-  mkdir -p "$(dirname "$out")"
-  printf '%s\n' "$body" >"$E2E_ROOT/so.c"
-  "$CLANG" -shared -fPIC -o "$out" "$E2E_ROOT/so.c" "$@" || test_failed "building $out"
-}
 
 # The ELF tree t/: bin/app finds the shipped lib/libdep.so through
 # $ORIGIN/../lib but has DT_RUNPATH /opt/vendor/lib before it (host-dependent,
 # blamed on that entry); bin/tool needs libgone.so, which ships nowhere
 # (unresolved).
 elf_tree() {
-  allow_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
-  allow_so gone/libgone.so 'int f_gone(void){return 2;}' -Wl,-soname,libgone.so
+  c_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  c_so gone/libgone.so 'int f_gone(void){return 2;}' -Wl,-soname,libgone.so
   echo 'int f_dep(void); int main(void){return f_dep();}' >app.c
   echo 'int f_gone(void); int main(void){return f_gone();}' >tool.c
   mkdir -p t/bin
@@ -171,7 +163,7 @@ EOF
   # glibc-hwcaps copy): the entry must not make any of them hold.
   printf '[[allow]]\nfile = "*"\nrunpath = "/opt/x"\nreason = "vendor dir"\n' >linkguard.toml
   echo 'int f_dep(void); int main(void){return f_dep();}' >app.c
-  allow_so lib/libfoo.so 'int f_dep(void){return 1;}' -Wl,-soname,libfoo.so
+  c_so lib/libfoo.so 'int f_dep(void){return 1;}' -Wl,-soname,libfoo.so
   # 1. The shipped libfoo.so is a linker script: ld.so stops there.
   mkdir -p t1/bin t1/lib && printf 'INPUT(-lx)\n' >t1/lib/libfoo.so
   "$CLANG" -o t1/bin/app app.c -Llib -lfoo -Wl,--enable-new-dtags,-rpath,'/opt/x:$ORIGIN/../lib' ||
@@ -189,7 +181,7 @@ EOF
   expect_equal "$st" 92 "undecided stays undecided: $(cat out.txt)"
   # 3. A different copy in glibc-hwcaps/x86-64-v2/: not the entry's doing.
   mkdir -p t3/bin t3/lib/glibc-hwcaps/x86-64-v2 && cp lib/libfoo.so t3/lib/
-  allow_so t3/lib/glibc-hwcaps/x86-64-v2/libfoo.so 'int f_dep(void){return 2;}' -Wl,-soname,libfoo.so
+  c_so t3/lib/glibc-hwcaps/x86-64-v2/libfoo.so 'int f_dep(void){return 2;}' -Wl,-soname,libfoo.so
   "$CLANG" -o t3/bin/app app.c -Llib -lfoo -Wl,--enable-new-dtags,-rpath,'/opt/x:$ORIGIN/../lib' ||
     test_failed "app 3"
   LG check --portable t3 >out.txt 2>&1; st=$?
@@ -202,9 +194,9 @@ EOF
   # and libb.so both export dup_state. In the tree each finding is on its
   # image; checked alone, bin/main's own closure holds the same findings,
   # about the same images.
-  allow_so t/lib/libb.so 'int dup_state = 2;' -Wl,-soname,libb.so
-  allow_so miss/libmissing.so 'int f_m(void){return 0;}' -Wl,-soname,libmissing.so
-  allow_so t/lib/liba.so 'int dup_state = 1; int f_m(void); int f_a(void){return f_m();}' \
+  c_so t/lib/libb.so 'int dup_state = 2;' -Wl,-soname,libb.so
+  c_so miss/libmissing.so 'int f_m(void){return 0;}' -Wl,-soname,libmissing.so
+  c_so t/lib/liba.so 'int dup_state = 1; int f_m(void); int f_a(void){return f_m();}' \
     -Wl,-soname,liba.so -Lmiss -lmissing -Wl,--enable-new-dtags,-rpath,'$ORIGIN'
   echo 'int f_a(void); int main(void){return f_a();}' >main.c
   mkdir -p t/bin
@@ -224,8 +216,8 @@ EOF
   TEST "an unknown finding stays unknown (92): an allow-list cannot decide what could not be read"
   # ELF without symbol versions: whether anything binds to libdep.so cannot
   # be told from the file (--forbid-unreferenced: unknown).
-  allow_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
-  allow_so t/lib/libuse.so 'int f_dep(void); int u(void){return f_dep();}' -Lt/lib -ldep
+  c_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  c_so t/lib/libuse.so 'int f_dep(void); int u(void){return f_dep();}' -Lt/lib -ldep
   out=$(LG check --forbid-unreferenced libdep t/lib/libuse.so 2>&1); status=$?
   expect_equal "$status" 92 "without linkguard.toml: $out"
   printf '[[allow]]\nfile = "*"\ndependency = "libdep.so"\nreason = "r"\n' >linkguard.toml
@@ -288,8 +280,8 @@ EOF
   LG "$CLANG" -o w w.c >wrap.txt 2>&1 || test_failed "a link through linkguard: $(cat wrap.txt)"
 
   TEST "a wheel: the entry's file glob names the member; the member named on its own too"
-  allow_so gone/libgone.so 'int f_gone(void){return 2;}' -Wl,-soname,libgone.so
-  allow_so ext.so 'int f_gone(void); void *PyInit__ext(void){f_gone(); return 0;}' -Lgone -lgone
+  c_so gone/libgone.so 'int f_gone(void){return 2;}' -Wl,-soname,libgone.so
+  c_so ext.so 'int f_gone(void); void *PyInit__ext(void){f_gone(); return 0;}' -Lgone -lgone
   python3 - <<'EOF' || test_failed "writing the wheel"
 import zipfile
 with zipfile.ZipFile("x-1.0-cp311-cp311-linux_x86_64.whl", "w") as z:

@@ -75,6 +75,15 @@ expect_not_contains() { # haystack needle [what]
 expect_exists() { [ -e "$1" ] || test_failed "$1 should exist"; }
 expect_missing() { [ ! -e "$1" ] || test_failed "$1 should not exist"; }
 expect_same_file() { cmp -s "$1" "$2" || test_failed "$1 and $2 differ"; }
+# c_so OUT BODY [FLAGS...]: an ELF shared library from one line of C
+# ($CLANG, the suite's; FLAGS go to its link).
+c_so() {
+  local out=$1 body=$2
+  shift 2
+  mkdir -p "$(dirname "$out")"
+  printf '%s\n' "$body" >"$E2E_ROOT/so.c"
+  "$CLANG" -shared -fPIC -o "$out" "$E2E_ROOT/so.c" "$@" || test_failed "building $out"
+}
 # run_try_load STATUS TITLE ARGS...: linkguard try-load ARGS, its output in
 # out.txt/err.txt, its status checked (124: it hung past 60 s).
 run_try_load() {

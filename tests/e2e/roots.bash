@@ -20,14 +20,6 @@ SUITE_roots_PROBE() {
 
 LG() { "$LINKGUARD_BIN" "$@"; }
 
-# so OUT SRC-BODY [FLAGS...]: an ELF shared library from one line of C.
-roots_so() {
-  local out=$1 body=$2
-  shift 2
-  mkdir -p "$(dirname "$out")"
-  printf '%s\n' "$body" >"$E2E_ROOT/so.c"
-  "$CLANG" -shared -fPIC -o "$out" "$E2E_ROOT/so.c" "$@" || test_failed "building $out"
-}
 
 # A module that exports PyInit_NAME returning NULL with no error set: an
 # import that reaches it fails with SystemError, one whose dlopen fails
@@ -51,8 +43,8 @@ SUITE_roots() {
   # needs lib/mod.cpython-311-x86_64-linux-gnu.so, which needs libdep.so
   # with no search path of its own: through app it loads; imported by
   # python3 (no DT_RPATH above it) it does not.
-  roots_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
-  roots_so t/lib/mod.cpython-311-x86_64-linux-gnu.so "$(pyinit mod)" -Lt/lib -l:libdep.so
+  c_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  c_so t/lib/mod.cpython-311-x86_64-linux-gnu.so "$(pyinit mod)" -Lt/lib -l:libdep.so
   echo 'int main(void){return 0;}' >m.c
   mkdir -p t/bin
   "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:mod.cpython-311-x86_64-linux-gnu.so \
@@ -72,8 +64,8 @@ SUITE_roots() {
   }
 
   TEST "a plain .so exporting PyInit_<name> is an extension module; one without is not"
-  roots_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
-  roots_so t/lib/fast.so "$(pyinit fast)" -Lt/lib -l:libdep.so
+  c_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  c_so t/lib/fast.so "$(pyinit fast)" -Lt/lib -l:libdep.so
   echo 'int main(void){return 0;}' >m.c
   mkdir -p t/bin
   "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:fast.so \
@@ -84,7 +76,7 @@ SUITE_roots() {
   expect_contains "$out" "t/lib/fast.so: violation: DT_NEEDED libdep.so"
   # The same library without PyInit_fast: python3 cannot import it, and it
   # is judged through app only.
-  roots_so t/lib/fast.so "int f_dep(void); int g_fast(void){return f_dep();}" -Lt/lib -l:libdep.so
+  c_so t/lib/fast.so "int f_dep(void); int g_fast(void){return f_dep();}" -Lt/lib -l:libdep.so
   out=$(LG check --portable t 2>&1); status=$?
   expect_equal "$status" 0 "without PyInit_fast: $out"
 
@@ -204,9 +196,9 @@ SUITE_roots_wheels() {
   # platlib/pkg/_e (DT_RUNPATH $ORIGIN/../pkg.libs) needs libx.so, which
   # the wheel's root (site-packages) holds in pkg.libs/. Installed, both
   # load; as stored in the zip, neither path leads anywhere.
-  roots_so libt.so 'int f_dep(void){return 1;}' -Wl,-soname,libt.so
-  roots_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
-  roots_so _e.so "$(pyinit _e)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../pkg.libs'
+  c_so libt.so 'int f_dep(void){return 1;}' -Wl,-soname,libt.so
+  c_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
+  c_so _e.so "$(pyinit _e)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../pkg.libs'
   echo 'int f_dep(void); int main(void){return f_dep() - 1;}' >tool.c
   "$CLANG" -o tool tool.c -L. -l:libt.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' ||
     test_failed "tool"
@@ -249,8 +241,8 @@ assert "'$W'!pkg-1.0.data/scripts/tool" in names, names
   # Where the search meets it the dependency is unknown, never a plain file
   # that ends the load (before: the failure came before the layout was
   # known, and the member read as "invalid ELF header").
-  roots_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
-  roots_so _w.so "$(pyinit _w)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/a'
+  c_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
+  c_so _w.so "$(pyinit _w)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/a'
   python3 - <<'PY' || test_failed "writing w.whl"
 import zipfile
 with zipfile.ZipFile("w-1.0-cp311-cp311-linux_x86_64.whl", "w") as z:
@@ -271,8 +263,8 @@ PY
   # ld.so's open_verify stops there ("invalid ELF header") before the real
   # copy in pkg.libs/. Before: the zip's probe saw only images and said
   # "shipped" from pkg.libs.
-  roots_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
-  roots_so _s.so "$(pyinit _s)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/stub:$ORIGIN/../pkg.libs'
+  c_so libx.so 'int f_dep(void){return 1;}' -Wl,-soname,libx.so
+  c_so _s.so "$(pyinit _s)" -L. -l:libx.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/stub:$ORIGIN/../pkg.libs'
   # A linker script, as Debian's libc.so is one (a short file would be
   # "file too short" instead).
   printf '/* GNU ld script\n   Use the shared library, but some functions are only in\n   the static library.  */\nINPUT(-lx)\n' >stub.txt
@@ -298,15 +290,15 @@ SUITE_roots_models() {
   # model.wrapper.so (DT_RUNPATH $ORIGIN/../../lib) needs libdep.so, stored
   # at <pkg>/data/lib/: AOTIModelPackageLoader extracts only the model's
   # directory (and data/constants), so at load time it is missing.
-  roots_so libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
-  roots_so model.so "$(pyinit m)" -L. -l:libdep.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../../lib'
+  c_so libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  c_so model.so "$(pyinit m)" -L. -l:libdep.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../../lib'
   python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/containers.py" pt2 m.pt2 data/lib/libdep.so=libdep.so \
     data/aotinductor/model/model.wrapper.so=model.so || test_failed "m.pt2"
   out=$(LG check --portable m.pt2 2>&1); status=$?
   expect_equal "$status" 1 "check --portable m.pt2: $out"
   expect_contains "$out" "m.pt2!m/data/aotinductor/model/model.wrapper.so: violation: DT_NEEDED libdep.so"
   # Control: beside the model library, it is extracted with it.
-  roots_so model.so "$(pyinit m)" -L. -l:libdep.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN'
+  c_so model.so "$(pyinit m)" -L. -l:libdep.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN'
   python3 "$LINKGUARD_SOURCE_DIR/scripts/lib/containers.py" pt2 m.pt2 \
     data/aotinductor/model/libdep.so=libdep.so data/aotinductor/model/model.wrapper.so=model.so ||
     test_failed "m.pt2 (control)"
@@ -314,7 +306,7 @@ SUITE_roots_models() {
   expect_equal "$status" 0 "control: $out"
 
   TEST "a .pt2 whose model the loader compiles at load time is undecided (92)"
-  roots_so libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  c_so libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
   python3 - <<'PY' || test_failed "c.pt2"
 import zipfile
 with zipfile.ZipFile("c.pt2", "w") as z:
@@ -345,8 +337,8 @@ PY
 
 SUITE_roots_named() {
   TEST "--root and [roots]: a plugin an executable also loads is judged on its own"
-  roots_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
-  roots_so t/lib/libplugin.so 'int f_dep(void); int plug(void){return f_dep();}' -Lt/lib -l:libdep.so
+  c_so t/lib/libdep.so 'int f_dep(void){return 1;}' -Wl,-soname,libdep.so
+  c_so t/lib/libplugin.so 'int f_dep(void); int plug(void){return f_dep();}' -Lt/lib -l:libdep.so
   echo 'int main(void){return 0;}' >m.c
   mkdir -p t/bin
   "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libplugin.so \
