@@ -75,6 +75,19 @@ expect_not_contains() { # haystack needle [what]
 expect_exists() { [ -e "$1" ] || test_failed "$1 should exist"; }
 expect_missing() { [ ! -e "$1" ] || test_failed "$1 should not exist"; }
 expect_same_file() { cmp -s "$1" "$2" || test_failed "$1 and $2 differ"; }
+# validate SCHEMA JSON-FILE: the document is valid against docs/schema/SCHEMA.
+validate() {
+  python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/$1" "$2" <<'EOF' || test_failed "$2 against $1"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+doc = json.load(open(sys.argv[2]))
+errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)
+for e in errors:
+    print("  %s: %s" % ("/".join(map(str, e.absolute_path)), e.message), file=sys.stderr)
+sys.exit(1 if errors else 0)
+EOF
+}
 # c_so OUT BODY [FLAGS...]: an ELF shared library from one line of C
 # ($CLANG, the suite's; FLAGS go to its link).
 c_so() {

@@ -50,20 +50,6 @@ omp_dylib() {
     test_failed "linking $1"
 }
 
-# validate SCHEMA JSON-FILE: the document is valid against docs/schema/SCHEMA.
-validate() {
-  python3 - "$LINKGUARD_SOURCE_DIR/docs/schema/$1" "$2" <<'EOF' || test_failed "$2 against $1"
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-jsonschema.Draft202012Validator.check_schema(schema)
-doc = json.load(open(sys.argv[2]))
-errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)
-for e in errors:
-    print("  %s: %s" % ("/".join(map(str, e.absolute_path)), e.message), file=sys.stderr)
-sys.exit(1 if errors else 0)
-EOF
-}
-
 # on_tty CMD...: CMD's output as a terminal shows it (a pseudo-terminal).
 on_tty() {
   python3 - "$@" <<'PY'
