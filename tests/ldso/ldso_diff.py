@@ -665,6 +665,31 @@ def legacy_alternative(trace):
     return out
 
 
+def legacy_searched(trace, root):
+    """From ld.so's LD_DEBUG=libs lines: the files its search opened under
+    a name with a legacy subdirectory in it (relative to the tree: the
+    last file tried for a name, when it exists). A file reached through a
+    link is tried under the link's name: a tree file whose real path
+    passes through haswell/ but that was found as lib/libC.so was not
+    picked by the legacy search, and any glibc finds it the same way."""
+    out = []
+    blocks = []
+    for line in trace:
+        m = re.match(r"find library=(\S+) \[\d+\]; searching", line)
+        if m:
+            blocks.append([])
+            continue
+        m = re.match(r"\s*trying file=(.*)$", line)
+        if m and blocks:
+            blocks[-1].append(m.group(1))
+    for tried in blocks:
+        if tried and os.path.isfile(tried[-1]):
+            rel = "/" + os.path.relpath(tried[-1], root)
+            if any(p in rel for p in LEGACY_PARTS):
+                out.append(tried[-1])
+    return out
+
+
 def has_hwcaps(spec):
     return any("glibc-hwcaps/" in f["path"] for f in spec["files"])
 
@@ -860,11 +885,14 @@ def run_oracle(pool, spec, root, work, extra=()):
             hostdep = True
             norm["legacy-alternative"] = (None, frozenset(alt), frozenset())
         legacy_only = legacy and not hostdep
+        # What the search itself took from a legacy subdirectory (run A's
+        # trace): unlike a real path through one, which a link can lead to.
+        picked = legacy_searched(traces.get(rel, []), root)
         tree_maps, out_maps = classify_maps(maps, root, helper)
         if not is_exe:  # the dlopen helper's own libc
             out_maps = {x for x in out_maps if os.path.basename(x) != "libc.so.6"}
         final[rp] = {"rel": rel, "exe": is_exe, "ok": ok, "err": err.strip(), "hostdep": hostdep,
-                     "legacy_only": legacy_only,
+                     "legacy_only": legacy_only, "legacy_searched": picked,
                      "tree": tree_maps, "outside": out_maps,
                      "variants": {v: {"ok": o, "tree": sorted(os.path.relpath(x, root) for x in t),
                                       "outside": sorted(s)} for v, (o, t, s) in norm.items()}}
@@ -988,10 +1016,12 @@ def compare(spec, root, oracle, doc, check_rc):
         sysonly = all(x.startswith(SYSTEM_DIRS) for x in o["outside"])
         if o["hostdep"] and not (bad and sysonly and not any(
                 k.startswith("A:") and k != "A:default" and v != a for k, v in o["variants"].items())
-                and all(p not in "/" + x for v in o["variants"].values() for x in v["tree"]
-                        if os.path.dirname(x) != os.path.dirname(rel) for p in LEGACY_PARTS)):
+                and not any(os.path.dirname(os.path.relpath(x, root)) != os.path.dirname(rel)
+                            for x in o.get("legacy_searched", []))):
             # (A file beside the root is its $ORIGIN's, whatever its
-            # directory is called: other/x86_64/ is no legacy subdirectory.)
+            # directory is called: other/x86_64/ is no legacy subdirectory.
+            # By the name ld.so's search tried, not the real path: a link
+            # into haswell/ is found the same way by every glibc.)
             if not hd:
                 dis.append({"kind": "host-dependence missed (said %s)" % (
                             "a violation" if bad else "holds"), "root": rel, "rp": rp,
