@@ -54,8 +54,7 @@ static std::string describe(const Pattern &P, const LoadedImage &I) {
          (I.Via.empty() ? std::string() : " (loaded by " + I.Via + ")");
 }
 
-/// Whether P names a family whose runtimes are known by what they define.
-static bool byExports(const Pattern &P) {
+bool judgedByExports(const Pattern &P) {
   return libnames::isGroupName(P.Text) &&
          llvm::any_of(libnames::runtimeMarkers(), [&](const libnames::RuntimeMarker &M) {
            return llvm::StringRef(P.Text).equals_insensitive(M.Group);
@@ -74,7 +73,7 @@ Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                               "forbid " + P.Text,
                               describe(P, I) + ", and '" + P.Text + "' is forbidden",
                               {}});
-      else if (!I.DefinesProblem.empty() && byExports(P))
+      else if (!I.DefinesProblem.empty() && judgedByExports(P))
         V.Findings.push_back({FindingKind::Unknown,
                               "",
                               I.Path,
@@ -88,9 +87,27 @@ Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                               {}});
   for (const Pattern &P : Spec.Require) {
     bool Found = false;
-    for (const LoadedImage &I : Images)
+    const LoadedImage *Unread = nullptr; // the first whose exports cannot be read
+    for (const LoadedImage &I : Images) {
       Found |= matchesImage(P, I);
-    if (!Found)
+      if (!Unread && !I.DefinesProblem.empty() && judgedByExports(P))
+        Unread = &I;
+    }
+    if (Found)
+      continue;
+    if (Unread)
+      // It may be the runtime under another name: not a violation.
+      V.Findings.push_back(
+          {FindingKind::Unknown,
+           "",
+           Unread->Path,
+           "require " + P.Text,
+           "no image mapped in the process matches '" + P.Text + "' by its names, and " +
+               Unread->Path + "'s exports cannot be read (" + Unread->DefinesProblem +
+               "), so whether it is the " + P.Text + " runtime '" + P.Text +
+               "' requires cannot be decided",
+           {}});
+    else
       V.Findings.push_back(
           {FindingKind::Violation,
            "",

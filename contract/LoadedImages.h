@@ -43,7 +43,16 @@ struct LoadedImage {
 /// (whole name or file name), or when it names a family whose runtime
 /// markers the image defines (Defines): one finding per image and pattern. The rest
 /// of Spec does not apply to a process.
+/// --require P: some image matches, by its names or (a family) by what it
+/// defines; when none does and an image's exports cannot be read, whether
+/// one is P's runtime is unknown (a finding of that kind), never a
+/// violation.
 Verdict judgeLoadedImages(const std::vector<LoadedImage> &Images,
                           const ContractSpec &Spec);
+
+/// Whether P names a family whose runtimes are known by what they define
+/// (libnames::runtimeMarkers: openmp): such a pattern needs each image's
+/// Defines.
+bool judgedByExports(const Pattern &P);
 
 } // namespace linkguard::contract

@@ -303,6 +303,7 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
   // Forbid may match the names the process used (they only add matches);
   // require only the names the parent read itself.
   std::vector<contract::LoadedImage> ForForbid, ForRequire;
+  const bool RequireByExports = llvm::any_of(Spec.Require, contract::judgedByExports);
   std::string Gap = Run.ReportProblem; // the first reason it is Incomplete
   if (Run.Watched) {
     // Linear in the maps and the report (a library can map ~65,000 files,
@@ -401,12 +402,18 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
     // --forbid matches it too: a copy of libgomp named innocent.so, loaded
     // for NEEDED libgomp.so.1 through a link, is libgomp.so.1, even when
     // the library renames it in the loader's list (its link_map's l_name).
+    // A runtime under any name is one by what it defines (--forbid
+    // openmp: a renamed libgomp; --require openmp: the same copy is one).
+    if (!Spec.Forbid.empty() || RequireByExports)
+      for (size_t I = 0; I < Images.size(); ++I) {
+        contract::LoadedImage &Named = V.Images[I].Image;
+        Named.Defines = Defines(Images[I].File, Named.DefinesProblem);
+        ForRequire[I].Defines = Named.Defines;
+        ForRequire[I].DefinesProblem = Named.DefinesProblem;
+      }
     if (!Spec.Forbid.empty()) {
       readSonames();
       for (size_t I = 0; I < Images.size(); ++I) {
-        // A runtime under any name is one by what it defines (--forbid
-        // openmp: a renamed libgomp).
-        V.Images[I].Image.Defines = Defines(Images[I].File, V.Images[I].Image.DefinesProblem);
         if (!SonameOf[I])
           continue;
         contract::LoadedImage &Named = V.Images[I].Image;
@@ -484,11 +491,14 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
     nameLoaders(V.Images, Lib, {}, Needed);
     // A runtime under any name is one by what its file defines (the
     // file the report names: unwatched, its word is all there is).
-    if (!Spec.Forbid.empty())
-      for (MappedImage &M : V.Images) {
+    if (!Spec.Forbid.empty() || RequireByExports)
+      for (size_t I = 0; I < V.Images.size(); ++I) {
+        MappedImage &M = V.Images[I];
         MappedFile F;
         F.Path = M.Image.RealPath.empty() ? M.Image.Path : M.Image.RealPath;
         M.Image.Defines = Defines(F, M.Image.DefinesProblem);
+        ForRequire[I].Defines = M.Image.Defines;
+        ForRequire[I].DefinesProblem = M.Image.DefinesProblem;
       }
     for (const MappedImage &M : V.Images)
       ForForbid.push_back(M.Image);

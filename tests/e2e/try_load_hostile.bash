@@ -170,13 +170,19 @@ print("4000 files: %.2f s, 56000: %.2f s, ratio %.1f" % (small, large, large / s
 assert large < 35 * max(small, 0.02), "superlinear"
 PY
 
-  TEST "a copy of libgomp under another name, renamed in the loader's list: its SONAME says libgomp"
+  TEST "a copy of libgomp under another name, renamed in the loader's list: its SONAME says libgomp; its exports meet --require openmp"
   run_try_load 1 "renamed copy" --forbid openmp --call ok renamed.so
   NEWNAME=$PWD/evil/innocent.so run_try_load 1 "renamed copy, l_name rewritten" \
     --forbid openmp --call ok renamed.so
   expect_contains "$(cat out.txt)" \
     "renamed.so: violation: libgomp.so.1 ($PWD/evil/innocent.so) is mapped in the process"
   NEWNAME=$PWD/evil/innocent.so run_try_load 0 "nothing forbidden" --call ok renamed.so
+  # --require: the kernel shows evil/innocent.so, which no OpenMP name
+  # matches; it defines GOMP_parallel, so the runtime required is there.
+  NEWNAME=$PWD/evil/innocent.so run_try_load 0 "renamed copy, required" \
+    --require openmp --call ok renamed.so
+  run_try_load 1 "a library without OpenMP, required" --require openmp --call ok fight.so
+  expect_contains "$(cat out.txt)" "no image mapped in the process matches 'openmp'"
 
   TEST "a daemon the library forks does not outlive try-load"
   HOSTILE=daemon PIDFILE=$PWD/daemon.pid run_try_load 0 "daemon" --call ok fight.so

@@ -617,3 +617,57 @@ TEST_CASE("try-load: --forbid openmp matches a runtime under another name by wha
   CHECK(V.Contract.Findings.size() == 2); // libomp.so.5 by name, the renamed one by exports
   CHECK_THAT(V.Contract.Findings[1].Message, Catch::Contains("defines GOMP_parallel"));
 }
+
+TEST_CASE("try-load: --require openmp is met by a runtime under another name, and undecided "
+          "beside exports that cannot be read",
+          "[tryload]") {
+  auto defines = [](const MappedFile &F, std::string &Problem) {
+    if (F.Path == "/v/libdamaged.so")
+      Problem = "export trie: a node past the end of the trie";
+    return F.Path == "/v/libvendor_rt.so.1" ? std::vector<std::string>{"GOMP_parallel"}
+                                            : std::vector<std::string>();
+  };
+  auto noNeeded = [](const std::string &) { return std::vector<std::string>(); };
+  contract::ContractSpec Require;
+  Require.Require = {{"openmp"}};
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  const std::string Renamed = mapsLine("r-xp", "08:01", 13, "/v/libvendor_rt.so.1");
+  const std::string Wrapper = mapsLine("r-xp", "08:01", 14, "/v/libwrap.so");
+  const std::string Damaged = mapsLine("r-xp", "08:01", 15, "/v/libdamaged.so");
+  std::string Report = rec({"baseline", Loader, Loader}) + rec({"load", "ok"}) +
+                       rec({"image", "loaded", "/m/model.so", "/m/model.so"}) + rec({"end"});
+  // Watched: a renamed libgomp is the OpenMP runtime the library needs.
+  TryLoadVerdict V = judgeRun(watched(Report, {Before, Loaded + Renamed + Wrapper}), model(),
+                              std::nullopt, Require, noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Holds);
+  CHECK(V.Contract.Findings.empty());
+  // Only a wrapper of omp_*: no runtime, a violation.
+  V = judgeRun(watched(Report, {Before, Loaded + Wrapper}), model(), std::nullopt, Require,
+               noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Contract.Findings.size() == 1);
+  CHECK(V.Contract.Findings[0].Message ==
+        "no image mapped in the process matches 'openmp'");
+  // An image whose exports cannot be read may be it: undecided, not broken.
+  V = judgeRun(watched(Report, {Before, Loaded + Wrapper + Damaged}), model(), std::nullopt,
+               Require, noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Undecided);
+  REQUIRE(V.Contract.Findings.size() == 1);
+  CHECK(V.Contract.Findings[0].Kind == contract::FindingKind::Unknown);
+  CHECK(V.Problem == "undecided: no image mapped in the process matches 'openmp' by its names, "
+                     "and /v/libdamaged.so's exports cannot be read (export trie: a node past "
+                     "the end of the trie), so whether it is the openmp runtime 'openmp' "
+                     "requires cannot be decided");
+  // Beside the runtime found, it does not matter.
+  V = judgeRun(watched(Report, {Before, Loaded + Renamed + Damaged}), model(), std::nullopt,
+               Require, noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Holds);
+  // Unwatched (the report alone, as on macOS): the file the report names.
+  std::string Listed = rec({"baseline", Loader, Loader}) + rec({"load", "ok"}) +
+                       rec({"image", "loaded", "/m/model.so", "/m/model.so"}) +
+                       rec({"image", "loaded", "/v/libvendor_rt.so.1", "/v/libvendor_rt.so.1"}) +
+                       rec({"end"});
+  V = judgeRun(run(Listed), model(), std::nullopt, Require, noSoname, noNeeded, defines);
+  CHECK(V.What == Outcome::Holds);
+  CHECK(V.Contract.Findings.empty());
+}
