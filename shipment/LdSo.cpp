@@ -527,6 +527,8 @@ struct LdSo : ResolverState {
     /// same file: a subdirectory copy that is a link to the directory's own
     /// copy (or the reverse) is not host-dependent.
     bool OptionalDiffers = false;
+    /// The baseline machine's image, when an optional Hit came first.
+    std::optional<size_t> BaseImage;
     bool ListGivenUp = false;
     /// Make: the try's text, built only when it is listed (a search of
     /// thousands of entries costs no string for the ones only counted).
@@ -701,6 +703,8 @@ struct LdSo : ResolverState {
       }
       if (IsOptional)
         return false; // the baseline machine goes on to the directory itself
+      if (Se.HitOptional && T.Is == Try::What::Found)
+        Se.BaseImage = T.Image;
       Se.Base = true;
       return true;
     };
@@ -853,14 +857,23 @@ struct LdSo : ResolverState {
       const bool Ends = T.Is == Try::What::Fatal || T.Is == Try::What::Blocks;
       if (Se.HitOptional && (!Se.Base || Se.OptionalDiffers)) {
         placeEdge(E, Outcome::HostDependent,
-              "resolves to " + Se.HitRaw + " through " + Se.HitLabel +
+              (Ends ? "stops at " + Se.HitRaw + " through " + Se.HitLabel + " (" + T.Why +
+                          ", and the load fails)"
+                    : "resolves to " + Se.HitRaw + " through " + Se.HitLabel) +
                   " only on machines whose ld.so searches that subdirectory (glibc-hwcaps "
                   "by CPU level; tls/, x86_64/, haswell/ before glibc 2.37); others load " +
                   (Se.Base ? "another file" : "no file of the tree") + Se.Tried.text(),
-              "ship one copy, in the directory itself, or make every subdirectory copy a "
-              "build of the same library (then judge each)");
+              Ends ? "remove " + Se.HitRaw + " from the shipment"
+                   : std::string("ship one copy, in the directory itself, or make every "
+                                 "subdirectory copy a build of the same library (then judge "
+                                 "each)"));
+        // The closure goes on as a machine that loads a file does: this
+        // one's, else (its copy ends the load) the baseline machine's,
+        // whose image then answers later names by its SONAME.
         if (T.Image)
           E.Target = T.Image;
+        else if (Se.BaseImage)
+          E.Target = Se.BaseImage;
         return;
       }
       if (T.Is == Try::What::AbsLink) {

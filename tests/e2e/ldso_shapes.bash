@@ -323,5 +323,29 @@ PY
   expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
   expect_contains "$(cat tree.out)" "lib/avx512_1/x86_64/libw.so"
   expect_contains "$(cat tree.out)" "only on machines whose ld.so searches that subdirectory"
+
+  TEST "review: a legacy copy that ends the load is host-dependent; the baseline machine's file answers later names by its SONAME"
+  # lib/avx512_1/libE.so.3 is text (a machine whose glibc 2.36 searches
+  # avx512_1/ stops there: invalid ELF header); elsewhere libE.so.3 is the
+  # link to other/libC.so, SONAME libC.so, which then answers app's
+  # DT_NEEDED libC.so (ld-diff seed 11513). The baseline's file was not
+  # followed: "libC.so resolves to no file of the tree", false on every
+  # machine.
+  ldso_lib t/other libC.so libC.so
+  ldso_lib stub libE.so.3 libE.so.3
+  mkdir -p t/lib/avx512_1 && echo 'not a library' >t/lib/avx512_1/libE.so.3
+  ln -s ../other/libC.so t/lib/libE.so.3
+  mkdir -p t/bin
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lstub -Lt/other -Wl,--no-as-needed -l:libE.so.3 -l:libC.so \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  if ! /lib64/ld-linux-x86-64.so.2 --help | grep -q 'avx512_1 (supported, searched)'; then
+    expect_status 0 t/bin/app
+  fi
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+  expect_contains "$(cat tree.out)" "t/bin/../lib/avx512_1/libE.so.3 through DT_RUNPATH \$ORIGIN/../lib (file too short, and the load fails) only on machines whose ld.so searches that subdirectory"
+  expect_not_contains "$(cat tree.out file.out)" "libC.so (x86_64) is a DT_NEEDED name that resolves to no file"
+  "$LINKGUARD_BIN" inspect --tree t >inspect.out 2>&1
+  expect_contains "$(cat inspect.out)" "t/other/libC.so [shipped: already loaded"
 }
 

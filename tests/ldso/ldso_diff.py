@@ -1016,12 +1016,14 @@ def compare(spec, root, oracle, doc, check_rc):
         sysonly = all(x.startswith(SYSTEM_DIRS) for x in o["outside"])
         if o["hostdep"] and not (bad and sysonly and not any(
                 k.startswith("A:") and k != "A:default" and v != a for k, v in o["variants"].items())
+                and "legacy-alternative" not in o["variants"]
                 and not any(os.path.dirname(os.path.relpath(x, root)) != os.path.dirname(rel)
                             for x in o.get("legacy_searched", []))):
             # (A file beside the root is its $ORIGIN's, whatever its
             # directory is called: other/x86_64/ is no legacy subdirectory.
             # By the name ld.so's search tried, not the real path: a link
-            # into haswell/ is found the same way by every glibc.)
+            # into haswell/ is found the same way by every glibc. A legacy
+            # copy this CPU skips is host-dependence of its own.)
             if not hd:
                 dis.append({"kind": "host-dependence missed (said %s)" % (
                             "a violation" if bad else "holds"), "root": rel, "rp": rp,
