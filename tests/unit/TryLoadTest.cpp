@@ -66,6 +66,16 @@ contract::ContractSpec forbidOpenMP() {
   return S;
 }
 
+/// What the file at each path defines among the runtime markers
+/// (markersOnDisk reads it from the mapped file; a fake here): a renamed
+/// libgomp, and a library whose exports cannot be read.
+std::vector<std::string> defines(const MappedFile &F, std::string &Problem) {
+  if (F.Path == "/v/libdamaged.so")
+    Problem = "export trie: a node past the end of the trie";
+  return F.Path == "/v/libvendor_rt.so.1" ? std::vector<std::string>{"GOMP_parallel"}
+                                          : std::vector<std::string>();
+}
+
 } // namespace
 
 TEST_CASE("try-load: the loader's report parses, any byte in a path",
@@ -565,14 +575,6 @@ TEST_CASE("try-load: one image is one finding and names what brought it in (issu
 
 TEST_CASE("try-load: --forbid openmp matches a runtime under another name by what it defines",
           "[tryload]") {
-  // What the file at each path defines among the runtime markers
-  // (markersOnDisk reads it from the mapped file; a fake here).
-  auto defines = [](const MappedFile &F, std::string &Problem) {
-    if (F.Path == "/v/libdamaged.so")
-      Problem = "export trie: a node past the end of the trie";
-    return F.Path == "/v/libvendor_rt.so.1" ? std::vector<std::string>{"GOMP_parallel"}
-                                            : std::vector<std::string>();
-  };
   auto noNeeded = [](const std::string &) { return std::vector<std::string>(); };
   const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
   const std::string Renamed = mapsLine("r-xp", "08:01", 13, "/v/libvendor_rt.so.1");
@@ -621,12 +623,6 @@ TEST_CASE("try-load: --forbid openmp matches a runtime under another name by wha
 TEST_CASE("try-load: --require openmp is met by a runtime under another name, and undecided "
           "beside exports that cannot be read",
           "[tryload]") {
-  auto defines = [](const MappedFile &F, std::string &Problem) {
-    if (F.Path == "/v/libdamaged.so")
-      Problem = "export trie: a node past the end of the trie";
-    return F.Path == "/v/libvendor_rt.so.1" ? std::vector<std::string>{"GOMP_parallel"}
-                                            : std::vector<std::string>();
-  };
   auto noNeeded = [](const std::string &) { return std::vector<std::string>(); };
   contract::ContractSpec Require;
   Require.Require = {{"openmp"}};
