@@ -527,8 +527,10 @@ struct LdSo : ResolverState {
     /// same file: a subdirectory copy that is a link to the directory's own
     /// copy (or the reverse) is not host-dependent.
     bool OptionalDiffers = false;
-    /// The baseline machine's image, when an optional Hit came first.
+    /// The baseline machine's image, when an optional Hit came first, and
+    /// the path it was opened by (its $ORIGIN, a name it answers to).
     std::optional<size_t> BaseImage;
+    std::string BaseRaw;
     bool ListGivenUp = false;
     /// Make: the try's text, built only when it is listed (a search of
     /// thousands of entries costs no string for the ones only counted).
@@ -703,8 +705,10 @@ struct LdSo : ResolverState {
       }
       if (IsOptional)
         return false; // the baseline machine goes on to the directory itself
-      if (Se.HitOptional && T.Is == Try::What::Found)
+      if (Se.HitOptional && T.Is == Try::What::Found) {
         Se.BaseImage = T.Image;
+        Se.BaseRaw = Raw;
+      }
       Se.Base = true;
       return true;
     };
@@ -1146,7 +1150,9 @@ struct LdSo : ResolverState {
       }
     conclude(E, Se, L.Leaf, SystemName);
     if (E.Target && (E.Where == Outcome::Shipped || E.Where == Outcome::HostDependent))
-      load(E, X, *E.Target, Se.HitRaw, Asked);
+      // Opened by the path of the hit it is: the baseline machine's when
+      // this one's hit loads nothing (conclude).
+      load(E, X, *E.Target, Se.Hit.Image || !Se.BaseImage ? Se.HitRaw : Se.BaseRaw, Asked);
     else if (E.Where == Outcome::System)
       SystemLoaded[Asked] = true;
     return E;

@@ -347,5 +347,32 @@ PY
   expect_not_contains "$(cat tree.out file.out)" "libC.so (x86_64) is a DT_NEEDED name that resolves to no file"
   "$LINKGUARD_BIN" inspect --tree t >inspect.out 2>&1
   expect_contains "$(cat inspect.out)" "t/other/libC.so [shipped: already loaded"
+
+  TEST "review: the baseline machine's file, followed after a legacy copy that ends the load, has its own \$ORIGIN"
+  # lib/libE.so.3 (DT_RUNPATH $ORIGIN/../dep) needs libX.so: from lib/ that
+  # is dep/libX.so, a renamed libgomp (it defines GOMP_parallel), beside
+  # the libomp.so app loads first: two OpenMP runtimes in one process. With
+  # the avx512_1/ copy's directory as its $ORIGIN, lib/dep/libX.so (a plain
+  # library) was taken instead and --unique openmp held.
+  mkdir -p t/lib/avx512_1 t/dep t/lib/dep t/bin
+  echo 'not a library' >t/lib/avx512_1/libE.so.3
+  echo 'void GOMP_parallel(void){}' >g.c
+  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
+  ldso_lib t/lib/dep libX.so libX.so
+  echo 'void __kmpc_fork_call(void){}' >k.c
+  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  echo 'int f_e(void){return 0;}' >e.c
+  "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 -Lt/dep -Wl,--no-as-needed \
+    -l:libX.so -Wl,-rpath,'$ORIGIN/../dep' -Wl,--enable-new-dtags || test_failed libE.so.3
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  if ! /lib64/ld-linux-x86-64.so.2 --help | grep -q 'avx512_1 (supported, searched)'; then
+    LD_DEBUG=files t/bin/app 2>ld.out
+    expect_contains "$(cat ld.out)" "t/bin/../lib/../dep/libX.so" "ld.so loads dep/libX.so"
+  fi
+  "$LINKGUARD_BIN" check --unique openmp t >unique.out 2>&1; st=$?
+  expect_equal "$st" 1 "two OpenMP runtimes where ld.so loads the directory's copy ($(cat unique.out))"
+  expect_contains "$(cat unique.out)" "t/dep/libX.so"
 }
 
