@@ -345,6 +345,31 @@ std::vector<std::string> imageNames(const shipment::Shipment &S, size_t I,
   return Out;
 }
 
+/// Where C loads another file (or none) on a machine whose ld.so searches
+/// no glibc-hwcaps or legacy subdirectory (Closure::SubdirectoryDependent):
+/// that machine's closure, for the rules that judge what one process
+/// holds. A machine of each intermediate CPU level is not judged apart.
+std::optional<shipment::Closure> baselineClosure(shipment::Shipment &S,
+                                                 const shipment::Closure &C,
+                                                 const shipment::ClosureOptions &CO) {
+  if (!C.SubdirectoryDependent || !CO.Subdirectories)
+    return std::nullopt;
+  shipment::ClosureOptions Baseline = CO;
+  Baseline.Subdirectories = false;
+  Baseline.KeepTries = false;
+  return shipment::computeClosure(S, Baseline);
+}
+
+/// A finding of the baseline machine's closure (baselineClosure): said
+/// unless this machine's says the same, and marked as that machine's.
+void addBaselineFinding(std::vector<contract::Finding> &Out, contract::Finding F) {
+  for (const contract::Finding &G : Out)
+    if (G.Rule == F.Rule && G.Dependency == F.Dependency && G.Message == F.Message)
+      return;
+  F.Message += " (on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory)";
+  Out.push_back(std::move(F));
+}
+
 OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptions &P,
                        const shipment::ClosureOptions &Given, bool OneDefiner) {
   OwnClosure Out;
@@ -409,19 +434,24 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
   }
   // One definer per symbol in the file's closure (shipment/Definers.h).
   if (OneDefiner) {
-    shipment::Definers D = shipment::findDuplicateDefinitions(**S, C);
     const bool Universal = (*S)->images()[0].Info.Slices.size() > 1;
-    for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
-      if (C.Roots[Dup.Root].Image == 0) {
-        Out.Findings.push_back(
-            definerFinding(**S, C, Dup, Universal ? Dup.Slice : std::string(), Dup.Second == 0));
-        if (Dup.Second != 0)
-          Out.Findings.back().AboutNames = imageNames(**S, Dup.Second, P.BundleRoot);
-      }
-    for (const shipment::UnreadableExports &U : D.Unreadable)
-      if (C.Roots[U.Root].Image == 0)
-        Out.Findings.push_back(
-            unreadableExportsFinding(**S, C, U, Universal ? U.Slice : std::string()));
+    auto definers = [&](const shipment::Closure &CC, function_ref<void(contract::Finding)> Put) {
+      shipment::Definers D = shipment::findDuplicateDefinitions(**S, CC);
+      for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
+        if (CC.Roots[Dup.Root].Image == 0) {
+          contract::Finding F = definerFinding(**S, CC, Dup, Universal ? Dup.Slice : std::string(),
+                                               Dup.Second == 0);
+          if (Dup.Second != 0)
+            F.AboutNames = imageNames(**S, Dup.Second, P.BundleRoot);
+          Put(std::move(F));
+        }
+      for (const shipment::UnreadableExports &U : D.Unreadable)
+        if (CC.Roots[U.Root].Image == 0)
+          Put(unreadableExportsFinding(**S, CC, U, Universal ? U.Slice : std::string()));
+    };
+    definers(C, [&](contract::Finding F) { Out.Findings.push_back(std::move(F)); });
+    if (std::optional<shipment::Closure> Other = baselineClosure(**S, C, CO))
+      definers(*Other, [&](contract::Finding F) { addBaselineFinding(Out.Findings, std::move(F)); });
   }
   if (C.Truncated) {
     contract::Finding F;
@@ -592,6 +622,28 @@ std::vector<std::string> forbiddenRuntimeGroups(const contract::ContractSpec &Co
   return Out;
 }
 
+/// --unique's findings on the roots of C whose image is Img: two members
+/// of a family (Conflict), or one whose exports cannot be read where it
+/// would make two (UnreadableMember).
+void uniqueFindings(const shipment::Shipment &S, const shipment::Closure &C, size_t Img,
+                    function_ref<void(contract::Finding)> Put) {
+  const bool Universal = S.images()[Img].Info.Slices.size() > 1;
+  for (const shipment::Conflict &K : C.Conflicts) {
+    const shipment::Root &R = C.Roots[K.Root];
+    if (R.Image != Img)
+      continue;
+    contract::Finding F;
+    F.Slice = Universal ? R.Arch : "";
+    F.Dependency = K.Second;
+    F.Rule = "unique " + K.Group;
+    F.Message = conflictMessage(S, C, K);
+    Put(std::move(F));
+  }
+  for (const shipment::UnreadableMember &U : C.Unreadable)
+    if (C.Roots[U.Root].Image == Img)
+      Put(unreadableMemberFinding(S, C, U, Universal ? C.Roots[U.Root].Arch : std::string()));
+}
+
 /// --forbid GROUP by exports: each shipped dependency of a closure that is
 /// a runtime of a forbidden family by what it defines, not by its name (a
 /// renamed copy; its name is judged by contract::judge already). Only the
@@ -698,6 +750,14 @@ std::vector<contract::Finding> fileForbiddenRuntimes(const std::string &Path,
   forbiddenRuntimes(**S, C, Groups, [&](const shipment::Edge &E) {
     return C.Roots[E.Root].Image == 0 && E.Image == 0 ? &Out : nullptr;
   });
+  if (std::optional<shipment::Closure> Other = baselineClosure(**S, C, CO)) {
+    std::vector<contract::Finding> More;
+    forbiddenRuntimes(**S, *Other, Groups, [&](const shipment::Edge &E) {
+      return Other->Roots[E.Root].Image == 0 && E.Image == 0 ? &More : nullptr;
+    });
+    for (contract::Finding &F : More)
+      addBaselineFinding(Out, std::move(F));
+  }
   return Out;
 }
 
@@ -734,21 +794,10 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
     return Out;
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);
-  for (const shipment::Conflict &K : C.Conflicts) {
-    if (C.Roots[K.Root].Image != 0)
-      continue;
-    contract::Finding F;
-    F.Slice = (*S)->images()[0].Info.Slices.size() > 1 ? C.Roots[K.Root].Arch : "";
-    F.Dependency = K.Second;
-    F.Rule = "unique " + K.Group;
-    F.Message = conflictMessage(**S, C, K);
-    Out.push_back(std::move(F));
-  }
-  for (const shipment::UnreadableMember &U : C.Unreadable)
-    if (C.Roots[U.Root].Image == 0)
-      Out.push_back(unreadableMemberFinding(
-          **S, C, U,
-          (*S)->images()[0].Info.Slices.size() > 1 ? C.Roots[U.Root].Arch : std::string()));
+  uniqueFindings(**S, C, 0, [&](contract::Finding F) { Out.push_back(std::move(F)); });
+  if (std::optional<shipment::Closure> Other = baselineClosure(**S, C, CO))
+    uniqueFindings(**S, *Other, 0,
+                   [&](contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
   return Out;
 }
 
@@ -784,6 +833,7 @@ public:
       } else {
         S = std::move(*Z);
         C = shipment::computeClosure(*S, CO);
+        Other = baselineClosure(*S, C, CO);
       }
     }
     if (!S) {
@@ -802,22 +852,10 @@ public:
         Me = I;
     if (!Me)
       return Out;
-    for (const shipment::Conflict &K : C.Conflicts) {
-      const shipment::Root &R = C.Roots[K.Root];
-      if (R.Image != *Me)
-        continue;
-      contract::Finding F;
-      F.Slice = S->images()[*Me].Info.Slices.size() > 1 ? R.Arch : "";
-      F.Dependency = K.Second;
-      F.Rule = "unique " + K.Group;
-      F.Message = conflictMessage(*S, C, K);
-      Out.push_back(std::move(F));
-    }
-    for (const shipment::UnreadableMember &U : C.Unreadable)
-      if (C.Roots[U.Root].Image == *Me)
-        Out.push_back(unreadableMemberFinding(
-            *S, C, U,
-            S->images()[*Me].Info.Slices.size() > 1 ? C.Roots[U.Root].Arch : std::string()));
+    uniqueFindings(*S, C, *Me, [&](contract::Finding F) { Out.push_back(std::move(F)); });
+    if (Other)
+      uniqueFindings(*S, *Other, *Me,
+                     [&](contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
     return Out;
   }
 
@@ -825,6 +863,7 @@ private:
   std::string Path, Why;
   std::unique_ptr<shipment::Shipment> S;
   shipment::Closure C;
+  std::optional<shipment::Closure> Other; // baselineClosure
 };
 
 /// A tree (a directory, an .app; a zip under --portable or --unique):
@@ -908,6 +947,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     TreeCO.Unique.clear();
     C = shipment::computeClosure(*S, TreeCO);
   }
+  const shipment::ClosureOptions &UsedCO = TreeCO;
   if (PyTorch)
     for (shipment::Edge &E : C.Edges)
       if (E.Where == shipment::Outcome::Provided && providedByPyTorch(E.Dependency, CO.Provided))
@@ -951,36 +991,52 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
       F.Message = M;
       Extra[R.Image].push_back(std::move(F));
     }
-  for (const shipment::Conflict &K : C.Conflicts) {
-    size_t Img = C.Roots[K.Root].Image;
-    if (Img >= N)
-      continue;
-    contract::Finding F;
-    F.Slice = sliceOf(Img, C.Roots[K.Root].Arch);
-    F.Dependency = K.Second;
-    F.Rule = "unique " + K.Group;
-    F.Message = conflictMessage(*S, C, K);
-    Extra[Img].push_back(std::move(F));
-  }
-  for (const shipment::UnreadableMember &U : C.Unreadable)
-    if (size_t Img = C.Roots[U.Root].Image; Img < N)
-      Extra[Img].push_back(unreadableMemberFinding(*S, C, U, sliceOf(Img, C.Roots[U.Root].Arch)));
-  if (!ForbidRuntimes.empty())
-    forbiddenRuntimes(*S, C, ForbidRuntimes, [&](const shipment::Edge &E) {
-      return E.Image < N ? &Extra[E.Image] : nullptr;
+  // What one process holds (--unique, --forbid by exports, one definer),
+  // judged over a closure CC: each finding to Put(image, finding).
+  auto processRules = [&](const shipment::Closure &CC,
+                          function_ref<void(size_t, contract::Finding)> Put) {
+    for (const shipment::Conflict &K : CC.Conflicts) {
+      size_t Img = CC.Roots[K.Root].Image;
+      if (Img >= N)
+        continue;
+      contract::Finding F;
+      F.Slice = sliceOf(Img, CC.Roots[K.Root].Arch);
+      F.Dependency = K.Second;
+      F.Rule = "unique " + K.Group;
+      F.Message = conflictMessage(*S, CC, K);
+      Put(Img, std::move(F));
+    }
+    for (const shipment::UnreadableMember &U : CC.Unreadable)
+      if (size_t Img = CC.Roots[U.Root].Image; Img < N)
+        Put(Img, unreadableMemberFinding(*S, CC, U, sliceOf(Img, CC.Roots[U.Root].Arch)));
+    if (!ForbidRuntimes.empty()) {
+      std::vector<std::vector<contract::Finding>> Forbidden(N);
+      forbiddenRuntimes(*S, CC, ForbidRuntimes, [&](const shipment::Edge &E) {
+        return E.Image < N ? &Forbidden[E.Image] : nullptr;
+      });
+      for (size_t I = 0; I < N; ++I)
+        for (contract::Finding &F : Forbidden[I])
+          Put(I, std::move(F));
+    }
+    // One definer per symbol in each closure (shipment/Definers.h): the
+    // finding is the later-loaded image's, naming the first.
+    if (OneDefiner && WithClosure) {
+      shipment::Definers D = shipment::findDuplicateDefinitions(*S, CC);
+      for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
+        if (Dup.Second < N)
+          Put(Dup.Second, definerFinding(*S, CC, Dup, sliceOf(Dup.Second, Dup.Slice)));
+      for (const shipment::UnreadableExports &U : D.Unreadable)
+        if (U.Image < N)
+          Put(U.Image, unreadableExportsFinding(*S, CC, U, sliceOf(U.Image, U.Slice)));
+    }
+  };
+  processRules(C, [&](size_t I, contract::Finding F) { Extra[I].push_back(std::move(F)); });
+  // A machine whose ld.so searches no subdirectory loads other files
+  // where this closure depends on them: its process is judged too.
+  if (std::optional<shipment::Closure> Other = baselineClosure(*S, C, UsedCO))
+    processRules(*Other, [&](size_t I, contract::Finding F) {
+      addBaselineFinding(Extra[I], std::move(F));
     });
-  // One definer per symbol in each closure (shipment/Definers.h): the
-  // finding is the later-loaded image's, naming the first.
-  if (OneDefiner && WithClosure) {
-    shipment::Definers D = shipment::findDuplicateDefinitions(*S, C);
-    for (const shipment::DuplicateDefinitions &Dup : D.Duplicates)
-      if (Dup.Second < N)
-        Extra[Dup.Second].push_back(
-            definerFinding(*S, C, Dup, sliceOf(Dup.Second, Dup.Slice)));
-    for (const shipment::UnreadableExports &U : D.Unreadable)
-      if (U.Image < N)
-        Extra[U.Image].push_back(unreadableExportsFinding(*S, C, U, sliceOf(U.Image, U.Slice)));
-  }
   if (C.Truncated) {
     ++T.Undecided;
     errs() << "linkguard: error: " << printable(Path)

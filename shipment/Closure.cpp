@@ -347,6 +347,7 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   // 3. The kept roots, renumbered.
   Closure Out;
   Out.Truncated = Scratch.Truncated;
+  Out.SubdirectoryDependent = Scratch.SubdirectoryDependent;
   for (size_t RI = 0; RI < Scratch.Roots.size(); ++RI) {
     if (!Keep[RI])
       continue;

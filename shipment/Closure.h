@@ -82,6 +82,12 @@ struct ClosureOptions {
   /// Every edge keeps the candidates its search tried (inspect --tree
   /// --why); otherwise only a finding's (a violation or unknown) are kept.
   bool KeepTries = false;
+  /// false: ld.so as a machine that searches no glibc-hwcaps or legacy
+  /// subdirectory (an x86-64 baseline CPU, glibc 2.37 on) resolves. Where
+  /// a closure is SubdirectoryDependent, the rules that judge what one
+  /// process holds (--forbid by exports, --unique, one definer) judge that
+  /// machine's closure too (commands/Check.cpp).
+  bool Subdirectories = true;
 };
 
 struct Edge {
@@ -170,6 +176,9 @@ struct Closure {
   std::vector<Conflict> Conflicts;
   std::vector<UnreadableMember> Unreadable;
   bool Truncated = false; // MaxEdges reached
+  /// Some edge loads another file (or none) on a machine whose ld.so
+  /// searches no subdirectory (ClosureOptions::Subdirectories).
+  bool SubdirectoryDependent = false;
   size_t WhyLeft = MaxWhyPerClosure; // candidates that may still be listed
 };
 

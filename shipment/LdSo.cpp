@@ -860,6 +860,7 @@ struct LdSo : ResolverState {
       }
       const bool Ends = T.Is == Try::What::Fatal || T.Is == Try::What::Blocks;
       if (Se.HitOptional && (!Se.Base || Se.OptionalDiffers)) {
+        C.SubdirectoryDependent = true;
         placeEdge(E, Outcome::HostDependent,
               (Ends ? "stops at " + Se.HitRaw + " through " + Se.HitLabel + " (" + T.Why +
                           ", and the load fails)"
@@ -1256,7 +1257,8 @@ void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RI, 
   L.Want.Arch = S.images()[Img].Info.Slices.empty() ? "" : S.images()[Img].Info.Slices[0].Arch;
   if (!K && L.Want.Arch == "x86_64")
     L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_X86_64;
-  L.Optional = optionalSubdirs(L.Want);
+  if (O.Subdirectories)
+    L.Optional = optionalSubdirs(L.Want);
   L.run();
 }
 

@@ -374,5 +374,59 @@ PY
   "$LINKGUARD_BIN" check --unique openmp t >unique.out 2>&1; st=$?
   expect_equal "$st" 1 "two OpenMP runtimes where ld.so loads the directory's copy ($(cat unique.out))"
   expect_contains "$(cat unique.out)" "t/dep/libX.so"
+
+  TEST "review: where a glibc-hwcaps copy differs, what one process holds is judged on the machine that loads the directory's copy too"
+  # lib/glibc-hwcaps/x86-64-v3/libE.so.3 is a plain library; lib/libE.so.3,
+  # which a CPU below x86-64-v3 loads, defines GOMP_parallel, needs a
+  # renamed libgomp (dep/libX.so) and defines dup_sym as libD.so does.
+  # Before, each rule judged this CPU's closure only: --forbid openmp,
+  # --unique openmp and one definer all held.
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v3 t/dep t/bin
+  echo 'int f_v3(void){return 0;}' >v3.c
+  "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 v3.c -Wl,-soname,libE.so.3 ||
+    test_failed "v3 copy"
+  echo 'void GOMP_parallel(void){}' >g.c
+  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
+  echo 'void __kmpc_fork_call(void){}' >k.c
+  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  echo 'int dup_sym(void){return 1;}' >d.c
+  "$CLANG" -shared -fPIC -o t/lib/libD.so d.c -Wl,-soname,libD.so || test_failed libD.so
+  echo 'void GOMP_parallel(void){} int dup_sym(void){return 2;}' >e.c
+  "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 -Lt/dep -Wl,--no-as-needed \
+    -l:libX.so -Wl,-rpath,'$ORIGIN/../dep' -Wl,--enable-new-dtags || test_failed libE.so.3
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libD.so -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  # The real ld.so, as a CPU below x86-64-v3 (no glibc-hwcaps level searched).
+  /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v2 --list t/bin/app >list.out 2>&1
+  expect_contains "$(cat list.out)" "t/bin/../lib/libE.so.3" "a v2 machine loads the directory's copy"
+  expect_contains "$(cat list.out)" "dep/libX.so"
+  local suffix="(on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory)"
+  for what in t t/bin/app; do
+    "$LINKGUARD_BIN" check --forbid openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 1 "--forbid openmp $what ($(cat out.txt))"
+    expect_contains "$(cat out.txt)" "t/lib/libE.so.3) is an openmp runtime by its exports: it defines GOMP_parallel, and 'openmp' is forbidden $suffix"
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
+    expect_contains "$(cat out.txt)" "$suffix"
+    expect_contains "$(cat out.txt)" "t/dep/libX.so"
+  done
+  "$LINKGUARD_BIN" check --portable t >out.txt 2>&1; st=$?
+  expect_equal "$st" 1 "--portable ($(cat out.txt))"
+  expect_contains "$(cat out.txt)" "dup_sym"
+  expect_contains "$(cat out.txt)" "$suffix"
+  # What both machines' processes hold is said once, unmarked: u's app
+  # loads libomp.so and a renamed libgomp itself, and libE.so.3 differs
+  # by machine (both copies plain).
+  mkdir -p u/lib/glibc-hwcaps/x86-64-v3 u/bin
+  cp t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 u/lib/glibc-hwcaps/x86-64-v3/
+  "$CLANG" -shared -fPIC -o u/lib/libE.so.3 v3.c -Wl,-soname,libE.so.3 || test_failed "u's libE.so.3"
+  cp t/lib/libomp.so t/dep/libX.so u/lib/
+  "$CLANG" -o u/bin/app m.c -Lu/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building u's app"
+  "$LINKGUARD_BIN" check --unique openmp u >out.txt 2>&1; st=$?
+  expect_equal "$st" 1 "--unique openmp u ($(cat out.txt))"
+  expect_equal "$(grep -c 'holds two openmp runtimes' out.txt)" 1 "said once ($(cat out.txt))"
+  expect_not_contains "$(cat out.txt)" "$suffix"
 }
 
