@@ -366,7 +366,7 @@ int runTryLoad(const std::vector<std::string> &Args) {
   };
   if (!Target)
     return fail(Target.takeError());
-  auto Facts = tryload::readLibraryFacts(Target->Library);
+  auto Facts = tryload::readLibraryFacts(Target->Library, /*WithMarkers=*/true);
   if (!Facts)
     return fail(Facts.takeError());
   if (!Facts->NotLoadableHere.empty())

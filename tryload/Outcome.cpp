@@ -85,7 +85,7 @@ struct Seen {
 
 } // namespace
 
-llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path) {
+llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path, bool WithMarkers) {
   LibraryFacts F;
   F.Path = Path;
   struct stat St;
@@ -102,12 +102,20 @@ llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path) {
   F.Inode = static_cast<uint64_t>(St.st_ino);
   objlib::ReadOptions Opts;
   Opts.ListImportsOf = [](llvm::StringRef) { return false; };
+  if (WithMarkers) {
+    Opts.Exports = true;
+    Opts.ExportsAmong = libnames::runtimeMarkerNames();
+  }
   llvm::Expected<objlib::BinaryInfo> B = objlib::readBinary(Path, Opts);
   if (!B)
     return B.takeError();
   if (B->Slices.empty())
     return F;
   F.MachO = B->Fmt == objlib::Format::MachO;
+  if (WithMarkers) {
+    F.Defines = hostSlice(*B).Exports;
+    F.DefinesProblem = hostSlice(*B).ExportsProblem;
+  }
   std::string Archs;
   for (const objlib::Slice &S : B->Slices)
     Archs += (Archs.empty() ? "" : ", ") + S.Arch;
@@ -210,15 +218,25 @@ std::optional<std::string> sonameOnDisk(const MappedFile &F) {
 }
 
 std::vector<std::string> markersOnDisk(const MappedFile &F, std::string &Problem) {
-  // A mapping with no file to read (the kernel's, a memfd, a deleted or
-  // replaced file: the one linkguard wrote a member to and removed, too)
-  // defines what the report says of it only.
+  // A mapping with no file to read, or whose path names another file or
+  // none by now (replaced or removed since it was mapped): what it
+  // defines is unknown (fail closed, never "not a runtime"). The library
+  // itself is judged by what linkguard read of it before the run
+  // (LibraryFacts::Defines).
   struct stat St;
-  if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
+  if (unnamed(F.Path)) {
+    Problem = "it is mapped from no file linkguard can name (a memfd, a deleted file)";
     return {};
+  }
+  if (::stat(F.Path.c_str(), &St) != 0) {
+    Problem = "it was removed since it was mapped (" + std::string(std::strerror(errno)) + ")";
+    return {};
+  }
 #if defined(__linux__)
-  if (!F.sameFile(major(St.st_dev), minor(St.st_dev), St.st_ino))
+  if (!F.sameFile(major(St.st_dev), minor(St.st_dev), St.st_ino)) {
+    Problem = "its path names another file now: it was replaced since it was mapped";
     return {};
+  }
 #endif
   objlib::ReadOptions Opts;
   Opts.Imports = false;
@@ -407,7 +425,12 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
     if (!Spec.Forbid.empty() || RequireByExports)
       for (size_t I = 0; I < Images.size(); ++I) {
         contract::LoadedImage &Named = V.Images[I].Image;
-        Named.Defines = Defines(Images[I].File, Named.DefinesProblem);
+        if (V.Images[I].From == Origin::Library) {
+          Named.Defines = Lib.Defines;
+          Named.DefinesProblem = Lib.DefinesProblem;
+        } else {
+          Named.Defines = Defines(Images[I].File, Named.DefinesProblem);
+        }
         ForRequire[I].Defines = Named.Defines;
         ForRequire[I].DefinesProblem = Named.DefinesProblem;
       }
@@ -496,7 +519,12 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
         MappedImage &M = V.Images[I];
         MappedFile F;
         F.Path = M.Image.RealPath.empty() ? M.Image.Path : M.Image.RealPath;
-        M.Image.Defines = Defines(F, M.Image.DefinesProblem);
+        if (M.From == Origin::Library) {
+          M.Image.Defines = Lib.Defines;
+          M.Image.DefinesProblem = Lib.DefinesProblem;
+        } else {
+          M.Image.Defines = Defines(F, M.Image.DefinesProblem);
+        }
         ForRequire[I].Defines = M.Image.Defines;
         ForRequire[I].DefinesProblem = M.Image.DefinesProblem;
       }

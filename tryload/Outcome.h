@@ -68,10 +68,19 @@ struct LibraryFacts {
   /// (arm64); Linux loads ELF only"), or empty.
   std::string NotLoadableHere;
   bool MachO = false; // the file's format (ELF otherwise)
+  /// The runtime entry points it defines (libnames::runtimeMarkers), read
+  /// with its identity before the run (WithMarkers): the library's own
+  /// image is judged by these, not by a read of its path after the run
+  /// (a zip member's temporary copy is removed by then). DefinesProblem:
+  /// why they could not be read.
+  std::vector<std::string> Defines;
+  std::string DefinesProblem;
 };
 
-/// Reads Path's identity and its needed libraries (its first slice).
-llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path);
+/// Reads Path's identity and its needed libraries (its first slice), and
+/// with WithMarkers what it defines among the runtime markers.
+llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path,
+                                              bool WithMarkers = false);
 
 /// The SONAME (ELF) or install name (Mach-O) of a mapped file, read from
 /// the file at its path only if that is still the same file; else nothing.

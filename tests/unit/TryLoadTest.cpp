@@ -11,6 +11,11 @@
 #include "tryload/Run.h"
 
 #include "tests/unit/support/Catch.h"
+#include "tests/unit/support/TempTree.h"
+
+#include <cstdio>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 using namespace linkguard;
 using namespace linkguard::tryload;
@@ -290,6 +295,9 @@ LoaderRun watched(const std::string &Report,
 }
 
 std::optional<std::string> noSoname(const MappedFile &) { return std::nullopt; }
+/// The fake maps' files, which do not exist here, as files that define no
+/// runtime marker (markersOnDisk would say they were removed since mapped).
+std::vector<std::string> definesNothing(const MappedFile &, std::string &) { return {}; }
 
 } // namespace
 
@@ -317,7 +325,7 @@ TEST_CASE("try-load: a watched run rests on the maps, not on the report",
   // The maps show libgomp mapped: broken, whatever the report says.
   std::string Forged = rec({"load", "ok"}) + rec({"end"});
   TryLoadVerdict V = judgeRun(watched(Forged, {Before, Loaded + GompMaps}),
-                              model(), std::nullopt, forbidOpenMP(), noSoname);
+                              model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Broken);
   REQUIRE(V.Images.size() == 4);
   CHECK(V.Images[2].From == Origin::Library);
@@ -326,7 +334,7 @@ TEST_CASE("try-load: a watched run rests on the maps, not on the report",
 
   // The report claims a load the parent never saw: the library wrote it and
   // ended the process before the loader's stop.
-  V = judgeRun(watched(Forged, {Before}), model(), std::nullopt, {}, noSoname);
+  V = judgeRun(watched(Forged, {Before}), model(), std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
   CHECK_THAT(V.Problem, Catch::StartsWith("report incomplete: ") &&
                             Catch::Contains("never showed it mapped"));
@@ -334,14 +342,14 @@ TEST_CASE("try-load: a watched run rests on the maps, not on the report",
   // The library closed the report's descriptor: it loaded, but the report
   // stops at the baseline.
   V = judgeRun(watched(rec({"baseline", Loader, Loader}), {Before, Loaded}),
-               model(), std::nullopt, {}, noSoname);
+               model(), std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
   CHECK_THAT(V.Problem, Catch::Contains("stops before the load"));
 
   // A library that unmapped what it needs: the needed library is in no map.
   std::string Report = rec({"load", "ok"}) + rec({"end"});
   V = judgeRun(watched(Report, {Before, Loaded}), model({"libgomp.so.1"}),
-               std::nullopt, {}, noSoname);
+               std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
   CHECK_THAT(V.Problem, Catch::Contains("needs libgomp.so.1"));
   // Mapped under its real name, found by its SONAME.
@@ -351,11 +359,11 @@ TEST_CASE("try-load: a watched run rests on the maps, not on the report",
         if (F.Path == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0")
           return std::string("libgomp.so.1");
         return std::nullopt;
-      });
+      }, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Holds);
   // By file name.
   V = judgeRun(watched(Report, {Before, Loaded}),
-               model({"libc.so.6", "/m/model.so"}), std::nullopt, {}, noSoname);
+               model({"libc.so.6", "/m/model.so"}), std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Holds);
 
   // The report names an image the kernel never showed.
@@ -364,7 +372,7 @@ TEST_CASE("try-load: a watched run rests on the maps, not on the report",
                                 "/x/libfake.so"}) +
                            rec({"end"}),
                        {Before, Loaded}),
-               model(), std::nullopt, {}, noSoname);
+               model(), std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
   CHECK_THAT(V.Problem, Catch::Contains("/x/libfake.so"));
 
@@ -372,21 +380,21 @@ TEST_CASE("try-load: a watched run rests on the maps, not on the report",
   std::string Memfd =
       mapsLine("r-xp", "00:01", 7, "/memfd:libgomp.so.1 (deleted)");
   V = judgeRun(watched(Report, {Before, Loaded + Memfd}), model(), std::nullopt,
-               forbidOpenMP(), noSoname);
+               forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
   CHECK_THAT(V.Problem, Catch::Contains("/memfd:libgomp.so.1 (deleted)"));
   V = judgeRun(watched(Report, {Before, Loaded + Memfd}), model(), std::nullopt,
-               {}, noSoname);
+               {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Holds);
 
   // Garbage on the report's descriptor: not a bug in linkguard, incomplete.
   V = judgeRun(watched("x:y\n", {Before, Loaded}), model(), std::nullopt, {},
-               noSoname);
+               noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
 
   // A library unmapped before the last stop still counts: the union.
   V = judgeRun(watched(Report + "", {Before, Loaded + GompMaps, Loaded}),
-               model(), std::nullopt, forbidOpenMP(), noSoname);
+               model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Broken);
 
   // --require is met by the names the parent read, never by the report's.
@@ -397,14 +405,14 @@ TEST_CASE("try-load: a watched run rests on the maps, not on the report",
                                 "/usr/lib/x86_64-linux-gnu/libc.so.6"}) +
                            rec({"end"}),
                        {Before, Loaded}),
-               model(), std::nullopt, Require, noSoname);
+               model(), std::nullopt, Require, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Broken);
 
   // "Returned" from the report, but no stop after the call.
   V = judgeRun(watched(rec({"load", "ok"}) + rec({"call", "ok", "0"}) +
                            rec({"end"}),
                        {Before, Loaded}),
-               model(), std::string("f"), {}, noSoname);
+               model(), std::string("f"), {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
 }
 
@@ -429,7 +437,7 @@ TEST_CASE("try-load: a traced run judges every mapping with code as it was made"
   Run.Traced = true;
   MappedFile Gomp = parseMaps(GompMaps).front();
   Run.Mapped.push_back({Gomp, 1});
-  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Broken);
   REQUIRE(V.Images.size() == 4);
   CHECK(V.Images[3].Image.RealPath == Gomp.Path);
@@ -440,15 +448,15 @@ TEST_CASE("try-load: a traced run judges every mapping with code as it was made"
   Run = watched(Report, {Before, Loaded});
   Run.Traced = true;
   Run.TraceProblem = "a mapping with code was changed by another thread";
-  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Incomplete);
   CHECK_THAT(V.Problem, Catch::Contains("changed by another thread"));
-  V = judgeRun(Run, model(), std::nullopt, {}, noSoname);
+  V = judgeRun(Run, model(), std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Holds);
 
   // Untraced (ptrace refused): holds, and says what it could not see.
   Run = watched(Report, {Before, Loaded});
-  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Holds);
   CHECK_THAT(V.Note, Catch::Contains("could not trace the loader"));
 }
@@ -462,7 +470,7 @@ TEST_CASE("try-load: a thread or process that asked to run untraced: undecided (
   LoaderRun Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded});
   Run.Traced = true;
   Run.Untraced = Untraced;
-  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Undecided);
   CHECK(std::string(outcomeName(V.What)) == "undecided");
   CHECK(V.Problem == "undecided: " + Untraced);
@@ -472,7 +480,7 @@ TEST_CASE("try-load: a thread or process that asked to run untraced: undecided (
                 {Before});
   Run.Traced = true;
   Run.Untraced = Untraced;
-  V = judgeRun(Run, model(), std::nullopt, {}, noSoname);
+  V = judgeRun(Run, model(), std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Undecided);
   CHECK(V.Note == "load-failed: libx.so: cannot open shared object file");
   // A --call that failed after the refusal: undecided too.
@@ -480,14 +488,14 @@ TEST_CASE("try-load: a thread or process that asked to run untraced: undecided (
                 {Before, Loaded, Loaded});
   Run.Traced = true;
   Run.Untraced = Untraced;
-  V = judgeRun(Run, model(), std::string("ok"), {}, noSoname);
+  V = judgeRun(Run, model(), std::string("ok"), {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Undecided);
   CHECK_THAT(V.Note, Catch::Contains("call-failed: ok returned 3"));
   // Incomplete: its problem, as it was, is the note.
   Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded});
   Run.Traced = true;
   Run.Untraced = Untraced;
-  V = judgeRun(Run, model({"libgomp.so.1"}), std::nullopt, {}, noSoname);
+  V = judgeRun(Run, model({"libgomp.so.1"}), std::nullopt, {}, noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Undecided);
   CHECK(V.Note == "report incomplete: the library needs libgomp.so.1, and no image mapped in "
                   "the process is it");
@@ -495,7 +503,7 @@ TEST_CASE("try-load: a thread or process that asked to run untraced: undecided (
   Run = watched(rec({"load", "ok"}) + rec({"end"}), {Before, Loaded + GompMaps});
   Run.Traced = true;
   Run.Untraced = Untraced;
-  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname);
+  V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Broken);
   CHECK(V.Note == "undecided besides: " + Untraced);
 }
@@ -511,12 +519,12 @@ TEST_CASE("try-load: --forbid matches a mapped file's SONAME, not only its names
       return std::string("libgomp.so.1");
     return std::nullopt;
   };
-  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), Soname);
+  TryLoadVerdict V = judgeRun(Run, model(), std::nullopt, forbidOpenMP(), Soname, neededOnDisk, definesNothing);
   CHECK(V.What == Outcome::Broken);
   REQUIRE(V.Contract.violations() == 1);
   CHECK_THAT(V.Contract.Findings.front().Message,
              Catch::StartsWith("libgomp.so.1 (/opt/evil/innocent.so) is mapped"));
-  CHECK(judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname).What ==
+  CHECK(judgeRun(Run, model(), std::nullopt, forbidOpenMP(), noSoname, neededOnDisk, definesNothing).What ==
         Outcome::Holds);
 }
 
@@ -536,7 +544,7 @@ TEST_CASE("try-load: one image is one finding and names what brought it in (issu
   // link), and matched by its path and its SONAME: one image, one finding.
   const std::string Link = mapsLine("r-xp", "08:01", 12, "/opt/libgomp-copy.so.1");
   TryLoadVerdict V = judgeRun(watched(Report, {Before, Loaded + GompMaps, Loaded + Link}), M,
-                              std::nullopt, forbidOpenMP(), soname, noNeeded);
+                              std::nullopt, forbidOpenMP(), soname, noNeeded, definesNothing);
   CHECK(V.What == Outcome::Broken);
   REQUIRE(V.Contract.Findings.size() == 1);
   CHECK(V.Contract.violations() == 1);
@@ -556,7 +564,7 @@ TEST_CASE("try-load: one image is one finding and names what brought it in (issu
                  return P == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0"
                             ? std::vector<std::string>{"libomp.so.5"}
                             : std::vector<std::string>();
-               });
+               }, definesNothing);
   REQUIRE(V.Images.size() == 5);
   CHECK(V.Images[4].Image.Via == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
   CHECK(V.Contract.Findings.size() == 2);
@@ -566,7 +574,7 @@ TEST_CASE("try-load: one image is one finding and names what brought it in (issu
                       rec({"image", "loaded", "/usr/lib/x86_64-linux-gnu/libomp.so.5", Omp}) +
                       rec({"end"});
   V = judgeRun(run(Twice), model({"libomp.so.5"}), std::nullopt, forbidOpenMP(), noSoname,
-               noNeeded);
+               noNeeded, definesNothing);
   CHECK(V.What == Outcome::Broken);
   CHECK(V.Contract.Findings.size() == 1);
   CHECK(V.Images.size() == 4);
@@ -666,4 +674,72 @@ TEST_CASE("try-load: --require openmp is met by a runtime under another name, an
   V = judgeRun(run(Listed), model(), std::nullopt, Require, noSoname, noNeeded, defines);
   CHECK(V.What == Outcome::Holds);
   CHECK(V.Contract.Findings.empty());
+}
+
+TEST_CASE("try-load: a mapped file replaced or removed since is unknown, never 'not a runtime'; "
+          "the library by what linkguard read of it before the run",
+          "[tryload]") {
+  // What a file defines is read from its path only while the path names
+  // the file that was mapped (device and inode).
+  testsupport::TempTree T;
+  const std::string Path = T.file("lib/libplain.so", "not a library, and never read");
+  auto mapped = [](const std::string &P) {
+    struct stat St {};
+    REQUIRE(::stat(P.c_str(), &St) == 0);
+    MappedFile F;
+    F.Path = P;
+    F.Major = major(St.st_dev);
+    F.Minor = minor(St.st_dev);
+    F.Inode = St.st_ino;
+    F.Executable = true;
+    return F;
+  };
+  const MappedFile Was = mapped(Path);
+  std::string Problem;
+  // Another file renamed over it (a neutral library in place of a runtime).
+  const std::string Other = T.file("lib/other.so", "another file");
+  REQUIRE(std::rename(Other.c_str(), Path.c_str()) == 0);
+  CHECK(markersOnDisk(Was, Problem).empty());
+  CHECK(Problem == "its path names another file now: it was replaced since it was mapped");
+  // Removed.
+  Problem.clear();
+  REQUIRE(std::remove(Path.c_str()) == 0);
+  CHECK(markersOnDisk(Was, Problem).empty());
+  CHECK_THAT(Problem, Catch::StartsWith("it was removed since it was mapped ("));
+  // No file to name.
+  Problem.clear();
+  MappedFile Memfd = Was;
+  Memfd.Path = "/memfd:jit (deleted)";
+  CHECK(markersOnDisk(Memfd, Problem).empty());
+  CHECK(Problem == "it is mapped from no file linkguard can name (a memfd, a deleted file)");
+  // The same file: read (a file that is no binary is a problem of its own).
+  Problem.clear();
+  const std::string Same = T.file("lib/same.so", "not a binary either");
+  (void)markersOnDisk(mapped(Same), Problem);
+  CHECK_THAT(Problem, !Catch::Contains("replaced") && !Catch::Contains("removed"));
+
+  // --forbid openmp over a run whose dependency was swapped afterwards:
+  // undecided; the library's own image by LibraryFacts::Defines.
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  const std::string Report = rec({"load", "ok"}) + rec({"end"});
+  const std::string Swapped = mapsLine("r-xp", "08:01", 13, Path);
+  TryLoadVerdict V = judgeRun(watched(Report, {Before, Loaded + Swapped}), model(), std::nullopt,
+                              forbidOpenMP(), noSoname, neededOnDisk,
+                              [&](const MappedFile &F, std::string &Why) {
+                                if (F.Path == Path)
+                                  return markersOnDisk(F, Why);
+                                return definesNothing(F, Why);
+                              });
+  CHECK(V.What == Outcome::Undecided);
+  CHECK_THAT(V.Problem, Catch::Contains(Path + " is mapped in the process"));
+  CHECK_THAT(V.Problem, Catch::Contains("it was removed since it was mapped"));
+  LibraryFacts Runtime = model();
+  Runtime.Defines = {"GOMP_parallel"};
+  V = judgeRun(watched(Report, {Before, Loaded}), Runtime, std::nullopt, forbidOpenMP(),
+               noSoname, neededOnDisk, definesNothing);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Contract.Findings.size() == 1);
+  CHECK_THAT(V.Contract.Findings[0].Message,
+             Catch::Contains("/m/model.so, an openmp runtime by its exports (it defines "
+                             "GOMP_parallel)"));
 }
