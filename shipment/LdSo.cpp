@@ -531,6 +531,8 @@ struct LdSo : ResolverState {
     /// the path it was opened by (its $ORIGIN, a name it answers to).
     std::optional<size_t> BaseImage;
     std::string BaseRaw;
+    /// The baseline machine's candidate ends its load there: which, and why.
+    std::string BaseStops;
     bool ListGivenUp = false;
     /// Make: the try's text, built only when it is listed (a search of
     /// thousands of entries costs no string for the ones only counted).
@@ -705,9 +707,11 @@ struct LdSo : ResolverState {
       }
       if (IsOptional)
         return false; // the baseline machine goes on to the directory itself
-      if (Se.HitOptional && T.Is == Try::What::Found) {
+      if (Se.HitOptional && (T.Is == Try::What::Found || T.Is == Try::What::AbsLink)) {
         Se.BaseImage = T.Image;
         Se.BaseRaw = Raw;
+      } else if (Se.HitOptional && (T.Is == Try::What::Fatal || T.Is == Try::What::Blocks)) {
+        Se.BaseStops = Raw + " (" + T.Why + ")";
       }
       Se.Base = true;
       return true;
@@ -859,6 +863,17 @@ struct LdSo : ResolverState {
         return;
       }
       const bool Ends = T.Is == Try::What::Fatal || T.Is == Try::What::Blocks;
+      if (Se.HitOptional && Ends && !Se.BaseStops.empty()) {
+        // Every machine stops: this one at the subdirectory's copy, the
+        // baseline one at the directory's.
+        placeEdge(E, Outcome::Unresolved,
+              "ld.so stops at " + Se.HitRaw + " through " + Se.HitLabel + " (" + T.Why +
+                  ") on machines whose ld.so searches that subdirectory, and at " +
+                  Se.BaseStops + " on the others: the load fails on every machine" +
+                  Se.Tried.text(),
+              "remove both from the shipment, or ship the library there");
+        return;
+      }
       if (Se.HitOptional && (!Se.Base || Se.OptionalDiffers)) {
         C.SubdirectoryDependent = true;
         placeEdge(E, Outcome::HostDependent,
@@ -866,8 +881,12 @@ struct LdSo : ResolverState {
                           ", and the load fails)"
                     : "resolves to " + Se.HitRaw + " through " + Se.HitLabel) +
                   " only on machines whose ld.so searches that subdirectory (glibc-hwcaps "
-                  "by CPU level; tls/, x86_64/, haswell/ before glibc 2.37); others load " +
-                  (Se.Base ? "another file" : "no file of the tree") + Se.Tried.text(),
+                  "by CPU level; tls/, x86_64/, haswell/ before glibc 2.37); " +
+                  (!Se.BaseStops.empty() ? "others stop at " + Se.BaseStops +
+                                               ", and the load fails there"
+                   : Se.Base             ? std::string("others load another file")
+                                         : std::string("others load no file of the tree")) +
+                  Se.Tried.text(),
               Ends ? "remove " + Se.HitRaw + " from the shipment"
                    : std::string("ship one copy, in the directory itself, or make every "
                                  "subdirectory copy a build of the same library (then judge "

@@ -428,5 +428,24 @@ PY
   expect_equal "$st" 1 "--unique openmp u ($(cat out.txt))"
   expect_equal "$(grep -c 'holds two openmp runtimes' out.txt)" 1 "said once ($(cat out.txt))"
   expect_not_contains "$(cat out.txt)" "$suffix"
+
+  TEST "review: a legacy copy and the directory's own both not loadable: the load fails on every machine, not host-dependent"
+  mkdir -p t/lib/x86_64 t/bin
+  echo 'not a library' >t/lib/x86_64/libE.so.3
+  echo 'nor this' >t/lib/libE.so.3
+  ldso_lib stub libE.so.3 libE.so.3
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lstub -Wl,--no-as-needed -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  t/bin/app 2>ld.err; st=$?
+  expect_equal "$st" 127 "ld.so fails ($(cat ld.err))"
+  for mask in none x86-64-v2; do
+    /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask "$mask" --list t/bin/app >/dev/null 2>&1
+    expect_equal "$?" 127 "ld.so --glibc-hwcaps-mask $mask fails too"
+  done
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+  expect_contains "$(cat tree.out)" "the load fails on every machine"
+  "$LINKGUARD_BIN" inspect --tree --json t >tree.json
+  expect_contains "$(cat tree.json)" '"placement": "unresolved"'
 }
 
