@@ -345,19 +345,21 @@ std::vector<std::string> imageNames(const shipment::Shipment &S, size_t I,
   return Out;
 }
 
-/// Where C loads another file (or none) on a machine whose ld.so searches
-/// no glibc-hwcaps or legacy subdirectory (Closure::SubdirectoryDependent):
-/// that machine's closure, for the rules that judge what one process
-/// holds. A machine of each intermediate CPU level is not judged apart.
-std::optional<shipment::Closure> baselineClosure(shipment::Shipment &S,
-                                                 const shipment::Closure &C,
-                                                 const shipment::ClosureOptions &CO) {
-  if (!C.SubdirectoryDependent || !CO.Subdirectories)
-    return std::nullopt;
-  shipment::ClosureOptions Baseline = CO;
-  Baseline.Subdirectories = false;
-  Baseline.KeepTries = false;
-  return shipment::computeClosure(S, Baseline);
+/// Unknown, rule Rule: C (or the baseline machine's, Other) was cut short
+/// by the search bound, so what the process holds is not known.
+void truncatedFinding(std::vector<contract::Finding> &Out, const std::string &Path,
+                      const std::string &Rule, const shipment::Closure &C,
+                      const shipment::Closure *Other, size_t MaxEdges) {
+  if (!C.Truncated && !(Other && Other->Truncated))
+    return;
+  contract::Finding F;
+  F.Kind = contract::FindingKind::Unknown;
+  F.Rule = Rule;
+  F.Message = "the load closure of " + Path +
+              (C.Truncated ? "" : " on a machine whose ld.so searches no subdirectory") +
+              " is too large to resolve (more than " + std::to_string(MaxEdges) +
+              " dependencies, search entries x names, candidates and links tried): undecided";
+  Out.push_back(std::move(F));
 }
 
 /// A finding of the baseline machine's closure (baselineClosure): said
@@ -366,7 +368,7 @@ void addBaselineFinding(std::vector<contract::Finding> &Out, contract::Finding F
   for (const contract::Finding &G : Out)
     if (G.Rule == F.Rule && G.Dependency == F.Dependency && G.Message == F.Message)
       return;
-  F.Message += " (on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory)";
+  F.Message += shipment::BaselineMachineNote;
   Out.push_back(std::move(F));
 }
 
@@ -450,8 +452,11 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
           Put(unreadableExportsFinding(**S, CC, U, Universal ? U.Slice : std::string()));
     };
     definers(C, [&](contract::Finding F) { Out.Findings.push_back(std::move(F)); });
-    if (std::optional<shipment::Closure> Other = baselineClosure(**S, C, CO))
+    if (std::optional<shipment::Closure> Other = shipment::baselineClosure(**S, C, CO)) {
       definers(*Other, [&](contract::Finding F) { addBaselineFinding(Out.Findings, std::move(F)); });
+      if (!C.Truncated)
+        truncatedFinding(Out.Findings, Path, "one-definer", C, &*Other, CO.MaxEdges);
+    }
   }
   if (C.Truncated) {
     contract::Finding F;
@@ -750,7 +755,8 @@ std::vector<contract::Finding> fileForbiddenRuntimes(const std::string &Path,
   forbiddenRuntimes(**S, C, Groups, [&](const shipment::Edge &E) {
     return C.Roots[E.Root].Image == 0 && E.Image == 0 ? &Out : nullptr;
   });
-  if (std::optional<shipment::Closure> Other = baselineClosure(**S, C, CO)) {
+  std::optional<shipment::Closure> Other = shipment::baselineClosure(**S, C, CO);
+  if (Other) {
     std::vector<contract::Finding> More;
     forbiddenRuntimes(**S, *Other, Groups, [&](const shipment::Edge &E) {
       return Other->Roots[E.Root].Image == 0 && E.Image == 0 ? &More : nullptr;
@@ -758,6 +764,8 @@ std::vector<contract::Finding> fileForbiddenRuntimes(const std::string &Path,
     for (contract::Finding &F : More)
       addBaselineFinding(Out, std::move(F));
   }
+  for (const std::string &G : Groups)
+    truncatedFinding(Out, Path, "forbid " + G, C, Other ? &*Other : nullptr, CO.MaxEdges);
   return Out;
 }
 
@@ -795,9 +803,11 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);
   uniqueFindings(**S, C, 0, [&](contract::Finding F) { Out.push_back(std::move(F)); });
-  if (std::optional<shipment::Closure> Other = baselineClosure(**S, C, CO))
+  std::optional<shipment::Closure> Other = shipment::baselineClosure(**S, C, CO);
+  if (Other)
     uniqueFindings(**S, *Other, 0,
                    [&](contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
+  truncatedFinding(Out, Path, "unique", C, Other ? &*Other : nullptr, CO.MaxEdges);
   return Out;
 }
 
@@ -833,7 +843,7 @@ public:
       } else {
         S = std::move(*Z);
         C = shipment::computeClosure(*S, CO);
-        Other = baselineClosure(*S, C, CO);
+        Other = shipment::baselineClosure(*S, C, CO);
       }
     }
     if (!S) {
@@ -856,6 +866,7 @@ public:
     if (Other)
       uniqueFindings(*S, *Other, *Me,
                      [&](contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
+    truncatedFinding(Out, Path, "unique", C, Other ? &*Other : nullptr, CO.MaxEdges);
     return Out;
   }
 
@@ -1032,15 +1043,21 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   };
   processRules(C, [&](size_t I, contract::Finding F) { Extra[I].push_back(std::move(F)); });
   // A machine whose ld.so searches no subdirectory loads other files
-  // where this closure depends on them: its process is judged too.
-  if (std::optional<shipment::Closure> Other = baselineClosure(*S, C, UsedCO))
-    processRules(*Other, [&](size_t I, contract::Finding F) {
-      addBaselineFinding(Extra[I], std::move(F));
-    });
-  if (C.Truncated) {
+  // where this closure depends on them: its process is judged too, when a
+  // rule judges a process.
+  bool OtherTruncated = false;
+  if (!UsedCO.Unique.empty() || !ForbidRuntimes.empty() || (OneDefiner && WithClosure))
+    if (std::optional<shipment::Closure> Other = shipment::baselineClosure(*S, C, UsedCO)) {
+      processRules(*Other, [&](size_t I, contract::Finding F) {
+        addBaselineFinding(Extra[I], std::move(F));
+      });
+      OtherTruncated = Other->Truncated;
+    }
+  if (C.Truncated || OtherTruncated) {
     ++T.Undecided;
-    errs() << "linkguard: error: " << printable(Path)
-           << ": the load closure is too large to resolve (more than " << CO.MaxEdges
+    errs() << "linkguard: error: " << printable(Path) << ": the load closure"
+           << (C.Truncated ? "" : " of a machine whose ld.so searches no subdirectory")
+           << " is too large to resolve (more than " << CO.MaxEdges
            << " dependencies, search entries x names, candidates and links tried): undecided\n";
   }
   // Code signatures read the bytes: a directory's files from their path, a

@@ -19,6 +19,7 @@
 #include "commands/Printer.h"
 #include "commands/Shipments.h"
 #include "driver/ExitCode.h"
+#include "libnames/LibraryNames.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Object/MachO.h"
@@ -239,6 +240,11 @@ int inspectTree(const ParsedCommandLine &CL) {
   }
   objlib::ReadOptions Read;
   Read.Imports = false; // the closure needs names and search paths only
+  // --unique: a runtime under another name is one by what it defines, as
+  // check tells it (libnames::runtimeMarkers).
+  Read.Exports = !CO.Unique.empty();
+  if (Read.Exports)
+    Read.ExportsAmong = libnames::runtimeMarkerNames();
   json::Array Conflicts;
   for (const std::string &Path : CL.Positionals) {
     std::unique_ptr<shipment::Shipment> S = openShipment(Path, "", Read, fail);
@@ -249,8 +255,18 @@ int inspectTree(const ParsedCommandLine &CL) {
       Status = driver::toInt(driver::ExitCode::Undecided);
     for (size_t RI = 0; RI < C.Roots.size(); ++RI)
       Out->result(rootRecord(*S, C, RI, Why));
+    std::vector<std::string> Said;
+    Said.reserve(C.Conflicts.size());
     for (const shipment::Conflict &K : C.Conflicts)
-      Conflicts.push_back(conflictMessage(*S, C, K));
+      Said.push_back(conflictMessage(*S, C, K));
+    // A machine whose ld.so searches no subdirectory: its process too.
+    if (!CO.Unique.empty())
+      if (std::optional<shipment::Closure> Other = shipment::baselineClosure(*S, C, CO))
+        for (const shipment::Conflict &K : Other->Conflicts)
+          if (std::string M = conflictMessage(*S, *Other, K); !llvm::is_contained(Said, M))
+            Said.push_back(M + shipment::BaselineMachineNote);
+    for (std::string &M : Said)
+      Conflicts.push_back(std::move(M));
     if (C.Truncated && Status == 0) {
       errs() << "linkguard: error: " << printable(Path)
              << ": the load closure is too large to resolve\n";

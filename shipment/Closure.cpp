@@ -374,4 +374,13 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   return Out;
 }
 
+std::optional<Closure> baselineClosure(Shipment &S, const Closure &C, const ClosureOptions &O) {
+  if (!C.SubdirectoryDependent || !O.Subdirectories)
+    return std::nullopt;
+  ClosureOptions Baseline = O;
+  Baseline.Subdirectories = false;
+  Baseline.KeepTries = false;
+  return computeClosure(S, Baseline);
+}
+
 } // namespace linkguard::shipment

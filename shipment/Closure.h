@@ -184,6 +184,18 @@ struct Closure {
 
 Closure computeClosure(Shipment &S, const ClosureOptions &Options);
 
+/// Where C loads another file (or none) on a machine whose ld.so searches
+/// no glibc-hwcaps or legacy subdirectory (Closure::SubdirectoryDependent):
+/// that machine's closure (ClosureOptions::Subdirectories false), for the
+/// rules that judge what one process holds; nothing otherwise. A machine
+/// of each intermediate CPU level is not judged apart.
+std::optional<Closure> baselineClosure(Shipment &S, const Closure &C,
+                                       const ClosureOptions &Options);
+
+/// What a finding only baselineClosure's process has ends with.
+inline constexpr const char *BaselineMachineNote =
+    " (on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory)";
+
 /// For each walked image, why it is a root of its own ("" = none): --root
 /// (ClosureOptions::Roots) by its path under the tree or its member name,
 /// else ShippedImage::RootWhy. Unmatched: the --root patterns that named

@@ -533,6 +533,9 @@ struct LdSo : ResolverState {
     std::string BaseRaw;
     /// The baseline machine's candidate ends its load there: which, and why.
     std::string BaseStops;
+    /// After an optional Hit, another optional candidate loads (a lower
+    /// glibc-hwcaps level's copy): some machine loads a file.
+    bool LaterOptionalLoads = false;
     bool ListGivenUp = false;
     /// Make: the try's text, built only when it is listed (a search of
     /// thousands of entries costs no string for the ones only counted).
@@ -705,8 +708,12 @@ struct LdSo : ResolverState {
         // candidate: another file (or a failure).
         Se.OptionalDiffers = true;
       }
-      if (IsOptional)
+      if (IsOptional) {
+        // (The Hit itself, when it loads, is no later one, and then no
+        // machine fails: LaterOptionalLoads matters only after a failing Hit.)
+        Se.LaterOptionalLoads |= T.Is == Try::What::Found || T.Is == Try::What::AbsLink;
         return false; // the baseline machine goes on to the directory itself
+      }
       if (Se.HitOptional && (T.Is == Try::What::Found || T.Is == Try::What::AbsLink)) {
         Se.BaseImage = T.Image;
         Se.BaseRaw = Raw;
@@ -863,7 +870,8 @@ struct LdSo : ResolverState {
         return;
       }
       const bool Ends = T.Is == Try::What::Fatal || T.Is == Try::What::Blocks;
-      if (Se.HitOptional && Ends && !Se.BaseStops.empty()) {
+      if (Se.HitOptional && Ends && !Se.BaseStops.empty() && !Se.LaterOptionalLoads &&
+          Host.empty()) {
         // Every machine stops: this one at the subdirectory's copy, the
         // baseline one at the directory's.
         placeEdge(E, Outcome::Unresolved,
@@ -892,9 +900,11 @@ struct LdSo : ResolverState {
                                  "subdirectory copy a build of the same library (then judge "
                                  "each)"));
         // The closure goes on as a machine that loads a file does: this
-        // one's, else (its copy ends the load) the baseline machine's,
-        // whose image then answers later names by its SONAME.
-        if (T.Image)
+        // one's, else (its copy ends the load: open_verify or
+        // _dl_map_object_from_fd refuses it, whatever image it holds) the
+        // baseline machine's, whose image then answers later names by its
+        // SONAME.
+        if (T.Image && !Ends)
           E.Target = T.Image;
         else if (Se.BaseImage)
           E.Target = Se.BaseImage;
@@ -1172,7 +1182,13 @@ struct LdSo : ResolverState {
     if (E.Target && (E.Where == Outcome::Shipped || E.Where == Outcome::HostDependent))
       // Opened by the path of the hit it is: the baseline machine's when
       // this one's hit loads nothing (conclude).
-      load(E, X, *E.Target, Se.Hit.Image || !Se.BaseImage ? Se.HitRaw : Se.BaseRaw, Asked);
+      load(E, X, *E.Target,
+           Se.BaseImage && E.Target == Se.BaseImage &&
+                   (!Se.Hit.Image || Se.Hit.Is == Try::What::Fatal ||
+                    Se.Hit.Is == Try::What::Blocks)
+               ? Se.BaseRaw
+               : Se.HitRaw,
+           Asked);
     else if (E.Where == Outcome::System)
       SystemLoaded[Asked] = true;
     return E;

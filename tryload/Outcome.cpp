@@ -112,6 +112,7 @@ llvm::Expected<LibraryFacts> readLibraryFacts(const std::string &Path, bool With
   if (B->Slices.empty())
     return F;
   F.MachO = B->Fmt == objlib::Format::MachO;
+  F.Soname = hostSlice(*B).InstallName;
   if (WithMarkers) {
     F.Defines = hostSlice(*B).Exports;
     F.DefinesProblem = hostSlice(*B).ExportsProblem;
@@ -223,7 +224,12 @@ std::vector<std::string> markersOnDisk(const MappedFile &F, std::string &Problem
   // defines is unknown (fail closed, never "not a runtime"). The library
   // itself is judged by what linkguard read of it before the run
   // (LibraryFacts::Defines).
+  // Linux only: there the parent read the mapping's device and inode from
+  // the process's maps. macOS's report names dyld's images by path, and
+  // its system libraries are in the shared cache, no file at all: they
+  // define what the report says of them only, as before.
   struct stat St;
+#if defined(__linux__)
   if (unnamed(F.Path)) {
     Problem = "it is mapped from no file linkguard can name (a memfd, a deleted file)";
     return {};
@@ -232,11 +238,13 @@ std::vector<std::string> markersOnDisk(const MappedFile &F, std::string &Problem
     Problem = "it was removed since it was mapped (" + std::string(std::strerror(errno)) + ")";
     return {};
   }
-#if defined(__linux__)
   if (!F.sameFile(major(St.st_dev), minor(St.st_dev), St.st_ino)) {
     Problem = "its path names another file now: it was replaced since it was mapped";
     return {};
   }
+#else
+  if (unnamed(F.Path) || ::stat(F.Path.c_str(), &St) != 0)
+    return {};
 #endif
   objlib::ReadOptions Opts;
   Opts.Imports = false;
@@ -400,9 +408,11 @@ TryLoadVerdict judgeLoad(const LoaderRun &Run, const LibraryFacts &Lib,
     // file is called and whatever the process says.
     std::vector<std::optional<std::string>> SonameOf(Images.size());
     bool SonamesRead = false;
+    // The library's own from what linkguard read of it before the run (a
+    // zip member's temporary copy is removed by now).
     auto readSonames = [&] {
       for (size_t I = 0; I < Images.size() && !SonamesRead; ++I)
-        SonameOf[I] = Soname(Images[I].File);
+        SonameOf[I] = V.Images[I].From == Origin::Library ? Lib.Soname : Soname(Images[I].File);
       SonamesRead = true;
     };
     // One file is one image: the other paths it was mapped under are

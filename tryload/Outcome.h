@@ -75,6 +75,8 @@ struct LibraryFacts {
   /// why they could not be read.
   std::vector<std::string> Defines;
   std::string DefinesProblem;
+  /// Its SONAME (ELF) or install name (Mach-O), read with its identity.
+  std::optional<std::string> Soname;
 };
 
 /// Reads Path's identity and its needed libraries (its first slice), and

@@ -411,6 +411,10 @@ PY
     expect_contains "$(cat out.txt)" "$suffix"
     expect_contains "$(cat out.txt)" "t/dep/libX.so"
   done
+  # inspect --tree says what check --unique openmp says.
+  "$LINKGUARD_BIN" inspect --tree t >out.txt 2>&1
+  expect_contains "$(cat out.txt)" "conflict: the load closure of t/bin/app (x86_64) holds two openmp runtimes: t/lib/libomp.so (loaded by t/bin/app) and t/dep/libX.so"
+  expect_contains "$(cat out.txt)" "$suffix"
   "$LINKGUARD_BIN" check --portable t >out.txt 2>&1; st=$?
   expect_equal "$st" 1 "--portable ($(cat out.txt))"
   expect_contains "$(cat out.txt)" "dup_sym"
@@ -447,5 +451,70 @@ PY
   expect_contains "$(cat tree.out)" "the load fails on every machine"
   "$LINKGUARD_BIN" inspect --tree --json t >tree.json
   expect_contains "$(cat tree.json)" '"placement": "unresolved"'
+
+  TEST "review: a subdirectory copy ld.so refuses (a PIE) is not followed; its dependencies are no process's"
+  # x86-64-v3/libE.so.3 is a PIE that needs a renamed libgomp: a v3
+  # machine's ld.so refuses it (cannot dynamically load position-independent
+  # executable), every other loads the plain directory's copy. No process
+  # holds libX.so beside libomp.so.
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v3 t/dep t/bin
+  echo 'void GOMP_parallel(void){}' >g.c
+  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -fPIE -pie -o t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 m.c -Wl,-soname,libE.so.3 -Lt/dep \
+    -Wl,--no-as-needed -l:libX.so -Wl,-rpath,'$ORIGIN/../../../dep' || test_failed "the PIE copy"
+  ldso_lib t/lib libE.so.3 libE.so.3
+  echo 'void __kmpc_fork_call(void){}' >k.c
+  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v2 --list t/bin/app >list.out 2>&1
+  expect_not_contains "$(cat list.out)" "libX.so" "a v2 machine loads the plain copy"
+  for what in t t/bin/app; do
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 0 "--unique openmp $what: no process holds two ($(cat out.txt))"
+  done
+
+  TEST "review: a failing subdirectory copy is not 'every machine fails' where a lower level or an earlier absolute entry loads"
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v3 t/lib/glibc-hwcaps/x86-64-v2 t/bin
+  echo 'not a library' >t/lib/glibc-hwcaps/x86-64-v3/libE.so.3
+  echo 'nor this' >t/lib/libE.so.3
+  ldso_lib t/lib/glibc-hwcaps/x86-64-v2 libE.so.3 libE.so.3
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib/glibc-hwcaps/x86-64-v2 -Wl,--no-as-needed -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v2 --list t/bin/app >list.out 2>&1
+  expect_contains "$(cat list.out)" "x86-64-v2/libE.so.3" "a v2 machine loads the v2 copy"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+  expect_not_contains "$(cat tree.out)" "the load fails on every machine"
+  expect_contains "$(cat tree.out)" "only on machines whose ld.so searches that subdirectory"
+
+  TEST "review: --unique on a file whose other machine's closure is cut short by the search bound is undecided, not holds"
+  # libE.so.3's 2,101 DT_RUNPATH entries, the last holding its 2,100
+  # libraries, cost more than the bound (entries x names); it also needs
+  # a renamed libgomp. This CPU loads the x86-64-v3 copy (plain).
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v3 t/lib/big t/dep t/bin
+  echo 'int f_v3(void){return 0;}' >v3.c
+  "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 v3.c -Wl,-soname,libE.so.3 ||
+    test_failed "v3 copy"
+  echo 'int f_n(void){return 0;}' >n.c
+  "$CLANG" -shared -fPIC -o t/lib/big/lib1.so n.c || test_failed lib1.so
+  needed=(-l:lib1.so)
+  for i in $(seq 2 2100); do ln t/lib/big/lib1.so "t/lib/big/lib$i.so"; needed+=("-l:lib$i.so"); done
+  rp='$ORIGIN'; for i in $(seq 2100); do rp="$rp:\$ORIGIN/e$i"; done
+  rp="${rp%:*}:\$ORIGIN/big"
+  echo 'void GOMP_parallel(void){}' >g.c
+  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
+  "$CLANG" -shared -fPIC -o t/lib/libE.so.3 v3.c -Wl,-soname,libE.so.3 -Lt/lib/big -Lt/dep \
+    -Wl,--no-as-needed "${needed[@]}" -l:libX.so -Wl,-rpath,"$rp:\$ORIGIN/../dep" \
+    -Wl,--enable-new-dtags || test_failed libE.so.3
+  echo 'void __kmpc_fork_call(void){}' >k.c
+  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  "$LINKGUARD_BIN" check --unique openmp t/bin/app >out.txt 2>&1; st=$?
+  expect_equal "$st" 92 "--unique openmp t/bin/app ($(cat out.txt))"
+  expect_contains "$(cat out.txt)" "on a machine whose ld.so searches no subdirectory is too large to resolve"
 }
 

@@ -676,7 +676,7 @@ TEST_CASE("try-load: --require openmp is met by a runtime under another name, an
   CHECK(V.Contract.Findings.empty());
 }
 
-TEST_CASE("try-load: a mapped file replaced or removed since is unknown, never 'not a runtime'; "
+TEST_CASE("try-load: a mapped file replaced or removed since is unknown, never 'not a runtime', "
           "the library by what linkguard read of it before the run",
           "[tryload]") {
   // What a file defines is read from its path only while the path names
@@ -742,4 +742,19 @@ TEST_CASE("try-load: a mapped file replaced or removed since is unknown, never '
   CHECK_THAT(V.Contract.Findings[0].Message,
              Catch::Contains("/m/model.so, an openmp runtime by its exports (it defines "
                              "GOMP_parallel)"));
+}
+
+TEST_CASE("try-load: the library's own SONAME is the one linkguard read before the run, as a zip "
+          "member's temporary copy is gone by then",
+          "[tryload]") {
+  const std::string Before = LoaderMaps, Loaded = LoaderMaps + ModelMaps;
+  const std::string Report = rec({"load", "ok"}) + rec({"end"});
+  LibraryFacts Member = model();
+  Member.Soname = "libgomp.so.1"; // pkg.pt2!model.so, a libgomp under another name
+  // sonameOnDisk finds nothing at /m/model.so (removed): the facts decide.
+  TryLoadVerdict V = judgeRun(watched(Report, {Before, Loaded}), Member, std::nullopt,
+                              forbidOpenMP(), noSoname, neededOnDisk, definesNothing);
+  CHECK(V.What == Outcome::Broken);
+  REQUIRE(V.Contract.Findings.size() == 1);
+  CHECK_THAT(V.Contract.Findings[0].Message, Catch::StartsWith("libgomp.so.1 (/m/model.so)"));
 }
