@@ -629,6 +629,18 @@ def elf_skipped(p):
             (h[4] != 2 or struct.unpack_from("<H", h, 18)[0] != 62))
 
 
+def elf_nodlopen(p):
+    """True when P is an ELF image marked -z nodlopen (DF_1_NOOPEN): a
+    dlopen root's loader refuses it as it refuses the root's every
+    dependency (glibc _dl_map_object_from_fd)."""
+    try:
+        out = subprocess.run(["readelf-19" if shutil.which("readelf-19") else "readelf",
+                              "-dW", p], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "NOOPEN" in out
+
+
 def legacy_alternative(trace):
     """From ld.so's LD_DEBUG=libs lines: for each name it searched, each
     directory it tried (not a subdirectory of another), a legacy
@@ -881,6 +893,10 @@ def run_oracle(pool, spec, root, work, extra=()):
         # directory it searched for that name: a CPU whose ld.so searches
         # it maps that copy instead.
         alt = legacy_alternative(traces.get(rel, []))
+        # A dlopen root that fails here: a -z nodlopen copy another CPU
+        # tries fails it the same way (seed 20578), no other load.
+        if not is_exe and not ok:
+            alt = [c for c in alt if not elf_nodlopen(c)]
         if alt:
             hostdep = True
             norm["legacy-alternative"] = (None, frozenset(alt), frozenset())
