@@ -289,6 +289,19 @@ struct LdSo : ResolverState {
 
   const Slice &sliceOf(size_t I) const { return S.images()[I].Info.Slices[0]; }
 
+  /// Whether image I's own search depends on the path it was opened by:
+  /// a DT_RPATH/DT_RUNPATH entry or a DT_NEEDED name with $ORIGIN.
+  bool usesOrigin(size_t I) const {
+    const Slice &Sl = sliceOf(I);
+    for (const objlib::SearchPath &P : Sl.SearchPaths)
+      if (StringRef(P.Path).contains("ORIGIN"))
+        return true;
+    for (const objlib::Dependency &D : Sl.Dependencies)
+      if (StringRef(D.Name).contains("ORIGIN"))
+        return true;
+    return false;
+  }
+
   /// The optional subdirectories (indexes into Optional) whose first
   /// component the real directory DirReal may hold, found once per
   /// directory: the others are missing, which ld.so's first search finds
@@ -536,6 +549,9 @@ struct LdSo : ResolverState {
     /// After an optional Hit, another optional candidate loads (a lower
     /// glibc-hwcaps level's copy): some machine loads a file.
     bool LaterOptionalLoads = false;
+    /// The baseline machine loads the Hit's own file by another path, so
+    /// with another $ORIGIN.
+    bool SameFileOtherOrigin = false;
     bool ListGivenUp = false;
     /// Make: the try's text, built only when it is listed (a search of
     /// thousands of entries costs no string for the ones only counted).
@@ -707,6 +723,14 @@ struct LdSo : ResolverState {
         // A machine that skips the subdirectory of the hit meets this
         // candidate: another file (or a failure).
         Se.OptionalDiffers = true;
+      } else if (Se.HitOptional && T.Image &&
+                 sys::path::parent_path(Raw, Posix) != sys::path::parent_path(Se.HitRaw, Posix) &&
+                 usesOrigin(*T.Image)) {
+        // The same file opened by another path: its $ORIGIN (the
+        // directory of the name ld.so opened, _dl_new_object's realname)
+        // is another directory, and its own search with it (seed 27057).
+        Se.OptionalDiffers = true;
+        Se.SameFileOtherOrigin = true;
       }
       if (IsOptional) {
         // (The Hit itself, when it loads, is no later one, and then no
@@ -892,8 +916,11 @@ struct LdSo : ResolverState {
                   "by CPU level; tls/, x86_64/, haswell/ before glibc 2.37); " +
                   (!Se.BaseStops.empty() ? "others stop at " + Se.BaseStops +
                                                ", and the load fails there"
-                   : Se.Base             ? std::string("others load another file")
-                                         : std::string("others load no file of the tree")) +
+                   : Se.SameFileOtherOrigin
+                       ? "others load the same file as " + Se.BaseRaw +
+                             ", where its $ORIGIN is another directory"
+                   : Se.Base ? std::string("others load another file")
+                             : std::string("others load no file of the tree")) +
                   Se.Tried.text(),
               Ends ? "remove " + Se.HitRaw + " from the shipment"
                    : std::string("ship one copy, in the directory itself, or make every "

@@ -516,5 +516,25 @@ PY
   "$LINKGUARD_BIN" check --unique openmp t/bin/app >out.txt 2>&1; st=$?
   expect_equal "$st" 92 "--unique openmp t/bin/app ($(cat out.txt))"
   expect_contains "$(cat out.txt)" "on a machine whose ld.so searches no subdirectory is too large to resolve"
+
+  TEST "review: one file opened through a glibc-hwcaps directory and through a link elsewhere has two \$ORIGINs: host-dependent"
+  # lib/glibc-hwcaps/x86-64-v4/libC.so (DT_RPATH $ORIGIN/../../../dep) is
+  # the only copy; lib64/libC.so links to it. A v4 machine opens it by the
+  # hwcaps name ($ORIGIN lib/glibc-hwcaps/x86-64-v4: dep/libA.so.1 found),
+  # every other by lib64/libC.so ($ORIGIN lib64: ../../../dep is above the
+  # tree). One file, two searches (ld-diff seed 27057).
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v4 t/dep t/bin t/lib64
+  ldso_lib t/dep libA.so.1 libA.so.1
+  echo 'int f_c(void){return 0;}' >c.c
+  "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v4/libC.so c.c -Wl,-soname,libC.so -Lt/dep \
+    -Wl,--no-as-needed -l:libA.so.1 -Wl,-rpath,'$ORIGIN/../../../dep' || test_failed libC.so
+  ln -s ../lib/glibc-hwcaps/x86-64-v4/libC.so t/lib64/libC.so
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib64 -Wl,--no-as-needed -l:libC.so \
+    -Wl,-rpath,'$ORIGIN/../lib:$ORIGIN/../lib64' -Wl,--disable-new-dtags || test_failed "building app"
+  /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v2 --list t/bin/app >list.out 2>&1
+  expect_contains "$(cat list.out)" "libA.so.1: cannot open shared object file" "below v4, \$ORIGIN is lib64"
+  expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
+  expect_contains "$(cat tree.out)" "others load the same file as"
 }
 

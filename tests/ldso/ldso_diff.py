@@ -35,6 +35,9 @@ whose search paths hold an absolute or empty entry, or that has an absolute
 symbolic link, is run twice in a private mount namespace (`unshare -m`):
   A "host present": /srv/lgfuzz/lib (a tmpfs) and the current directory hold
     a copy of every library name of the tree, /usr/lib/llvm-14/lib as it is;
+  A2 "the machine's directories as they are, the current directory's copies":
+    run A's default with /srv empty and /usr/lib/llvm-14/lib unshadowed
+    (a runtime name behind an absolute and an empty entry);
   B "host absent, tree moved": /srv and /usr/lib/llvm-14/lib are empty tmpfs,
     the current directory is empty, and the tree is bind-mounted at another
     path while its own path is hidden (an unpacked copy elsewhere).
@@ -801,6 +804,17 @@ def run_oracle(pool, spec, root, work, extra=()):
                       "cp %s/* %s/" % (shq(cwdcopies), shq(d))]
         lines += ["set +e"]
         runs("A", root, cwdcopies, masks)
+        # Run A2: /srv and /usr/lib/llvm-14/lib as the machine has them,
+        # the current directory's copies still there: what a runtime name
+        # behind both an absolute and an empty entry loads where the
+        # machine has no copy in the first (run A's copy there hid the
+        # current directory's; seeds 22853, 23282, 26297).
+        overlay = "mount -t overlay lgfuzz -o lowerdir=%s:%s %s" % (
+            shq(hostcopies), HOST_LLVM, HOST_LLVM)
+        lines += ["set -e", "umount /srv", "umount %s" % HOST_LLVM,
+                  "mount -t tmpfs lgfuzz /srv", "set +e"]
+        runs("A2", root, cwdcopies, [None])
+        lines += ["set -e", overlay, "set +e"]  # as run B's set-up expects it
         lines += ["set -e", "umount /srv", "umount %s" % HOST_LLVM, "mount -t tmpfs lgfuzz /srv",
                   "mount -t tmpfs lgfuzz %s" % HOST_LLVM,
                   "mount -t tmpfs lgfuzz /mnt", "mkdir -p %s" % reloc,
@@ -1031,7 +1045,7 @@ def compare(spec, root, oracle, doc, check_rc):
         # planted in an absolute directory is no system directory's.)
         sysonly = all(x.startswith(SYSTEM_DIRS) for x in o["outside"])
         if o["hostdep"] and not (bad and sysonly and not any(
-                k.startswith("A:") and k != "A:default" and v != a for k, v in o["variants"].items())
+                k.startswith(("A:", "A2:")) and k != "A:default" and v != a for k, v in o["variants"].items())
                 and "legacy-alternative" not in o["variants"]
                 and not any(os.path.dirname(os.path.relpath(x, root)) != os.path.dirname(rel)
                             for x in o.get("legacy_searched", []))):
