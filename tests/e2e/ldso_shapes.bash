@@ -21,6 +21,17 @@ ldso_lib() {
     -L"$dir" "${needed[@]}" -Wl,--allow-shlib-undefined || test_failed "building $dir/$name"
 }
 
+# runtime DIR NAME SYMBOL: a library NAME (its SONAME) that defines one
+# OpenMP runtime's entry point (GOMP_parallel: a renamed libgomp;
+# __kmpc_fork_call: libomp), by which linkguard knows a runtime.
+ldso_runtime() {
+  local dir=$1 name=$2 sym=$3
+  mkdir -p "$dir"
+  echo "void $sym(void){}" >"$E2E_ROOT/rt_$sym.c"
+  "$CLANG" -shared -fPIC -o "$dir/$name" "$E2E_ROOT/rt_$sym.c" -Wl,-soname,"$name" ||
+    test_failed "building $dir/$name"
+}
+
 # app DIR RUNPATH-FLAGS NEEDED...: bin/app needing the libraries in lib/.
 ldso_app() {
   local dir=$1 rp=$2; shift 2
@@ -356,11 +367,9 @@ PY
   # library) was taken instead and --unique openmp held.
   mkdir -p t/lib/avx512_1 t/dep t/lib/dep t/bin
   echo 'not a library' >t/lib/avx512_1/libE.so.3
-  echo 'void GOMP_parallel(void){}' >g.c
-  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
+  ldso_runtime t/dep libX.so GOMP_parallel
   ldso_lib t/lib/dep libX.so libX.so
-  echo 'void __kmpc_fork_call(void){}' >k.c
-  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
   echo 'int f_e(void){return 0;}' >e.c
   "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 -Lt/dep -Wl,--no-as-needed \
     -l:libX.so -Wl,-rpath,'$ORIGIN/../dep' -Wl,--enable-new-dtags || test_failed libE.so.3
@@ -385,10 +394,8 @@ PY
   echo 'int f_v3(void){return 0;}' >v3.c
   "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 v3.c -Wl,-soname,libE.so.3 ||
     test_failed "v3 copy"
-  echo 'void GOMP_parallel(void){}' >g.c
-  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
-  echo 'void __kmpc_fork_call(void){}' >k.c
-  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  ldso_runtime t/dep libX.so GOMP_parallel
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
   echo 'int dup_sym(void){return 1;}' >d.c
   "$CLANG" -shared -fPIC -o t/lib/libD.so d.c -Wl,-soname,libD.so || test_failed libD.so
   echo 'void GOMP_parallel(void){} int dup_sym(void){return 2;}' >e.c
@@ -458,14 +465,12 @@ PY
   # executable), every other loads the plain directory's copy. No process
   # holds libX.so beside libomp.so.
   mkdir -p t/lib/glibc-hwcaps/x86-64-v3 t/dep t/bin
-  echo 'void GOMP_parallel(void){}' >g.c
-  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
+  ldso_runtime t/dep libX.so GOMP_parallel
   echo 'int main(void){return 0;}' >m.c
   "$CLANG" -fPIE -pie -o t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 m.c -Wl,-soname,libE.so.3 -Lt/dep \
     -Wl,--no-as-needed -l:libX.so -Wl,-rpath,'$ORIGIN/../../../dep' || test_failed "the PIE copy"
   ldso_lib t/lib libE.so.3 libE.so.3
-  echo 'void __kmpc_fork_call(void){}' >k.c
-  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
   "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
     -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
   /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v2 --list t/bin/app >list.out 2>&1
@@ -503,13 +508,11 @@ PY
   for i in $(seq 2 2100); do ln t/lib/big/lib1.so "t/lib/big/lib$i.so"; needed+=("-l:lib$i.so"); done
   rp='$ORIGIN'; for i in $(seq 2100); do rp="$rp:\$ORIGIN/e$i"; done
   rp="${rp%:*}:\$ORIGIN/big"
-  echo 'void GOMP_parallel(void){}' >g.c
-  "$CLANG" -shared -fPIC -o t/dep/libX.so g.c -Wl,-soname,libX.so || test_failed "dep/libX.so"
+  ldso_runtime t/dep libX.so GOMP_parallel
   "$CLANG" -shared -fPIC -o t/lib/libE.so.3 v3.c -Wl,-soname,libE.so.3 -Lt/lib/big -Lt/dep \
     -Wl,--no-as-needed "${needed[@]}" -l:libX.so -Wl,-rpath,"$rp:\$ORIGIN/../dep" \
     -Wl,--enable-new-dtags || test_failed libE.so.3
-  echo 'void __kmpc_fork_call(void){}' >k.c
-  "$CLANG" -shared -fPIC -o t/lib/libomp.so k.c -Wl,-soname,libomp.so || test_failed libomp.so
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
   echo 'int main(void){return 0;}' >m.c
   "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
     -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
