@@ -723,7 +723,7 @@ struct LdSo : ResolverState {
         // A machine that skips the subdirectory of the hit meets this
         // candidate: another file (or a failure).
         Se.OptionalDiffers = true;
-      } else if (Se.HitOptional && T.Image &&
+      } else if (Se.HitOptional && !IsOptional && T.Image &&
                  sys::path::parent_path(Raw, Posix) != sys::path::parent_path(Se.HitRaw, Posix) &&
                  usesOrigin(*T.Image)) {
         // The same file opened by another path: its $ORIGIN (the
@@ -735,7 +735,9 @@ struct LdSo : ResolverState {
       if (IsOptional) {
         // (The Hit itself, when it loads, is no later one, and then no
         // machine fails: LaterOptionalLoads matters only after a failing Hit.)
-        Se.LaterOptionalLoads |= T.Is == Try::What::Found || T.Is == Try::What::AbsLink;
+        // (One linkguard cannot read may load: not known to fail.)
+        Se.LaterOptionalLoads |= T.Is == Try::What::Found || T.Is == Try::What::AbsLink ||
+                                 T.Is == Try::What::Unknown;
         return false; // the baseline machine goes on to the directory itself
       }
       if (Se.HitOptional && (T.Is == Try::What::Found || T.Is == Try::What::AbsLink)) {

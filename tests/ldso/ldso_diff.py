@@ -790,6 +790,11 @@ def run_oracle(pool, spec, root, work, extra=()):
                 lines.append("env -i %s%s </dev/null" % (dbg, cmd))
                 lines.append("echo \"@@rc $?\"")
     masks = [None] + (MASKS if hw else [])
+    # Every variant each root must have: a set-up step that failed (set -e)
+    # ends the script, and the runs after it would be missing unnoticed.
+    labels = (["A", "A2", "B"] + (["C"] if has_abs_link(spec) else [])) if ns else ["A"]
+    expected = {"%s:%s" % (lb, m or "default") for lb in labels
+                for m in ([None] if lb == "A2" else masks)}
     reloc = "/mnt/lgfuzz-reloc"
     if ns:
         # Run A: the host holds a copy of every name in each absolute
@@ -921,7 +926,8 @@ def run_oracle(pool, spec, root, work, extra=()):
         tree_maps, out_maps = classify_maps(maps, root, helper)
         if not is_exe:  # the dlopen helper's own libc
             out_maps = {x for x in out_maps if os.path.basename(x) != "libc.so.6"}
-        final[rp] = {"rel": rel, "exe": is_exe, "ok": ok, "err": err.strip(), "hostdep": hostdep,
+        final[rp] = {"missing_runs": sorted(expected - set(vs)),
+                     "rel": rel, "exe": is_exe, "ok": ok, "err": err.strip(), "hostdep": hostdep,
                      "legacy_only": legacy_only, "legacy_searched": picked,
                      "tree": tree_maps, "outside": out_maps,
                      "variants": {v: {"ok": o, "tree": sorted(os.path.relpath(x, root) for x in t),
@@ -1010,6 +1016,9 @@ def compare(spec, root, oracle, doc, check_rc):
         if not o["ok"] or o["hostdep"] or omp2 or any(
                 os.path.basename(x) not in BASELINE for x in o["outside"]):
             expect_holds = False
+        if o.get("missing_runs"):
+            dis.append({"kind": "harness: runs missing", "root": rel, "rp": rp,
+                        "detail": ", ".join(o["missing_runs"])})
         if rec is None:
             dis.append({"kind": "root missing", "root": rel, "rp": rp, "detail": "ld.so: %s" % (
                 "ok" if o["ok"] else o["err"])})
