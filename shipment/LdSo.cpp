@@ -290,14 +290,21 @@ struct LdSo : ResolverState {
   const Slice &sliceOf(size_t I) const { return S.images()[I].Info.Slices[0]; }
 
   /// Whether image I's own search depends on the path it was opened by:
-  /// a DT_RPATH/DT_RUNPATH entry or a DT_NEEDED name with $ORIGIN.
+  /// a DT_NEEDED name with $ORIGIN, or a DT_RPATH/DT_RUNPATH entry with
+  /// it and a DT_NEEDED to search for (one its own SONAME answers, or
+  /// none, searches nothing: seeds 23334, 27700).
   bool usesOrigin(size_t I) const {
     const Slice &Sl = sliceOf(I);
+    bool Searches = false;
+    for (const objlib::Dependency &D : Sl.Dependencies) {
+      if (StringRef(D.Name).contains("ORIGIN"))
+        return true;
+      Searches |= !(Sl.InstallName && *Sl.InstallName == D.Name);
+    }
+    if (!Searches)
+      return false;
     for (const objlib::SearchPath &P : Sl.SearchPaths)
       if (StringRef(P.Path).contains("ORIGIN"))
-        return true;
-    for (const objlib::Dependency &D : Sl.Dependencies)
-      if (StringRef(D.Name).contains("ORIGIN"))
         return true;
     return false;
   }
