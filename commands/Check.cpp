@@ -458,15 +458,7 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
         truncatedFinding(Out.Findings, Path, "one-definer", C, &*Other, CO.MaxEdges);
     }
   }
-  if (C.Truncated) {
-    contract::Finding F;
-    F.Kind = contract::FindingKind::Unknown;
-    F.Rule = "portable";
-    F.Message = "the load closure of " + Path + " is too large to resolve (more than " +
-                std::to_string(CO.MaxEdges) +
-                " dependencies, search entries x names, candidates and links tried): undecided";
-    Out.Findings.push_back(std::move(F));
-  }
+  truncatedFinding(Out.Findings, Path, "portable", C, nullptr, CO.MaxEdges);
   return Out;
 }
 
@@ -627,26 +619,29 @@ std::vector<std::string> forbiddenRuntimeGroups(const contract::ContractSpec &Co
   return Out;
 }
 
-/// --unique's findings on the roots of C whose image is Img: two members
-/// of a family (Conflict), or one whose exports cannot be read where it
-/// would make two (UnreadableMember).
-void uniqueFindings(const shipment::Shipment &S, const shipment::Closure &C, size_t Img,
-                    function_ref<void(contract::Finding)> Put) {
-  const bool Universal = S.images()[Img].Info.Slices.size() > 1;
+/// --unique's findings on the roots of C whose image Wants takes: two
+/// members of a family (Conflict), or one whose exports cannot be read
+/// where it would make two (UnreadableMember); each to Put(image, finding).
+void uniqueFindings(const shipment::Shipment &S, const shipment::Closure &C,
+                    function_ref<bool(size_t)> Wants,
+                    function_ref<void(size_t, contract::Finding)> Put) {
+  auto sliceOf = [&](const shipment::Root &R) {
+    return S.images()[R.Image].Info.Slices.size() > 1 ? R.Arch : std::string();
+  };
   for (const shipment::Conflict &K : C.Conflicts) {
     const shipment::Root &R = C.Roots[K.Root];
-    if (R.Image != Img)
+    if (!Wants(R.Image))
       continue;
     contract::Finding F;
-    F.Slice = Universal ? R.Arch : "";
+    F.Slice = sliceOf(R);
     F.Dependency = K.Second;
     F.Rule = "unique " + K.Group;
     F.Message = conflictMessage(S, C, K);
-    Put(std::move(F));
+    Put(R.Image, std::move(F));
   }
   for (const shipment::UnreadableMember &U : C.Unreadable)
-    if (C.Roots[U.Root].Image == Img)
-      Put(unreadableMemberFinding(S, C, U, Universal ? C.Roots[U.Root].Arch : std::string()));
+    if (const shipment::Root &R = C.Roots[U.Root]; Wants(R.Image))
+      Put(R.Image, unreadableMemberFinding(S, C, U, sliceOf(R)));
 }
 
 /// --forbid GROUP by exports: each shipped dependency of a closure that is
@@ -802,11 +797,12 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
     return Out;
   }
   shipment::Closure C = shipment::computeClosure(**S, CO);
-  uniqueFindings(**S, C, 0, [&](contract::Finding F) { Out.push_back(std::move(F)); });
+  auto file = [](size_t I) { return I == 0; };
+  uniqueFindings(**S, C, file, [&](size_t, contract::Finding F) { Out.push_back(std::move(F)); });
   std::optional<shipment::Closure> Other = shipment::baselineClosure(**S, C, CO);
   if (Other)
-    uniqueFindings(**S, *Other, 0,
-                   [&](contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
+    uniqueFindings(**S, *Other, file,
+                   [&](size_t, contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
   truncatedFinding(Out, Path, "unique", C, Other ? &*Other : nullptr, CO.MaxEdges);
   return Out;
 }
@@ -862,10 +858,11 @@ public:
         Me = I;
     if (!Me)
       return Out;
-    uniqueFindings(*S, C, *Me, [&](contract::Finding F) { Out.push_back(std::move(F)); });
+    auto me = [&](size_t I) { return I == *Me; };
+    uniqueFindings(*S, C, me, [&](size_t, contract::Finding F) { Out.push_back(std::move(F)); });
     if (Other)
-      uniqueFindings(*S, *Other, *Me,
-                     [&](contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
+      uniqueFindings(*S, *Other, me,
+                     [&](size_t, contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
     truncatedFinding(Out, Path, "unique", C, Other ? &*Other : nullptr, CO.MaxEdges);
     return Out;
   }
@@ -958,7 +955,6 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     TreeCO.Unique.clear();
     C = shipment::computeClosure(*S, TreeCO);
   }
-  const shipment::ClosureOptions &UsedCO = TreeCO;
   if (PyTorch)
     for (shipment::Edge &E : C.Edges)
       if (E.Where == shipment::Outcome::Provided && providedByPyTorch(E.Dependency, CO.Provided))
@@ -1006,20 +1002,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   // judged over a closure CC: each finding to Put(image, finding).
   auto processRules = [&](const shipment::Closure &CC,
                           function_ref<void(size_t, contract::Finding)> Put) {
-    for (const shipment::Conflict &K : CC.Conflicts) {
-      size_t Img = CC.Roots[K.Root].Image;
-      if (Img >= N)
-        continue;
-      contract::Finding F;
-      F.Slice = sliceOf(Img, CC.Roots[K.Root].Arch);
-      F.Dependency = K.Second;
-      F.Rule = "unique " + K.Group;
-      F.Message = conflictMessage(*S, CC, K);
-      Put(Img, std::move(F));
-    }
-    for (const shipment::UnreadableMember &U : CC.Unreadable)
-      if (size_t Img = CC.Roots[U.Root].Image; Img < N)
-        Put(Img, unreadableMemberFinding(*S, CC, U, sliceOf(Img, CC.Roots[U.Root].Arch)));
+    uniqueFindings(*S, CC, [&](size_t I) { return I < N; }, Put);
     if (!ForbidRuntimes.empty()) {
       std::vector<std::vector<contract::Finding>> Forbidden(N);
       forbiddenRuntimes(*S, CC, ForbidRuntimes, [&](const shipment::Edge &E) {
@@ -1046,8 +1029,8 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   // where this closure depends on them: its process is judged too, when a
   // rule judges a process.
   bool OtherTruncated = false;
-  if (!UsedCO.Unique.empty() || !ForbidRuntimes.empty() || (OneDefiner && WithClosure))
-    if (std::optional<shipment::Closure> Other = shipment::baselineClosure(*S, C, UsedCO)) {
+  if (!TreeCO.Unique.empty() || !ForbidRuntimes.empty() || (OneDefiner && WithClosure))
+    if (std::optional<shipment::Closure> Other = shipment::baselineClosure(*S, C, TreeCO)) {
       processRules(*Other, [&](size_t I, contract::Finding F) {
         addBaselineFinding(Extra[I], std::move(F));
       });
