@@ -345,30 +345,37 @@ std::vector<std::string> imageNames(const shipment::Shipment &S, size_t I,
   return Out;
 }
 
-/// Unknown, rule Rule: C (or the baseline machine's, Other) was cut short
-/// by the search bound, so what the process holds is not known.
+/// Unknown, rule Rule: C (or another machine's, Others) was cut short by
+/// the search bound, so what the process holds is not known.
 void truncatedFinding(std::vector<contract::Finding> &Out, const std::string &Path,
                       const std::string &Rule, const shipment::Closure &C,
-                      const shipment::Closure *Other, size_t MaxEdges) {
-  if (!C.Truncated && !(Other && Other->Truncated))
+                      const std::vector<shipment::MachineClosure> &Others, size_t MaxEdges) {
+  const shipment::MachineClosure *Cut = nullptr;
+  for (const shipment::MachineClosure &M : Others)
+    if (!Cut && M.C.Truncated)
+      Cut = &M;
+  if (!C.Truncated && !Cut)
     return;
   contract::Finding F;
   F.Kind = contract::FindingKind::Unknown;
   F.Rule = Rule;
-  F.Message = "the load closure of " + Path +
-              (C.Truncated ? "" : " on a machine whose ld.so searches no subdirectory") +
+  F.Message = "the load closure of " + Path + (C.Truncated ? "" : Cut->Note) +
               " is too large to resolve (more than " + std::to_string(MaxEdges) +
               " dependencies, search entries x names, candidates and links tried): undecided";
   Out.push_back(std::move(F));
 }
 
-/// A finding of the baseline machine's closure (baselineClosure): said
-/// unless this machine's says the same, and marked as that machine's.
-void addBaselineFinding(std::vector<contract::Finding> &Out, contract::Finding F) {
+/// A finding of another machine's closure (otherMachineClosures): said
+/// unless this machine's, or a machine's before, says the same, and marked
+/// as that machine's (Note).
+void addMachineFinding(std::vector<contract::Finding> &Out, contract::Finding F,
+                       const std::string &Note) {
+  const std::string Marked = F.Message + " (on a machine whose ld.so searches ";
   for (const contract::Finding &G : Out)
-    if (G.Rule == F.Rule && G.Dependency == F.Dependency && G.Message == F.Message)
+    if (G.Rule == F.Rule && G.Dependency == F.Dependency &&
+        (G.Message == F.Message || StringRef(G.Message).starts_with(Marked)))
       return;
-  F.Message += shipment::BaselineMachineNote;
+  F.Message += Note;
   Out.push_back(std::move(F));
 }
 
@@ -452,13 +459,13 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
           Put(unreadableExportsFinding(**S, CC, U, Universal ? U.Slice : std::string()));
     };
     definers(C, [&](contract::Finding F) { Out.Findings.push_back(std::move(F)); });
-    if (std::optional<shipment::Closure> Other = shipment::baselineClosure(**S, C, CO)) {
-      definers(*Other, [&](contract::Finding F) { addBaselineFinding(Out.Findings, std::move(F)); });
-      if (!C.Truncated)
-        truncatedFinding(Out.Findings, Path, "one-definer", C, &*Other, CO.MaxEdges);
-    }
+    const std::vector<shipment::MachineClosure> Others = shipment::otherMachineClosures(**S, C, CO);
+    for (const shipment::MachineClosure &M : Others)
+      definers(M.C, [&](contract::Finding F) { addMachineFinding(Out.Findings, std::move(F), M.Note); });
+    if (!C.Truncated)
+      truncatedFinding(Out.Findings, Path, "one-definer", C, Others, CO.MaxEdges);
   }
-  truncatedFinding(Out.Findings, Path, "portable", C, nullptr, CO.MaxEdges);
+  truncatedFinding(Out.Findings, Path, "portable", C, {}, CO.MaxEdges);
   return Out;
 }
 
@@ -750,17 +757,17 @@ std::vector<contract::Finding> fileForbiddenRuntimes(const std::string &Path,
   forbiddenRuntimes(**S, C, Groups, [&](const shipment::Edge &E) {
     return C.Roots[E.Root].Image == 0 && E.Image == 0 ? &Out : nullptr;
   });
-  std::optional<shipment::Closure> Other = shipment::baselineClosure(**S, C, CO);
-  if (Other) {
+  const std::vector<shipment::MachineClosure> Others = shipment::otherMachineClosures(**S, C, CO);
+  for (const shipment::MachineClosure &M : Others) {
     std::vector<contract::Finding> More;
-    forbiddenRuntimes(**S, *Other, Groups, [&](const shipment::Edge &E) {
-      return Other->Roots[E.Root].Image == 0 && E.Image == 0 ? &More : nullptr;
+    forbiddenRuntimes(**S, M.C, Groups, [&](const shipment::Edge &E) {
+      return M.C.Roots[E.Root].Image == 0 && E.Image == 0 ? &More : nullptr;
     });
     for (contract::Finding &F : More)
-      addBaselineFinding(Out, std::move(F));
+      addMachineFinding(Out, std::move(F), M.Note);
   }
   for (const std::string &G : Groups)
-    truncatedFinding(Out, Path, "forbid " + G, C, Other ? &*Other : nullptr, CO.MaxEdges);
+    truncatedFinding(Out, Path, "forbid " + G, C, Others, CO.MaxEdges);
   return Out;
 }
 
@@ -799,11 +806,12 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
   shipment::Closure C = shipment::computeClosure(**S, CO);
   auto file = [](size_t I) { return I == 0; };
   uniqueFindings(**S, C, file, [&](size_t, contract::Finding F) { Out.push_back(std::move(F)); });
-  std::optional<shipment::Closure> Other = shipment::baselineClosure(**S, C, CO);
-  if (Other)
-    uniqueFindings(**S, *Other, file,
-                   [&](size_t, contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
-  truncatedFinding(Out, Path, "unique", C, Other ? &*Other : nullptr, CO.MaxEdges);
+  const std::vector<shipment::MachineClosure> Others = shipment::otherMachineClosures(**S, C, CO);
+  for (const shipment::MachineClosure &M : Others)
+    uniqueFindings(**S, M.C, file, [&](size_t, contract::Finding F) {
+      addMachineFinding(Out, std::move(F), M.Note);
+    });
+  truncatedFinding(Out, Path, "unique", C, Others, CO.MaxEdges);
   return Out;
 }
 
@@ -839,7 +847,7 @@ public:
       } else {
         S = std::move(*Z);
         C = shipment::computeClosure(*S, CO);
-        Other = shipment::baselineClosure(*S, C, CO);
+        Others = shipment::otherMachineClosures(*S, C, CO);
       }
     }
     if (!S) {
@@ -860,10 +868,11 @@ public:
       return Out;
     auto me = [&](size_t I) { return I == *Me; };
     uniqueFindings(*S, C, me, [&](size_t, contract::Finding F) { Out.push_back(std::move(F)); });
-    if (Other)
-      uniqueFindings(*S, *Other, me,
-                     [&](size_t, contract::Finding F) { addBaselineFinding(Out, std::move(F)); });
-    truncatedFinding(Out, Path, "unique", C, Other ? &*Other : nullptr, CO.MaxEdges);
+    for (const shipment::MachineClosure &M : Others)
+      uniqueFindings(*S, M.C, me, [&](size_t, contract::Finding F) {
+        addMachineFinding(Out, std::move(F), M.Note);
+      });
+    truncatedFinding(Out, Path, "unique", C, Others, CO.MaxEdges);
     return Out;
   }
 
@@ -871,7 +880,7 @@ private:
   std::string Path, Why;
   std::unique_ptr<shipment::Shipment> S;
   shipment::Closure C;
-  std::optional<shipment::Closure> Other; // baselineClosure
+  std::vector<shipment::MachineClosure> Others; // otherMachineClosures
 };
 
 /// A tree (a directory, an .app; a zip under --portable or --unique):
@@ -1025,21 +1034,24 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     }
   };
   processRules(C, [&](size_t I, contract::Finding F) { Extra[I].push_back(std::move(F)); });
-  // A machine whose ld.so searches no subdirectory loads other files
+  // A machine whose ld.so searches fewer subdirectories loads other files
   // where this closure depends on them: its process is judged too, when a
   // rule judges a process.
-  bool OtherTruncated = false;
+  const shipment::MachineClosure *OtherTruncated = nullptr;
+  std::vector<shipment::MachineClosure> Others;
   if (!TreeCO.Unique.empty() || !ForbidRuntimes.empty() || (OneDefiner && WithClosure))
-    if (std::optional<shipment::Closure> Other = shipment::baselineClosure(*S, C, TreeCO)) {
-      processRules(*Other, [&](size_t I, contract::Finding F) {
-        addBaselineFinding(Extra[I], std::move(F));
-      });
-      OtherTruncated = Other->Truncated;
-    }
+    Others = shipment::otherMachineClosures(*S, C, TreeCO);
+  for (const shipment::MachineClosure &M : Others) {
+    processRules(M.C, [&](size_t I, contract::Finding F) {
+      addMachineFinding(Extra[I], std::move(F), M.Note);
+    });
+    if (!OtherTruncated && M.C.Truncated)
+      OtherTruncated = &M;
+  }
   if (C.Truncated || OtherTruncated) {
     ++T.Undecided;
     errs() << "linkguard: error: " << printable(Path) << ": the load closure"
-           << (C.Truncated ? "" : " of a machine whose ld.so searches no subdirectory")
+           << (C.Truncated ? "" : OtherTruncated->Note)
            << " is too large to resolve (more than " << CO.MaxEdges
            << " dependencies, search entries x names, candidates and links tried): undecided\n";
   }

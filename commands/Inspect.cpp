@@ -259,12 +259,16 @@ int inspectTree(const ParsedCommandLine &CL) {
     Said.reserve(C.Conflicts.size());
     for (const shipment::Conflict &K : C.Conflicts)
       Said.push_back(conflictMessage(*S, C, K));
-    // A machine whose ld.so searches no subdirectory: its process too.
+    // A machine whose ld.so searches fewer subdirectories: its process
+    // too, said once (by the first machine that has it).
     if (!CO.Unique.empty())
-      if (std::optional<shipment::Closure> Other = shipment::baselineClosure(*S, C, CO))
-        for (const shipment::Conflict &K : Other->Conflicts)
-          if (std::string M = conflictMessage(*S, *Other, K); !llvm::is_contained(Said, M))
-            Said.push_back(M + shipment::BaselineMachineNote);
+      for (const shipment::MachineClosure &MC : shipment::otherMachineClosures(*S, C, CO))
+        for (const shipment::Conflict &K : MC.C.Conflicts) {
+          std::string M = conflictMessage(*S, MC.C, K);
+          const std::string Marked = M + " (on a machine whose ld.so searches ";
+          if (llvm::none_of(Said, [&](StringRef X) { return X == M || X.starts_with(Marked); }))
+            Said.push_back(M + MC.Note);
+        }
     for (std::string &M : Said)
       Conflicts.push_back(std::move(M));
     if (C.Truncated && Status == 0) {

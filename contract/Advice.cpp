@@ -87,6 +87,8 @@ std::string forbidUnreferenced(const Finding &F, const AdviceContext &C) {
 }
 
 std::string require(const Finding &F, const AdviceContext &C) {
+  if (F.Kind == FindingKind::Unknown)
+    return unreadableMember(); // a library whose exports cannot be read may be it
   StringRef Pat = F.Rule;
   Pat.consume_front("require ");
   if (C.From == Origin::Process)

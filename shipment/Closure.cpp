@@ -348,6 +348,7 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   Closure Out;
   Out.Truncated = Scratch.Truncated;
   Out.SubdirectoryDependent = Scratch.SubdirectoryDependent;
+  Out.SubdirectoriesSeen = std::move(Scratch.SubdirectoriesSeen);
   for (size_t RI = 0; RI < Scratch.Roots.size(); ++RI) {
     if (!Keep[RI])
       continue;
@@ -374,13 +375,90 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   return Out;
 }
 
-std::optional<Closure> baselineClosure(Shipment &S, const Closure &C, const ClosureOptions &O) {
-  if (!C.SubdirectoryDependent || !O.Subdirectories)
-    return std::nullopt;
-  ClosureOptions Baseline = O;
-  Baseline.Subdirectories = false;
-  Baseline.KeepTries = false;
-  return computeClosure(S, Baseline);
+bool LdSoMachine::searches(StringRef Subdir) const {
+  if (Subdir.consume_front("glibc-hwcaps/")) {
+    // x86-64-vN: a CPU of level L searches N <= L (sysdeps/x86_64/
+    // dl-hwcaps-subdirs.c); another architecture's levels, any level.
+    unsigned N = 0;
+    if (Subdir.consume_front("x86-64-v") && !Subdir.consumeInteger(10, N))
+      return N <= HwcapsLevel;
+    return HwcapsLevel > 0;
+  }
+  return Legacy;
+}
+
+namespace {
+
+/// " (on a machine whose ld.so searches ...)" for M, as far as the
+/// subdirectories Seen tell it apart.
+std::string machineNote(const LdSoMachine &M, const std::set<std::string> &Seen) {
+  bool AnyLegacy = false, AnyLevel = false;
+  for (const std::string &Sub : Seen)
+    (StringRef(Sub).starts_with("glibc-hwcaps/") ? AnyLevel : AnyLegacy) = true;
+  const bool Levels = AnyLevel && M.HwcapsLevel > 0, Legacy = AnyLegacy && M.Legacy;
+  if (!Levels && !Legacy)
+    return BaselineMachineNote;
+  std::string Out = " (on a machine whose ld.so searches ";
+  if (Levels)
+    Out += "glibc-hwcaps/x86-64-v" + std::to_string(M.HwcapsLevel) + "/ first, a CPU of that level";
+  else if (AnyLevel)
+    Out += "no glibc-hwcaps level";
+  if (AnyLegacy)
+    Out += Legacy ? (AnyLevel ? ", then " : "") + std::string("the legacy subdirectories of glibc "
+                                                               "before 2.37")
+                  : ", and no legacy subdirectory, as glibc 2.37 on";
+  return Out + ")";
+}
+
+} // namespace
+
+std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
+                                                 const ClosureOptions &O) {
+  std::vector<MachineClosure> Out;
+  const LdSoMachine Default;
+  if (!C.SubdirectoryDependent || !(O.Machine == Default))
+    return Out;
+  // The machines, the baseline first: a machine tells apart from another
+  // only by the subdirectories found, so each is judged once, and only
+  // where it searches another set of them than one judged already. Each
+  // closure may find more (another machine's copy needs other names):
+  // until none does. (An x86-64 CPU of level 1 is the baseline's.)
+  const LdSoMachine Machines[] = {{0, false}, {4, false}, {3, true}, {3, false},
+                                  {2, true},  {2, false}, {0, true}};
+  std::set<std::string> Seen = C.SubdirectoriesSeen;
+  auto searched = [&](const LdSoMachine &M) {
+    std::vector<std::string> R;
+    for (const std::string &Sub : Seen)
+      if (M.searches(Sub))
+        R.push_back(Sub);
+    return R;
+  };
+  bool Done[std::size(Machines)] = {};
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (size_t I = 0; I < std::size(Machines); ++I) {
+      if (Done[I])
+        continue;
+      std::vector<std::string> Mine = searched(Machines[I]);
+      bool Same = Mine == searched(Default);
+      for (const MachineClosure &M : Out)
+        Same |= Mine == searched(M.Machine);
+      if (Same)
+        continue;
+      Done[I] = true;
+      ClosureOptions MO = O;
+      MO.Machine = Machines[I];
+      MO.KeepTries = false;
+      MachineClosure M{Machines[I], computeClosure(S, MO), ""};
+      const size_t Before = Seen.size();
+      Seen.insert(M.C.SubdirectoriesSeen.begin(), M.C.SubdirectoriesSeen.end());
+      Grew |= Seen.size() != Before;
+      Out.push_back(std::move(M));
+    }
+  }
+  for (MachineClosure &M : Out)
+    M.Note = machineNote(M.Machine, Seen);
+  return Out;
 }
 
 } // namespace linkguard::shipment

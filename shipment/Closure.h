@@ -33,6 +33,7 @@
 #include "contract/Pattern.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,22 @@ enum class Outcome {
 };
 const char *outcomeName(Outcome O); // "system", "shipped", ...
 
+/// Which of ld.so's optional subdirectories a machine searches (elf/
+/// dl-hwcaps.c _dl_important_hwcaps): the glibc-hwcaps levels its CPU
+/// supports, each level with every one below it (sysdeps/x86/
+/// get-isa-level.h: x86-64-v3 includes v2), and, on glibc before 2.37,
+/// the legacy ones (tls/, the platform, the hwcap names). Legacy subsets
+/// (one platform, not another) are not told apart: a machine searches
+/// all of them or none.
+struct LdSoMachine {
+  unsigned HwcapsLevel = 4; // x86-64-vN and below; 0: no glibc-hwcaps level
+  bool Legacy = true;
+  bool searches(llvm::StringRef Subdir) const; // "glibc-hwcaps/x86-64-v3/", "tls/"
+  bool operator==(const LdSoMachine &M) const {
+    return HwcapsLevel == M.HwcapsLevel && Legacy == M.Legacy;
+  }
+};
+
 struct ClosureOptions {
   std::vector<std::string> SearchDirs; // --search, relative to the root
   std::vector<contract::Pattern> Provided, SystemList;
@@ -82,12 +99,12 @@ struct ClosureOptions {
   /// Every edge keeps the candidates its search tried (inspect --tree
   /// --why); otherwise only a finding's (a violation or unknown) are kept.
   bool KeepTries = false;
-  /// false: ld.so as a machine that searches no glibc-hwcaps or legacy
-  /// subdirectory (an x86-64 baseline CPU, glibc 2.37 on) resolves. Where
-  /// a closure is SubdirectoryDependent, the rules that judge what one
-  /// process holds (--forbid by exports, --unique, one definer) judge that
-  /// machine's closure too (commands/Check.cpp).
-  bool Subdirectories = true;
+  /// The machine whose ld.so resolves: by default one that searches every
+  /// glibc-hwcaps level and legacy subdirectory. Where a closure is
+  /// SubdirectoryDependent, the rules that judge what one process holds
+  /// (--forbid by exports, --unique, one definer) judge the closures of
+  /// the other machines too (otherMachineClosures, commands/Check.cpp).
+  LdSoMachine Machine;
 };
 
 struct Edge {
@@ -177,22 +194,36 @@ struct Closure {
   std::vector<UnreadableMember> Unreadable;
   bool Truncated = false; // MaxEdges reached
   /// Some edge loads another file (or none) on a machine whose ld.so
-  /// searches no subdirectory (ClosureOptions::Subdirectories).
+  /// searches fewer subdirectories (ClosureOptions::Machine).
   bool SubdirectoryDependent = false;
+  /// The optional subdirectories ("glibc-hwcaps/x86-64-v3/", "tls/") the
+  /// search found in some directory it searched: the machines that differ
+  /// in them are the ones otherMachineClosures judges.
+  std::set<std::string> SubdirectoriesSeen;
   size_t WhyLeft = MaxWhyPerClosure; // candidates that may still be listed
 };
 
 Closure computeClosure(Shipment &S, const ClosureOptions &Options);
 
-/// Where C loads another file (or none) on a machine whose ld.so searches
-/// no glibc-hwcaps or legacy subdirectory (Closure::SubdirectoryDependent):
-/// that machine's closure (ClosureOptions::Subdirectories false), for the
-/// rules that judge what one process holds; nothing otherwise. A machine
-/// of each intermediate CPU level is not judged apart.
-std::optional<Closure> baselineClosure(Shipment &S, const Closure &C,
-                                       const ClosureOptions &Options);
+/// Another machine's closure, and what a finding only its process has
+/// ends with (BaselineMachineNote, or the machine's levels).
+struct MachineClosure {
+  LdSoMachine Machine;
+  Closure C;
+  std::string Note;
+};
 
-/// What a finding only baselineClosure's process has ends with.
+/// Where C (the closure of Options.Machine, the default one) loads another
+/// file (or none) on a machine whose ld.so searches fewer subdirectories
+/// (Closure::SubdirectoryDependent): the closure of each other machine
+/// that differs in the subdirectories the searches found (a baseline CPU;
+/// a CPU of a lower glibc-hwcaps level, with glibc 2.36's legacy
+/// subdirectories or without), for the rules that judge what one process
+/// holds; none otherwise. At most seven closures, each computed once.
+std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
+                                                 const ClosureOptions &Options);
+
+/// What a finding only a baseline machine's process has ends with.
 inline constexpr const char *BaselineMachineNote =
     " (on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory)";
 

@@ -102,7 +102,7 @@ struct ELFKind {
 /// power set of "tls", the platform (AT_PLATFORM: x86_64, haswell,
 /// xeon_phi) and the hwcap names (x86_64, avx512_1), as Debian 12's
 /// `ld.so --help` lists them. Generated in ld.so's order for x86-64.
-std::vector<std::string> optionalSubdirs(const ELFKind &K) {
+std::vector<std::string> allOptionalSubdirs(const ELFKind &K) {
   std::vector<std::string> Out;
   if (K.Machine == ELF::EM_X86_64 && K.Class == ELF::ELFCLASS64) {
     for (const char *L : {"x86-64-v4", "x86-64-v3", "x86-64-v2"})
@@ -129,6 +129,13 @@ std::vector<std::string> optionalSubdirs(const ELFKind &K) {
   for (const std::string &Sub : {"tls/" + Plat, std::string("tls/"), Plat})
     if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
       Out.push_back(Sub);
+  return Out;
+}
+
+/// Those of them machine M searches, in ld.so's order.
+std::vector<std::string> optionalSubdirs(const ELFKind &K, const LdSoMachine &M) {
+  std::vector<std::string> Out = allOptionalSubdirs(K);
+  llvm::erase_if(Out, [&](const std::string &Sub) { return !M.searches(Sub); });
   return Out;
 }
 
@@ -293,18 +300,28 @@ struct LdSo : ResolverState {
   /// a DT_NEEDED name with $ORIGIN, or a DT_RPATH/DT_RUNPATH entry with
   /// it and a DT_NEEDED to search for (one its own SONAME answers, or
   /// none, searches nothing: seeds 23334, 27700).
+  /// $ORIGIN as is_dst takes it ("$ORIGIN" not followed by a letter,
+  /// digit or '_', or "${ORIGIN}"): P expands differently in two
+  /// directories. One with $LIB or $PLATFORM before it is not expanded
+  /// here: counted when it spells ORIGIN at all.
+  bool hasOrigin(StringRef P) const {
+    if (!P.contains("ORIGIN"))
+      return false;
+    contract::Expansion A = contract::expand(LR, P, "/a", "/e");
+    return !A.Undecidable.empty() || A.Raw != contract::expand(LR, P, "/b", "/e").Raw;
+  }
   bool usesOrigin(size_t I) const {
     const Slice &Sl = sliceOf(I);
     bool Searches = false;
     for (const objlib::Dependency &D : Sl.Dependencies) {
-      if (StringRef(D.Name).contains("ORIGIN"))
+      if (hasOrigin(D.Name))
         return true;
       Searches |= !(Sl.InstallName && *Sl.InstallName == D.Name);
     }
     if (!Searches)
       return false;
     for (const objlib::SearchPath &P : Sl.SearchPaths)
-      if (StringRef(P.Path).contains("ORIGIN"))
+      if (hasOrigin(P.Path))
         return true;
     return false;
   }
@@ -652,6 +669,10 @@ struct LdSo : ResolverState {
       const PathProbe &SubDir = Sub.empty() ? Base : probeDir(RealKey);
       if (Exhausted)
         return true;
+      // A subdirectory there: a machine that does not search it differs.
+      if (IsOptional && SubDir.Is != PathProbe::What::Missing &&
+          SubDir.Is != PathProbe::What::File && SubDir.Is != PathProbe::What::Special)
+        C.SubdirectoriesSeen.insert(Sub);
       std::string Raw = contract::rawJoin(Dir, Sub + Leaf.str());
       Try T;
       if (SubDir.Is == PathProbe::What::Directory && Raw.size() >= 4096) {
@@ -1328,8 +1349,7 @@ void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RI, 
   L.Want.Arch = S.images()[Img].Info.Slices.empty() ? "" : S.images()[Img].Info.Slices[0].Arch;
   if (!K && L.Want.Arch == "x86_64")
     L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_X86_64;
-  if (O.Subdirectories)
-    L.Optional = optionalSubdirs(L.Want);
+  L.Optional = optionalSubdirs(L.Want, O.Machine);
   L.run();
 }
 

@@ -518,7 +518,7 @@ PY
     -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
   "$LINKGUARD_BIN" check --unique openmp t/bin/app >out.txt 2>&1; st=$?
   expect_equal "$st" 92 "--unique openmp t/bin/app ($(cat out.txt))"
-  expect_contains "$(cat out.txt)" "on a machine whose ld.so searches no subdirectory is too large to resolve"
+  expect_contains "$(cat out.txt)" "t/bin/app (on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory) is too large to resolve"
 
   TEST "review: one file opened through a glibc-hwcaps directory and through a link elsewhere has two \$ORIGINs: host-dependent"
   # lib/glibc-hwcaps/x86-64-v4/libC.so (DT_RPATH $ORIGIN/../../../dep) is
@@ -539,5 +539,64 @@ PY
   expect_contains "$(cat list.out)" "libA.so.1: cannot open shared object file" "below v4, \$ORIGIN is lib64"
   expect_equal "$(ldso_verdict t)" 1 "check --portable ($(cat tree.out))"
   expect_contains "$(cat tree.out)" "others load the same file as"
-}
 
+  TEST "review: a machine between this CPU and the baseline (x86-64-v3) loads its own copy: what its process holds is judged too"
+  # lib/glibc-hwcaps/x86-64-v4/libE.so.3 and lib/libE.so.3 are plain;
+  # lib/glibc-hwcaps/x86-64-v3/libE.so.3 needs a renamed libgomp
+  # (dep/libX.so). This CPU (v4) and a baseline one load a plain copy; a
+  # v3 CPU loads libX.so beside bin/app's libomp.so. Before, only this
+  # CPU's closure and the baseline machine's were judged: --unique held.
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v3 t/lib/glibc-hwcaps/x86-64-v4 t/dep t/bin
+  echo 'int f_e(void){return 0;}' >e.c
+  "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 || test_failed libE.so.3
+  cp t/lib/libE.so.3 t/lib/glibc-hwcaps/x86-64-v4/
+  ldso_runtime t/dep libX.so GOMP_parallel
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
+  "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 e.c -Wl,-soname,libE.so.3 \
+    -Lt/dep -Wl,--no-as-needed -l:libX.so -Wl,-rpath,'$ORIGIN/../../../dep' \
+    -Wl,--enable-new-dtags || test_failed "v3 copy"
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  # The real ld.so as a v3 CPU maps both runtimes; as a v2 or v4 one, one.
+  /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v3 --list t/bin/app >list.out 2>&1
+  expect_contains "$(cat list.out)" "dep/libX.so" "a v3 machine loads libX.so"
+  expect_contains "$(cat list.out)" "lib/libomp.so"
+  for mask in x86-64-v4 x86-64-v2; do
+    /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask "$mask" --list t/bin/app >list.out 2>&1
+    expect_not_contains "$(cat list.out)" "libX.so" "a machine of mask $mask does not"
+  done
+  local v3note="on a machine whose ld.so searches glibc-hwcaps/x86-64-v3/ first"
+  for what in t t/bin/app; do
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
+    expect_contains "$(cat out.txt)" "holds two openmp runtimes"
+    expect_contains "$(cat out.txt)" "t/dep/libX.so (loaded by"
+    expect_contains "$(cat out.txt)" "$v3note"
+  done
+  "$LINKGUARD_BIN" inspect --tree t >out.txt 2>&1
+  expect_contains "$(cat out.txt)" "conflict: the load closure of t/bin/app (x86_64) holds two openmp runtimes"
+  expect_contains "$(cat out.txt)" "$v3note"
+
+  TEST "review: a name that only spells ORIGIN (libORIGINAL.so) is no \$ORIGIN: one file by two names searches alike"
+  # The shape of the test above, but libC.so has no search path of its
+  # own and needs libORIGINAL.so, found through bin/app's DT_RPATH: every
+  # machine loads the same libC.so and the same libORIGINAL.so, whichever
+  # name opened libC.so. Before, a name holding "ORIGIN" counted as
+  # $ORIGIN (is_dst takes "$ORIGIN" only, not followed by a letter, digit
+  # or '_'): a false host-dependent.
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v4 t/lib t/bin t/lib64
+  ldso_lib t/lib libORIGINAL.so libORIGINAL.so
+  echo 'int f_c(void){return 0;}' >c.c
+  "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v4/libC.so c.c -Wl,-soname,libC.so -Lt/lib \
+    -Wl,--no-as-needed -l:libORIGINAL.so || test_failed libC.so
+  ln -s ../lib/glibc-hwcaps/x86-64-v4/libC.so t/lib64/libC.so
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib64 -Wl,--no-as-needed -l:libC.so \
+    -Wl,-rpath,'$ORIGIN/../lib:$ORIGIN/../lib64' -Wl,--disable-new-dtags || test_failed "building app"
+  for mask in x86-64-v4 x86-64-v2; do
+    /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask "$mask" t/bin/app >run.out 2>&1
+    expect_equal "$?" 0 "ld.so as $mask runs app ($(cat run.out))"
+  done
+  expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
+}

@@ -662,6 +662,8 @@ TEST_CASE("try-load: --require openmp is met by a runtime under another name, an
                      "and /v/libdamaged.so's exports cannot be read (export trie: a node past "
                      "the end of the trie), so whether it is the openmp runtime 'openmp' "
                      "requires cannot be decided");
+  // Its advice is the unreadable file's, not "load a library that matches".
+  CHECK(llvm::StringRef(V.Contract.Findings[0].Advice).starts_with("ship libraries linkguard can read"));
   // Beside the runtime found, it does not matter.
   V = judgeRun(watched(Report, {Before, Loaded + Renamed + Damaged}), model(), std::nullopt,
                Require, noSoname, noNeeded, defines);
