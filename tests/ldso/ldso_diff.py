@@ -98,6 +98,12 @@ itself, ld.so and the vDSO are left out on both sides):
     HOSTDEP and not OMP2; a violation (exit 1) or undecided (92) otherwise.
     0 where the oracle says no is "false holds"; non-0 where it says yes is
     "false alarm".
+  unique: `check --unique openmp` (no --portable: no host-dependence to
+    stand behind) exits non-0 where a root maps two OpenMP runtimes in some
+    variant with nothing of the host's planted (each glibc-hwcaps mask of
+    run A, or of run B where the tree needs the namespace); 0 there is
+    "false holds (--unique)". (Not the other way: a glibc 2.36 legacy
+    machine this CPU is not may map them.)
 A root linkguard does not list, or lists that the oracle does not know, is a
 disagreement ("root missing" / "root extra").
 """
@@ -963,6 +969,10 @@ def run_linkguard(lg, root):
     # (tests/e2e/one_definer.bash) is left out of the verdict compared.
     c = subprocess.run([lg, "check", "--portable", "--no-one-definer", "--json", root],
                        capture_output=True, env=env, timeout=120)
+    # --unique openmp alone: no host-dependence verdict to stand behind
+    # (compare: the machines' runtimes).
+    u = subprocess.run([lg, "check", "--unique", "openmp", root], capture_output=True, env=env,
+                       timeout=120)
     try:
         doc = json.loads(a.stdout)
     except ValueError:
@@ -971,7 +981,7 @@ def run_linkguard(lg, root):
         cdoc = json.loads(c.stdout)
     except ValueError:
         cdoc = None
-    return doc, a.returncode, cdoc, c.returncode
+    return doc, a.returncode, cdoc, c.returncode, u.returncode
 
 
 def flatten(deps, out, parent=None):
@@ -992,9 +1002,31 @@ BASELINE = {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so
             "libresolv.so.2", "libutil.so.1", "ld-linux-x86-64.so.2"}
 
 
-def compare(spec, root, oracle, doc, check_rc):
+def compare(spec, root, oracle, doc, check_rc, unique_rc=None):
     """-> list of disagreements {kind, root, detail}."""
     dis = []
+    omp_real = {os.path.realpath(os.path.join(root, f["path"])) for f in spec["files"]
+                if f["kind"] in OMP_KINDS}
+    # `check --unique openmp` (no --portable): a root that maps two OpenMP
+    # runtimes on a machine the harness runs with nothing of the host's
+    # planted (each glibc-hwcaps mask; run B where the tree needs the
+    # namespace: the host's directories empty) is a violation there,
+    # whatever the default run maps (a CPU between this one and the
+    # baseline: 44395c2).
+    if unique_rc == 0:
+        ns = needs_namespace(spec)
+        for rp, o in sorted(oracle.items()):
+            for v, r in sorted(o.get("variants", {}).items()):
+                if not r.get("ok") or not v.startswith("B:" if ns else "A:"):
+                    continue
+                n = len({os.path.realpath(os.path.join(root, t)) for t in r["tree"]} & omp_real)
+                n += sum(1 for x in r["outside"]
+                         if os.path.basename(x).startswith(("libomp", "libgomp", "libiomp")))
+                if n >= 2:
+                    dis.append({"kind": "false holds (--unique)", "root": o["rel"], "rp": rp,
+                                "detail": "check --unique openmp exit 0; ld.so (%s) mapped %s" % (
+                                    v, r["tree"] + r["outside"])})
+                    break
     if doc is None:
         return [{"kind": "linkguard gave no JSON", "root": "", "detail": ""}]
     recs = {}
@@ -1319,13 +1351,13 @@ def judge(spec, lg, keep=None):
     os.makedirs(work, exist_ok=True)
     try:
         build_tree(_POOL, spec, root)
-        doc, irc, cdoc, crc = run_linkguard(lg, root)
+        doc, irc, cdoc, crc, urc = run_linkguard(lg, root)
         extra = []
         for f in (doc or {}).get("files", []):
             if not f.get("executable") and f.get("arch") == "x86_64" and not f.get("container"):
                 extra.append(os.path.relpath(f["path"], root))
         oracle = run_oracle(_POOL, spec, root, work, extra)
-        dis = compare(spec, root, oracle, doc, crc)
+        dis = compare(spec, root, oracle, doc, crc, urc)
         for d in dis:
             d["cause"] = cause_of(spec, root, oracle, doc, d)
         return {"seed": spec.get("seed"), "name": spec.get("name"), "shapes": shapes_of(spec),
