@@ -359,23 +359,30 @@ void truncatedFinding(std::vector<contract::Finding> &Out, const std::string &Pa
   contract::Finding F;
   F.Kind = contract::FindingKind::Unknown;
   F.Rule = Rule;
-  F.Message = "the load closure of " + Path + (C.Truncated ? "" : Cut->Note) +
+  F.Message = "the load closure of " + Path +
+              (C.Truncated ? "" : shipment::machineNote(Cut->Searched)) +
               " is too large to resolve (more than " + std::to_string(MaxEdges) +
               " dependencies, search entries x names, candidates and links tried): undecided";
   Out.push_back(std::move(F));
 }
 
 /// A finding of another machine's closure (otherMachineClosures): said
-/// unless this machine's, or a machine's before, says the same, and marked
-/// as that machine's (Note).
+/// unless this machine's says the same, marked with the machines that
+/// have it (Searched: shipment::machineNote), once.
 void addMachineFinding(std::vector<contract::Finding> &Out, contract::Finding F,
-                       const std::string &Note) {
-  const std::string Marked = F.Message + " (on a machine whose ld.so searches ";
-  for (const contract::Finding &G : Out)
-    if (G.Rule == F.Rule && G.Dependency == F.Dependency &&
-        (G.Message == F.Message || StringRef(G.Message).starts_with(Marked)))
+                       const std::string &Searched) {
+  const std::string Marked = F.Message + shipment::MachineNoteHead;
+  for (contract::Finding &G : Out) {
+    if (G.Rule != F.Rule || G.Dependency != F.Dependency)
+      continue;
+    if (G.Message == F.Message)
       return;
-  F.Message += Note;
+    if (StringRef(G.Message).starts_with(Marked)) {
+      shipment::mergeMachineNote(G.Message, Searched);
+      return;
+    }
+  }
+  F.Message += shipment::machineNote(Searched);
   Out.push_back(std::move(F));
 }
 
@@ -461,7 +468,7 @@ OwnClosure fileClosure(const std::string &Path, const contract::PortabilityOptio
     definers(C, [&](contract::Finding F) { Out.Findings.push_back(std::move(F)); });
     const std::vector<shipment::MachineClosure> Others = shipment::otherMachineClosures(**S, C, CO);
     for (const shipment::MachineClosure &M : Others)
-      definers(M.C, [&](contract::Finding F) { addMachineFinding(Out.Findings, std::move(F), M.Note); });
+      definers(M.C, [&](contract::Finding F) { addMachineFinding(Out.Findings, std::move(F), M.Searched); });
     if (!C.Truncated)
       truncatedFinding(Out.Findings, Path, "one-definer", C, Others, CO.MaxEdges);
   }
@@ -764,7 +771,7 @@ std::vector<contract::Finding> fileForbiddenRuntimes(const std::string &Path,
       return M.C.Roots[E.Root].Image == 0 && E.Image == 0 ? &More : nullptr;
     });
     for (contract::Finding &F : More)
-      addMachineFinding(Out, std::move(F), M.Note);
+      addMachineFinding(Out, std::move(F), M.Searched);
   }
   for (const std::string &G : Groups)
     truncatedFinding(Out, Path, "forbid " + G, C, Others, CO.MaxEdges);
@@ -809,7 +816,7 @@ std::vector<contract::Finding> fileConflicts(const std::string &Path,
   const std::vector<shipment::MachineClosure> Others = shipment::otherMachineClosures(**S, C, CO);
   for (const shipment::MachineClosure &M : Others)
     uniqueFindings(**S, M.C, file, [&](size_t, contract::Finding F) {
-      addMachineFinding(Out, std::move(F), M.Note);
+      addMachineFinding(Out, std::move(F), M.Searched);
     });
   truncatedFinding(Out, Path, "unique", C, Others, CO.MaxEdges);
   return Out;
@@ -870,7 +877,7 @@ public:
     uniqueFindings(*S, C, me, [&](size_t, contract::Finding F) { Out.push_back(std::move(F)); });
     for (const shipment::MachineClosure &M : Others)
       uniqueFindings(*S, M.C, me, [&](size_t, contract::Finding F) {
-        addMachineFinding(Out, std::move(F), M.Note);
+        addMachineFinding(Out, std::move(F), M.Searched);
       });
     truncatedFinding(Out, Path, "unique", C, Others, CO.MaxEdges);
     return Out;
@@ -1043,7 +1050,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
     Others = shipment::otherMachineClosures(*S, C, TreeCO);
   for (const shipment::MachineClosure &M : Others) {
     processRules(M.C, [&](size_t I, contract::Finding F) {
-      addMachineFinding(Extra[I], std::move(F), M.Note);
+      addMachineFinding(Extra[I], std::move(F), M.Searched);
     });
     if (!OtherTruncated && M.C.Truncated)
       OtherTruncated = &M;
@@ -1051,7 +1058,7 @@ void checkTree(const std::string &Path, const contract::ContractSpec &Contract,
   if (C.Truncated || OtherTruncated) {
     ++T.Undecided;
     errs() << "linkguard: error: " << printable(Path) << ": the load closure"
-           << (C.Truncated ? "" : OtherTruncated->Note)
+           << (C.Truncated ? "" : shipment::machineNote(OtherTruncated->Searched))
            << " is too large to resolve (more than " << CO.MaxEdges
            << " dependencies, search entries x names, candidates and links tried): undecided\n";
   }

@@ -375,42 +375,23 @@ Closure computeClosure(Shipment &S, const ClosureOptions &O) {
   return Out;
 }
 
-bool LdSoMachine::searches(StringRef Subdir) const {
-  if (Subdir.consume_front("glibc-hwcaps/")) {
-    // x86-64-vN: a CPU of level L searches N <= L (sysdeps/x86_64/
-    // dl-hwcaps-subdirs.c); another architecture's levels, any level.
-    unsigned N = 0;
-    if (Subdir.consume_front("x86-64-v") && !Subdir.consumeInteger(10, N))
-      return N <= HwcapsLevel;
-    return HwcapsLevel > 0;
-  }
-  return Legacy;
+std::string machineNote(const std::string &Searched) {
+  return MachineNoteHead + Searched + ")";
 }
 
-namespace {
-
-/// " (on a machine whose ld.so searches ...)" for M, as far as the
-/// subdirectories Seen tell it apart.
-std::string machineNote(const LdSoMachine &M, const std::set<std::string> &Seen) {
-  bool AnyLegacy = false, AnyLevel = false;
-  for (const std::string &Sub : Seen)
-    (StringRef(Sub).starts_with("glibc-hwcaps/") ? AnyLevel : AnyLegacy) = true;
-  const bool Levels = AnyLevel && M.HwcapsLevel > 0, Legacy = AnyLegacy && M.Legacy;
-  if (!Levels && !Legacy)
-    return BaselineMachineNote;
-  std::string Out = " (on a machine whose ld.so searches ";
-  if (Levels)
-    Out += "glibc-hwcaps/x86-64-v" + std::to_string(M.HwcapsLevel) + "/ first, a CPU of that level";
-  else if (AnyLevel)
-    Out += "no glibc-hwcaps level";
-  if (AnyLegacy)
-    Out += Legacy ? (AnyLevel ? ", then " : "") + std::string("the legacy subdirectories of glibc "
-                                                               "before 2.37")
-                  : ", and no legacy subdirectory, as glibc 2.37 on";
-  return Out + ")";
+void mergeMachineNote(std::string &Message, const std::string &Searched) {
+  // "...(on machines ..., none; or only tls/)": a set said once.
+  const size_t At = Message.rfind(MachineNoteHead);
+  if (At == std::string::npos || Message.empty() || Message.back() != ')')
+    return;
+  StringRef Sets = StringRef(Message).drop_front(At + strlen(MachineNoteHead)).drop_back();
+  SmallVector<StringRef, 4> Each;
+  Sets.split(Each, "; or ");
+  if (llvm::is_contained(Each, Searched))
+    return;
+  Message.pop_back();
+  Message += "; or " + Searched + ")";
 }
-
-} // namespace
 
 std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
                                                  const ClosureOptions &O) {
@@ -418,13 +399,18 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
   const LdSoMachine Default;
   if (!C.SubdirectoryDependent || !(O.Machine == Default))
     return Out;
-  // The machines, the baseline first: a machine tells apart from another
-  // only by the subdirectories found, so each is judged once, and only
-  // where it searches another set of them than one judged already. Each
-  // closure may find more (another machine's copy needs other names):
-  // until none does. (An x86-64 CPU of level 1 is the baseline's.)
-  const LdSoMachine Machines[] = {{0, false}, {4, false}, {3, true}, {3, false},
-                                  {2, true},  {2, false}, {0, true}};
+  // The machines, the baseline first, then each level without and with
+  // each platform's legacy subdirectories. A machine tells apart from
+  // another only by the subdirectories found, so each set of them is
+  // judged once. Each closure may find more (another machine's copy needs
+  // other names, searched in other directories): until none does.
+  std::vector<LdSoMachine> Machines;
+  for (unsigned Level : {0U, 4U, 3U, 2U})
+    Machines.push_back({Level, false, "", false});
+  for (unsigned Level : {4U, 3U, 2U, 0U})
+    for (const char *Plat : {"x86_64", "haswell", "xeon_phi"})
+      for (bool Avx : {true, false})
+        Machines.push_back({Level, true, Plat, Avx});
   std::set<std::string> Seen = C.SubdirectoriesSeen;
   auto searched = [&](const LdSoMachine &M) {
     std::vector<std::string> R;
@@ -433,10 +419,10 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
         R.push_back(Sub);
     return R;
   };
-  bool Done[std::size(Machines)] = {};
+  std::vector<bool> Done(Machines.size());
   for (bool Grew = true; Grew;) {
     Grew = false;
-    for (size_t I = 0; I < std::size(Machines); ++I) {
+    for (size_t I = 0; I < Machines.size(); ++I) {
       if (Done[I])
         continue;
       std::vector<std::string> Mine = searched(Machines[I]);
@@ -456,8 +442,10 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
       Out.push_back(std::move(M));
     }
   }
-  for (MachineClosure &M : Out)
-    M.Note = machineNote(M.Machine, Seen);
+  for (MachineClosure &M : Out) {
+    std::vector<std::string> Mine = searched(M.Machine);
+    M.Searched = Mine.empty() ? "none" : "only " + llvm::join(Mine, ", ");
+  }
   return Out;
 }
 

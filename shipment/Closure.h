@@ -72,15 +72,19 @@ const char *outcomeName(Outcome O); // "system", "shipped", ...
 /// dl-hwcaps.c _dl_important_hwcaps): the glibc-hwcaps levels its CPU
 /// supports, each level with every one below it (sysdeps/x86/
 /// get-isa-level.h: x86-64-v3 includes v2), and, on glibc before 2.37,
-/// the legacy ones (tls/, the platform, the hwcap names). Legacy subsets
-/// (one platform, not another) are not told apart: a machine searches
-/// all of them or none.
+/// the legacy ones: the power set of tls, its platform (AT_PLATFORM) and
+/// its hwcap names (x86_64, and avx512_1 where the CPU has it). The
+/// default machine searches every level and every platform's legacy
+/// subdirectories (the union, in each machine's order).
 struct LdSoMachine {
   unsigned HwcapsLevel = 4; // x86-64-vN and below; 0: no glibc-hwcaps level
-  bool Legacy = true;
+  bool Legacy = true;       // glibc before 2.37
+  std::string Platform;     // x86_64, haswell, xeon_phi; empty: every one
+  bool Avx512 = true;       // the avx512_1 hwcap name
   bool searches(llvm::StringRef Subdir) const; // "glibc-hwcaps/x86-64-v3/", "tls/"
   bool operator==(const LdSoMachine &M) const {
-    return HwcapsLevel == M.HwcapsLevel && Legacy == M.Legacy;
+    return HwcapsLevel == M.HwcapsLevel && Legacy == M.Legacy && Platform == M.Platform &&
+           Avx512 == M.Avx512;
   }
 };
 
@@ -197,35 +201,46 @@ struct Closure {
   /// searches fewer subdirectories (ClosureOptions::Machine).
   bool SubdirectoryDependent = false;
   /// The optional subdirectories ("glibc-hwcaps/x86-64-v3/", "tls/") the
-  /// search found in some directory it searched: the machines that differ
-  /// in them are the ones otherMachineClosures judges.
+  /// search found in some directory it searched, whether this machine
+  /// searches them or not: the machines that differ in them are the ones
+  /// otherMachineClosures judges.
   std::set<std::string> SubdirectoriesSeen;
   size_t WhyLeft = MaxWhyPerClosure; // candidates that may still be listed
 };
 
 Closure computeClosure(Shipment &S, const ClosureOptions &Options);
 
-/// Another machine's closure, and what a finding only its process has
-/// ends with (BaselineMachineNote, or the machine's levels).
+/// Another machine's closure, and the subdirectories of the tree it
+/// searches, as a finding only its process has says them (machineNote):
+/// "none", "only glibc-hwcaps/x86-64-v2/, tls/".
 struct MachineClosure {
   LdSoMachine Machine;
   Closure C;
-  std::string Note;
+  std::string Searched;
 };
 
 /// Where C (the closure of Options.Machine, the default one) loads another
 /// file (or none) on a machine whose ld.so searches fewer subdirectories
 /// (Closure::SubdirectoryDependent): the closure of each other machine
-/// that differs in the subdirectories the searches found (a baseline CPU;
-/// a CPU of a lower glibc-hwcaps level, with glibc 2.36's legacy
-/// subdirectories or without), for the rules that judge what one process
-/// holds; none otherwise. At most seven closures, each computed once.
+/// that searches another set of the subdirectories the searches found (a
+/// CPU of each glibc-hwcaps level or none, each with glibc 2.36's legacy
+/// subdirectories of each platform, with avx512_1 and without, or none),
+/// for the rules that judge what one process holds; none otherwise. Each
+/// set is judged once, the baseline's (none of them) first; where another
+/// machine's closure finds more subdirectories, the machines are told
+/// apart again.
 std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
                                                  const ClosureOptions &Options);
 
-/// What a finding only a baseline machine's process has ends with.
-inline constexpr const char *BaselineMachineNote =
-    " (on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory)";
+/// What a finding only other machines' processes have ends with: the
+/// machines by the subdirectories they search of those the tree has,
+/// " (on machines whose ld.so searches, of the tree's glibc-hwcaps and
+/// legacy subdirectories, none)" or "..., only glibc-hwcaps/x86-64-v2/)";
+/// Merge adds another set to such a note ("...; or only tls/)").
+inline constexpr const char *MachineNoteHead =
+    " (on machines whose ld.so searches, of the tree's glibc-hwcaps and legacy subdirectories, ";
+std::string machineNote(const std::string &Searched);
+void mergeMachineNote(std::string &Message, const std::string &Searched);
 
 /// For each walked image, why it is a root of its own ("" = none): --root
 /// (ClosureOptions::Roots) by its path under the tree or its member name,

@@ -132,6 +132,40 @@ std::vector<std::string> allOptionalSubdirs(const ELFKind &K) {
   return Out;
 }
 
+} // namespace
+
+bool LdSoMachine::searches(StringRef Subdir) const {
+  if (Subdir.consume_front("glibc-hwcaps/")) {
+    // x86-64-vN: a CPU of level L searches N <= L (sysdeps/x86_64/
+    // dl-hwcaps-subdirs.c); another architecture's levels, any level.
+    unsigned N = 0;
+    if (Subdir.consume_front("x86-64-v") && !Subdir.consumeInteger(10, N))
+      return N <= HwcapsLevel;
+    return HwcapsLevel > 0;
+  }
+  if (!Legacy)
+    return false;
+  if (Platform.empty() && Avx512)
+    return true; // the union
+  // x86-64's power set for this platform and hwcap names (the order of
+  // allOptionalSubdirs); another architecture's legacy names: searched.
+  SmallVector<StringRef, 4> Parts;
+  Subdir.split(Parts, '/', -1, false);
+  for (StringRef P : Parts)
+    if (!llvm::is_contained({"tls", "x86_64", "haswell", "xeon_phi", "avx512_1"}, P))
+      return true;
+  for (const char *Tls : {"tls/", ""})
+    for (const std::string &Plat : {Platform.empty() ? std::string() : Platform + "/",
+                                    std::string()})
+      for (const char *Avx : {Avx512 ? "avx512_1/" : "", ""})
+        for (const char *X86 : {"x86_64/", ""})
+          if (Subdir == std::string(Tls) + Plat + Avx + X86)
+            return true;
+  return Platform.empty() && !Avx512 && !Subdir.contains("avx512_1"); // every platform's
+}
+
+namespace {
+
 /// Those of them machine M searches, in ld.so's order.
 std::vector<std::string> optionalSubdirs(const ELFKind &K, const LdSoMachine &M) {
   std::vector<std::string> Out = allOptionalSubdirs(K);
@@ -269,6 +303,7 @@ struct LdSo : ResolverState {
   ELFKind Want;
   bool ReadBytes = true; // a directory or file: candidates are read; a zip: its records
   std::vector<std::string> Optional;
+  std::vector<std::string> AllOptional; // every machine's (Optional: this one's)
   const LoaderRules &LR = contract::rulesFor(objlib::Format::ELF);
 
   // Per root: what ld.so holds while it loads.
@@ -343,6 +378,28 @@ struct LdSo : ResolverState {
         Here.push_back(I);
     }
     return OptionalHere.try_emplace(DirReal, std::move(Here)).first->second;
+  }
+
+  /// The optional subdirectories of the real directory DirReal that this
+  /// machine does not search and another does (Closure::
+  /// SubdirectoriesSeen): a lower CPU level's, another platform's.
+  void noteOtherMachines(const std::string &DirReal) {
+    if (AllOptional.size() == Optional.size())
+      return; // this machine searches them all: noted as tried
+    for (const std::string &Sub : AllOptional) {
+      if (C.SubdirectoriesSeen.count(Sub) || llvm::is_contained(Optional, Sub))
+        continue;
+      std::optional<bool> Has = S.hasEntry(DirReal, StringRef(Sub).split('/').first);
+      if (Has && !*Has)
+        continue;
+      std::string Key = DirReal.empty() ? Sub : DirReal + "/" + Sub;
+      while (!Key.empty() && Key.back() == '/')
+        Key.pop_back();
+      const PathProbe &P = probeDir(Key);
+      if (P.Is != PathProbe::What::Missing && P.Is != PathProbe::What::File &&
+          P.Is != PathProbe::What::Special)
+        C.SubdirectoriesSeen.insert(Sub);
+    }
   }
 
   /// The directory at Rel under the root, as the kernel walks it, walked
@@ -779,6 +836,7 @@ struct LdSo : ResolverState {
     };
     const std::vector<unsigned> &Here = optionalIn(Base.Real);
     if (OptionalTried.insert(*RelDir).second) {
+      noteOtherMachines(Base.Real);
       // The first search in the directory: ld.so tries every subdirectory,
       // those whose first component is missing too (ENOENT), and marks them.
       size_t H = 0;
@@ -1349,6 +1407,7 @@ void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RI, 
   L.Want.Arch = S.images()[Img].Info.Slices.empty() ? "" : S.images()[Img].Info.Slices[0].Arch;
   if (!K && L.Want.Arch == "x86_64")
     L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_X86_64;
+  L.AllOptional = allOptionalSubdirs(L.Want);
   L.Optional = optionalSubdirs(L.Want, O.Machine);
   L.run();
 }

@@ -408,7 +408,7 @@ PY
   /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v2 --list t/bin/app >list.out 2>&1
   expect_contains "$(cat list.out)" "t/bin/../lib/libE.so.3" "a v2 machine loads the directory's copy"
   expect_contains "$(cat list.out)" "dep/libX.so"
-  local suffix="(on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory)"
+  local suffix="(on machines whose ld.so searches, of the tree's glibc-hwcaps and legacy subdirectories, none)"
   for what in t t/bin/app; do
     "$LINKGUARD_BIN" check --forbid openmp "$what" >out.txt 2>&1; st=$?
     expect_equal "$st" 1 "--forbid openmp $what ($(cat out.txt))"
@@ -518,7 +518,7 @@ PY
     -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
   "$LINKGUARD_BIN" check --unique openmp t/bin/app >out.txt 2>&1; st=$?
   expect_equal "$st" 92 "--unique openmp t/bin/app ($(cat out.txt))"
-  expect_contains "$(cat out.txt)" "t/bin/app (on a machine whose ld.so searches no glibc-hwcaps or legacy subdirectory) is too large to resolve"
+  expect_contains "$(cat out.txt)" "t/bin/app (on machines whose ld.so searches, of the tree's glibc-hwcaps and legacy subdirectories, none) is too large to resolve"
 
   TEST "review: one file opened through a glibc-hwcaps directory and through a link elsewhere has two \$ORIGINs: host-dependent"
   # lib/glibc-hwcaps/x86-64-v4/libC.so (DT_RPATH $ORIGIN/../../../dep) is
@@ -566,7 +566,7 @@ PY
     /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask "$mask" --list t/bin/app >list.out 2>&1
     expect_not_contains "$(cat list.out)" "libX.so" "a machine of mask $mask does not"
   done
-  local v3note="on a machine whose ld.so searches glibc-hwcaps/x86-64-v3/ first"
+  local v3note="(on machines whose ld.so searches, of the tree's glibc-hwcaps and legacy subdirectories, only glibc-hwcaps/x86-64-v3/)"
   for what in t t/bin/app; do
     "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
     expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
@@ -599,4 +599,87 @@ PY
     expect_equal "$?" 0 "ld.so as $mask runs app ($(cat run.out))"
   done
   expect_equal "$(ldso_verdict t)" 0 "check --portable ($(cat tree.out))"
+
+  TEST "review: a subdirectory only a lower machine's search meets (dep/glibc-hwcaps/x86-64-v2/, dep/tls/) is noted, and that machine judged"
+  # lib/glibc-hwcaps/x86-64-v4/libE.so.3 needs nothing; lib/libE.so.3
+  # (DT_RUNPATH $ORIGIN/../dep) needs libX.so: dep/libX.so is plain,
+  # dep/SUB/libX.so a renamed libgomp. This CPU never searches dep/; the
+  # baseline machine does, but not its subdirectory. Before, no machine
+  # that searches dep/SUB/ was judged: the file's --unique held.
+  local sub
+  for sub in glibc-hwcaps/x86-64-v2 tls; do
+    rm -rf t && mkdir -p t/lib/glibc-hwcaps/x86-64-v4 "t/dep/$sub" t/bin
+    echo 'int f_e(void){return 0;}' >e.c
+    "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v4/libE.so.3 e.c -Wl,-soname,libE.so.3 ||
+      test_failed "v4 copy"
+    ldso_lib t/dep libX.so libX.so
+    ldso_runtime "t/dep/$sub" libX.so GOMP_parallel
+    ldso_runtime t/lib libomp.so __kmpc_fork_call
+    "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 -Lt/dep -Wl,--no-as-needed \
+      -l:libX.so -Wl,-rpath,'$ORIGIN/../dep' -Wl,--enable-new-dtags || test_failed libE.so.3
+    echo 'int main(void){return 0;}' >m.c
+    "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
+      -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+    # A v3 CPU (it searches v3 and v2) maps the renamed libgomp.
+    /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v3:x86-64-v2 --list t/bin/app >list.out 2>&1
+    expect_contains "$(cat list.out)" "dep/$sub/libX.so" "a v3 CPU loads dep/$sub/libX.so"
+    for what in t t/bin/app; do
+      "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+      expect_equal "$st" 1 "--unique openmp $what, $sub ($(cat out.txt))"
+      expect_contains "$(cat out.txt)" "t/dep/$sub/libX.so (loaded by"
+    done
+  done
+
+  TEST "review: one file by two names, a lower machine's \$ORIGIN reaching a legacy subdirectory: judged on that machine"
+  # lib/libE.so.3 links to glibc-hwcaps/x86-64-v4/libE.so.3 (DT_RUNPATH
+  # $ORIGIN/dep, needs libX.so). Opened by the v4 name, dep/ is the v4
+  # directory's (plain libX.so); by lib/libE.so.3, lib/dep/, whose tls/
+  # holds a renamed libgomp: every glibc 2.36 CPU below v4 maps it.
+  mkdir -p t/lib/glibc-hwcaps/x86-64-v4/dep t/lib/dep/tls t/bin
+  ldso_lib t/lib/glibc-hwcaps/x86-64-v4/dep libX.so libX.so
+  cp t/lib/glibc-hwcaps/x86-64-v4/dep/libX.so t/lib/dep/
+  ldso_runtime t/lib/dep/tls libX.so GOMP_parallel
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
+  echo 'int f_e(void){return 0;}' >e.c
+  "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v4/libE.so.3 e.c -Wl,-soname,libE.so.3 \
+    -Lt/lib/dep -Wl,--no-as-needed -l:libX.so -Wl,-rpath,'$ORIGIN/dep' -Wl,--enable-new-dtags ||
+    test_failed libE.so.3
+  ln -s glibc-hwcaps/x86-64-v4/libE.so.3 t/lib/libE.so.3
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v3:x86-64-v2 --list t/bin/app >list.out 2>&1
+  expect_contains "$(cat list.out)" "dep/tls/libX.so" "a v3 CPU loads lib/dep/tls/libX.so"
+  for what in t t/bin/app; do
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
+    expect_contains "$(cat out.txt)" "t/lib/dep/tls/libX.so (loaded by"
+  done
+
+  TEST "review: this CPU's own legacy search (AT_PLATFORM x86_64, no avx512_1) is one of the machines judged"
+  # lib/x86_64/avx512_1/libX.so and lib/libX.so are plain; lib/x86_64/
+  # libX.so is a renamed libgomp. An AVX512_1 machine takes the first; this
+  # one (ld.so --help: avx512_1 not searched) takes lib/x86_64/libX.so.
+  # Before, the legacy subdirectories were one set: --unique and --forbid
+  # openmp held while this machine's own ld.so maps the runtime.
+  mkdir -p t/lib/x86_64/avx512_1 t/bin
+  ldso_lib t/lib libX.so libX.so
+  cp t/lib/libX.so t/lib/x86_64/avx512_1/
+  ldso_runtime t/lib/x86_64 libX.so GOMP_parallel
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  "$CLANG" -o t/bin/app2 m.c -Lt/lib -Wl,--no-as-needed -l:libX.so \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app2"
+  if /lib64/ld-linux-x86-64.so.2 --help | grep -q '^  avx512_1$'; then
+    /lib64/ld-linux-x86-64.so.2 --list t/bin/app >list.out 2>&1
+    expect_contains "$(cat list.out)" "lib/x86_64/libX.so" "this ld.so loads lib/x86_64/libX.so"
+  fi
+  "$LINKGUARD_BIN" check --unique openmp t >out.txt 2>&1; st=$?
+  expect_equal "$st" 1 "--unique openmp t ($(cat out.txt))"
+  expect_contains "$(cat out.txt)" "only x86_64/)"
+  "$LINKGUARD_BIN" check --forbid openmp t/bin/app2 >out.txt 2>&1; st=$?
+  expect_equal "$st" 1 "--forbid openmp t/bin/app2 ($(cat out.txt))"
+  expect_contains "$(cat out.txt)" "t/lib/x86_64/libX.so) is an openmp runtime by its exports"
 }

@@ -53,8 +53,10 @@ own trace (LD_DEBUG=libs, run A) shows a directory searched for a name whose
 legacy subdirectory this CPU does not try (avx512_1/, haswell/, xeon_phi/)
 holds another loadable copy: a CPU that tries it maps that copy.
 A tree with glibc-hwcaps subdirectories is also run through
-`ld.so --glibc-hwcaps-mask M` for M = none, x86-64-v2, -v3, -v4 (a library
-root: the dlopen helper under that ld.so), in runs A, B and C.
+`ld.so --glibc-hwcaps-mask M` for M = none, x86-64-v2, x86-64-v3:x86-64-v2,
+x86-64-v4:x86-64-v3:x86-64-v2 (a CPU of each level searches the levels below
+it too; a library root: the dlopen helper under that ld.so), in runs A, B
+and C.
 Variants compare the files outside the tree by path, except a runtime name
 (BASELINE) from the system's directories or an absolute search directory:
 the machine's own C library, compared by name (docs/check.md).
@@ -130,7 +132,8 @@ NSLOTS = 8
 SLOTLEN = 250
 HOST_LLVM = "/usr/lib/llvm-14/lib"  # Debian's libomp-dev: libomp.so.5 lives here
 HOST_SRV = "/srv/lgfuzz/lib"
-MASKS = ["none", "x86-64-v2", "x86-64-v3", "x86-64-v4"]
+# Each a CPU of that level: it searches its level and every one below.
+MASKS = ["none", "x86-64-v2", "x86-64-v3:x86-64-v2", "x86-64-v4:x86-64-v3:x86-64-v2"]
 
 DT_NULL, DT_NEEDED, DT_STRTAB, DT_SONAME, DT_RPATH, DT_RUNPATH = 0, 1, 5, 14, 15, 29
 TAGS = {"NEEDED": DT_NEEDED, "SONAME": DT_SONAME, "RPATH": DT_RPATH, "RUNPATH": DT_RUNPATH}
