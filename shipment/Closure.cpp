@@ -399,30 +399,39 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
   const LdSoMachine Default;
   if (!C.SubdirectoryDependent || !(O.Machine == Default))
     return Out;
-  // The machines, the baseline first, then each level without and with
-  // each platform's legacy subdirectories. A machine tells apart from
-  // another only by the subdirectories found, so each set of them is
-  // judged once. Each closure may find more (another machine's copy needs
-  // other names, searched in other directories): until none does.
-  std::vector<LdSoMachine> Machines;
-  for (unsigned Level : {0U, 4U, 3U, 2U})
-    Machines.push_back({Level, false, "", false});
-  for (unsigned Level : {4U, 3U, 2U, 0U})
-    for (const char *Plat : {"x86_64", "haswell", "xeon_phi"})
-      for (bool Avx : {true, false})
-        Machines.push_back({Level, true, Plat, Avx});
+  // The machines, the baseline first: each CPU level on glibc 2.37 on
+  // (no legacy subdirectory), then the CPUs glibc 2.36 tells apart
+  // (sysdeps/x86/cpu-features.c): AMD and older Intel keep the kernel's
+  // platform x86_64, Intel with AVX2, BMI1/2, LZCNT, MOVBE and POPCNT is
+  // haswell (a v3 CPU at least), with AVX512ER/PF xeon_phi (v3, no
+  // avx512_1); avx512_1 (AVX512F/CD/BW/DQ/VL) is what v4 needs. A machine
+  // tells apart from another only by the subdirectories found, in its
+  // order, so each such list is judged once. Each closure may find more
+  // (another machine's copy needs other names, searched in other
+  // directories): until none does. A closure cut short ends it: the
+  // verdict is undecided.
+  const LdSoMachine Machines[] = {
+      {0, false, "", false},       {4, false, "", false},       {3, false, "", false},
+      {2, false, "", false},       {4, true, "x86_64", true},   {3, true, "x86_64", false},
+      {2, true, "x86_64", false},  {0, true, "x86_64", false},  {4, true, "haswell", true},
+      {3, true, "haswell", false}, {3, true, "xeon_phi", false}};
   std::set<std::string> Seen = C.SubdirectoriesSeen;
+  // What a machine searches of Seen, in its order: x86-64's subdirectories
+  // as it tries them, then other architectures' (the same on each).
   auto searched = [&](const LdSoMachine &M) {
     std::vector<std::string> R;
+    for (const std::string &Sub : M.x86Subdirs())
+      if (Seen.count(Sub))
+        R.push_back(Sub);
     for (const std::string &Sub : Seen)
-      if (M.searches(Sub))
+      if (M.searches(Sub) && !llvm::is_contained(R, Sub))
         R.push_back(Sub);
     return R;
   };
-  std::vector<bool> Done(Machines.size());
+  bool Done[std::size(Machines)] = {};
   for (bool Grew = true; Grew;) {
     Grew = false;
-    for (size_t I = 0; I < Machines.size(); ++I) {
+    for (size_t I = 0; I < std::size(Machines); ++I) {
       if (Done[I])
         continue;
       std::vector<std::string> Mine = searched(Machines[I]);
@@ -439,7 +448,12 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
       const size_t Before = Seen.size();
       Seen.insert(M.C.SubdirectoriesSeen.begin(), M.C.SubdirectoriesSeen.end());
       Grew |= Seen.size() != Before;
+      const bool Cut = M.C.Truncated;
       Out.push_back(std::move(M));
+      if (Cut) {
+        Grew = false;
+        break;
+      }
     }
   }
   for (MachineClosure &M : Out) {

@@ -94,83 +94,101 @@ struct ELFKind {
   std::string Arch;    // objlib's name, for a zip's members
 };
 
-/// The subdirectories ld.so tries in each search directory before the
-/// directory itself (elf/dl-hwcaps.c _dl_important_hwcaps), for any CPU
-/// and glibc it may run on: glibc-hwcaps/<level>/ (sysdeps/x86_64/
-/// dl-hwcaps-subdirs.c: x86-64-v4, v3, v2; sysdeps/powerpc, s390 have
-/// their own; aarch64 has none in 2.36), then (before 2.37) the legacy
-/// power set of "tls", the platform (AT_PLATFORM: x86_64, haswell,
-/// xeon_phi) and the hwcap names (x86_64, avx512_1), as Debian 12's
-/// `ld.so --help` lists them. Generated in ld.so's order for x86-64.
-std::vector<std::string> allOptionalSubdirs(const ELFKind &K) {
+/// glibc 2.36 elf/dl-hwcaps.c _dl_important_hwcaps, the legacy part:
+/// Temp = the hwcap names by bit, the platform (AT_PLATFORM, or glibc's
+/// own: sysdeps/x86/cpu-features.c), "tls"; one subdirectory for each
+/// subset, from the full set down ("power set construction": m = 2^cnt-1
+/// .. 1), each written from Temp[cnt-1] down to Temp[0] (the empty subset
+/// is the directory itself, tried last). A name twice (x86_64, a hwcap
+/// name and a platform) is written twice, as glibc does.
+std::vector<std::string> legacyPowerSet(ArrayRef<std::string> Temp) {
   std::vector<std::string> Out;
-  if (K.Machine == ELF::EM_X86_64 && K.Class == ELF::ELFCLASS64) {
-    for (const char *L : {"x86-64-v4", "x86-64-v3", "x86-64-v2"})
-      Out.push_back(std::string("glibc-hwcaps/") + L + "/");
-    // The power set of temp[] = {the hwcap names by bit (x86_64, then
-    // avx512_1: sysdeps/x86/dl-hwcap.h HWCAP_IMPORTANT), the platform,
-    // "tls"}, each path written from the last string to the first and the
-    // subsets in descending binary order (_dl_important_hwcaps' "power set
-    // construction"): tls/P/avx512_1/x86_64, tls/P/avx512_1, tls/P/x86_64,
-    // tls/P, tls/avx512_1/x86_64, ... One machine has one platform; the
-    // union keeps each machine's order.
-    for (const char *Tls : {"tls/", ""})
-      for (const char *Plat : {"x86_64/", "haswell/", "xeon_phi/", ""})
-        for (const char *Avx : {"avx512_1/", ""})
-          for (const char *X86 : {"x86_64/", ""}) {
-            std::string Sub = std::string(Tls) + Plat + Avx + X86;
-            if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
-              Out.push_back(Sub);
-          }
-    return Out;
+  const auto Cnt = unsigned(Temp.size());
+  for (unsigned M = (1U << Cnt) - 1; M > 0; --M) {
+    std::string Sub;
+    for (unsigned I = Cnt; I-- > 0;)
+      if (M & (1U << I))
+        Sub += Temp[I] + "/";
+    Out.push_back(std::move(Sub));
   }
-  // Other machines: the legacy "tls" and the platform's own name.
-  std::string Plat = K.Arch.empty() ? "" : K.Arch + "/";
-  for (const std::string &Sub : {"tls/" + Plat, std::string("tls/"), Plat})
-    if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
-      Out.push_back(Sub);
   return Out;
+}
+
+/// x86-64's legacy names (sysdeps/x86/dl-hwcap.h, dl-procinfo.c): hwcap
+/// names x86_64 and avx512_1 (HWCAP_IMPORTANT), platforms x86_64 (the
+/// kernel's), haswell and xeon_phi (glibc's, Intel only).
+bool isX86LegacyName(StringRef Part) {
+  return llvm::is_contained({"tls", "x86_64", "haswell", "xeon_phi", "avx512_1"}, Part);
 }
 
 } // namespace
 
-bool LdSoMachine::searches(StringRef Subdir) const {
-  if (Subdir.consume_front("glibc-hwcaps/")) {
-    // x86-64-vN: a CPU of level L searches N <= L (sysdeps/x86_64/
-    // dl-hwcaps-subdirs.c); another architecture's levels, any level.
-    unsigned N = 0;
-    if (Subdir.consume_front("x86-64-v") && !Subdir.consumeInteger(10, N))
-      return N <= HwcapsLevel;
-    return HwcapsLevel > 0;
-  }
+std::vector<std::string> LdSoMachine::x86Subdirs() const {
+  std::vector<std::string> Out;
+  for (unsigned L = 4; L >= 2; --L)
+    if (L <= HwcapsLevel)
+      Out.push_back("glibc-hwcaps/x86-64-v" + std::to_string(L) + "/");
   if (!Legacy)
-    return false;
-  if (Platform.empty() && Avx512)
-    return true; // the union
-  // x86-64's power set for this platform and hwcap names (the order of
-  // allOptionalSubdirs); another architecture's legacy names: searched.
+    return Out;
+  if (!Platform.empty()) {
+    std::vector<std::string> Temp{"x86_64"};
+    if (Avx512)
+      Temp.emplace_back("avx512_1");
+    Temp.push_back(Platform);
+    Temp.emplace_back("tls");
+    llvm::append_range(Out, legacyPowerSet(Temp));
+    return Out;
+  }
+  // The default machine: every machine's subdirectories, each machine's
+  // order kept (tls/P/avx512_1/x86_64, tls/P/avx512_1, tls/P/x86_64,
+  // tls/P, tls/avx512_1/x86_64, ...), every platform P. No CPU searches
+  // them all: a finding only it has may be no machine's (fail closed).
+  for (const char *Tls : {"tls/", ""})
+    for (const char *Plat : {"x86_64/", "haswell/", "xeon_phi/", ""})
+      for (const char *Avx : {"avx512_1/", ""})
+        for (const char *X86 : {"x86_64/", ""}) {
+          std::string Sub = std::string(Tls) + Plat + Avx + X86;
+          if (!Sub.empty() && llvm::find(Out, Sub) == Out.end())
+            Out.push_back(Sub);
+        }
+  return Out;
+}
+
+bool LdSoMachine::searches(StringRef Subdir) const {
+  if (Subdir.starts_with("glibc-hwcaps/") && !Subdir.starts_with("glibc-hwcaps/x86-64-v"))
+    return HwcapsLevel > 0; // another architecture's levels
   SmallVector<StringRef, 4> Parts;
   Subdir.split(Parts, '/', -1, false);
-  for (StringRef P : Parts)
-    if (!llvm::is_contained({"tls", "x86_64", "haswell", "xeon_phi", "avx512_1"}, P))
-      return true;
-  for (const char *Tls : {"tls/", ""})
-    for (const std::string &Plat : {Platform.empty() ? std::string() : Platform + "/",
-                                    std::string()})
-      for (const char *Avx : {Avx512 ? "avx512_1/" : "", ""})
-        for (const char *X86 : {"x86_64/", ""})
-          if (Subdir == std::string(Tls) + Plat + Avx + X86)
-            return true;
-  return Platform.empty() && !Avx512 && !Subdir.contains("avx512_1"); // every platform's
+  if (Subdir.starts_with("glibc-hwcaps/") || llvm::all_of(Parts, isX86LegacyName))
+    return llvm::is_contained(x86Subdirs(), Subdir);
+  return Legacy; // another architecture's legacy names
 }
 
 namespace {
 
-/// Those of them machine M searches, in ld.so's order.
+/// The subdirectories ld.so tries in each search directory before the
+/// directory itself (elf/dl-hwcaps.c _dl_important_hwcaps), on machine M:
+/// glibc-hwcaps/<level>/ (sysdeps/x86_64/dl-hwcaps-subdirs.c: x86-64-v4,
+/// v3, v2; sysdeps/powerpc, s390 have their own; aarch64 and i386 none in
+/// 2.36), then (before 2.37) the legacy power set (legacyPowerSet), as
+/// Debian 12's `ld.so --help` lists them. x86-64: M.x86Subdirs(). i386:
+/// the hwcap name sse2 and the platform i686 (sysdeps/x86/cpu-features.c:
+/// a CPU with CMOV). Others: the platform, the machine's own name.
 std::vector<std::string> optionalSubdirs(const ELFKind &K, const LdSoMachine &M) {
-  std::vector<std::string> Out = allOptionalSubdirs(K);
-  llvm::erase_if(Out, [&](const std::string &Sub) { return !M.searches(Sub); });
-  return Out;
+  if (K.Machine == ELF::EM_X86_64 && K.Class == ELF::ELFCLASS64)
+    return M.x86Subdirs();
+  if (!M.Legacy)
+    return {};
+  if (K.Machine == ELF::EM_386)
+    return legacyPowerSet({"sse2", "i686", "tls"});
+  if (K.Arch.empty())
+    return {"tls/"};
+  return legacyPowerSet({K.Arch, "tls"});
+}
+
+/// Every machine's (the default machine searches them all).
+std::vector<std::string> allOptionalSubdirs(const ELFKind &K) {
+  return optionalSubdirs(K, LdSoMachine());
 }
 
 /// What open_verify (and _dl_map_object_from_fd's first checks) make of

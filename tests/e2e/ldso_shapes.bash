@@ -682,4 +682,67 @@ PY
   "$LINKGUARD_BIN" check --forbid openmp t/bin/app2 >out.txt 2>&1; st=$?
   expect_equal "$st" 1 "--forbid openmp t/bin/app2 ($(cat out.txt))"
   expect_contains "$(cat out.txt)" "t/lib/x86_64/libX.so) is an openmp runtime by its exports"
+
+  TEST "review: each glibc 2.36 CPU's legacy search in its own order: a haswell machine tries tls/haswell/ before tls/x86_64/, Skylake-X avx512_1/ before x86_64/"
+  # lib/tls/x86_64/libX.so is plain, lib/tls/haswell/libX.so a renamed
+  # libgomp; then lib/x86_64/libX.so plain and lib/avx512_1/libX.so a
+  # renamed libgomp. _dl_important_hwcaps writes each machine's subsets
+  # of {x86_64, [avx512_1], its platform, tls} from the full set down:
+  # an Intel AVX2 CPU (platform haswell) maps tls/haswell/libX.so, a
+  # Skylake-X (haswell + avx512_1) avx512_1/libX.so, beside libomp.so.
+  # Before, each machine searched the union's order (x86_64's first) and
+  # machines were told apart by the set searched: every check held.
+  local pair
+  for pair in tls/x86_64:tls/haswell x86_64:avx512_1; do
+    local plain=${pair%%:*} gomp=${pair#*:}
+    rm -rf t && mkdir -p "t/lib/$plain" "t/lib/$gomp" t/bin
+    ldso_lib t/lib libX.so libX.so
+    cp t/lib/libX.so "t/lib/$plain/"
+    ldso_runtime "t/lib/$gomp" libX.so GOMP_parallel
+    ldso_runtime t/lib libomp.so __kmpc_fork_call
+    echo 'int main(void){return 0;}' >m.c
+    "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
+      -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+    "$CLANG" -o t/bin/app2 m.c -Lt/lib -Wl,--no-as-needed -l:libX.so \
+      -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app2"
+    # The real ld.so on an emulated Haswell, where qemu-user is installed
+    # (it has no AVX-512: the Skylake-X order is glibc's source alone).
+    if [ "$gomp" = tls/haswell ] && command -v qemu-x86_64 >/dev/null; then
+      qemu-x86_64 -cpu Haswell /lib64/ld-linux-x86-64.so.2 --list t/bin/app >list.out 2>&1
+      expect_contains "$(cat list.out)" "lib/tls/haswell/libX.so" "a haswell machine's ld.so"
+    fi
+    for what in t t/bin/app; do
+      "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+      expect_equal "$st" 1 "--unique openmp $what, $gomp ($(cat out.txt))"
+      expect_contains "$(cat out.txt)" "t/lib/$gomp/libX.so (loaded by"
+    done
+    "$LINKGUARD_BIN" check --forbid openmp t/bin/app2 >out.txt 2>&1; st=$?
+    expect_equal "$st" 1 "--forbid openmp t/bin/app2, $gomp ($(cat out.txt))"
+  done
+
+  TEST "review: a 32-bit x86 tree's legacy subdirectories are sse2/ and i686/ (glibc's), not i386/"
+  # lib/sse2/libX.so is a renamed libgomp, lib/libX.so plain: the i386
+  # ld.so (HWCAP_IMPORTANT = sse2, platform i686 on a CPU with CMOV) maps
+  # the first. Before, linkguard searched tls/i386/ and i386/: held.
+  local cc32=("$CLANG" -m32 -nostdlib)
+  mkdir -p t/lib/sse2 t/bin
+  echo 'void __kmpc_fork_call(void){}' >omp.c
+  echo 'void GOMP_parallel(void){}' >gomp.c
+  echo 'int f_x(void){return 0;}' >x.c
+  "${cc32[@]}" -shared -fPIC -o t/lib/libomp.so omp.c -Wl,-soname,libomp.so || test_failed libomp
+  "${cc32[@]}" -shared -fPIC -o t/lib/libX.so x.c -Wl,-soname,libX.so || test_failed libX
+  "${cc32[@]}" -shared -fPIC -o t/lib/sse2/libX.so gomp.c -Wl,-soname,libX.so || test_failed sse2
+  echo 'void _start(void){}' >s.c
+  "${cc32[@]}" -o t/bin/app s.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags -Wl,-dynamic-linker,/lib/ld-linux.so.2 ||
+    test_failed "building app"
+  if [ -x /lib32/ld-linux.so.2 ]; then
+    /lib32/ld-linux.so.2 --list t/bin/app >list.out 2>&1
+    expect_contains "$(cat list.out)" "lib/sse2/libX.so" "the i386 ld.so maps sse2/libX.so"
+  fi
+  for what in t t/bin/app; do
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
+    expect_contains "$(cat out.txt)" "t/lib/sse2/libX.so (loaded by"
+  done
 }

@@ -3,6 +3,7 @@
 // tested on real trees in tests/e2e/shipment.bash.
 #include "libnames/LibraryNames.h"
 #include "contract/LoaderRules.h"
+#include "shipment/Closure.h"
 
 #include "tests/unit/support/Catch.h"
 
@@ -89,4 +90,39 @@ TEST_CASE("the openmp family's members and which pairs abort with OMP #15", "[sh
   CHECK(std::strcmp(gomp->Runtime, "") == 0);           // libgomp does not check
   CHECK_FALSE(libnames::familyMember("openmp", "libtorch_cpu.dylib"));
   CHECK_FALSE(libnames::familyMember("libsystem", "/usr/lib/libSystem.B.dylib"));
+}
+
+TEST_CASE("each glibc 2.36 machine's subdirectories in its ld.so's order", "[shipment]") {
+  using linkguard::shipment::LdSoMachine;
+  auto list = [](const LdSoMachine &M) {
+    std::string Out;
+    for (const std::string &S : M.x86Subdirs())
+      Out += S + " ";
+    return Out;
+  };
+  // An Intel AVX2 CPU: LD_DEBUG=libs of ld.so under qemu-x86_64 -cpu
+  // Haswell (glibc 2.36) tries these, in this order, before the directory.
+  CHECK(list({3, true, "haswell", false}) ==
+        "glibc-hwcaps/x86-64-v3/ glibc-hwcaps/x86-64-v2/ tls/haswell/x86_64/ tls/haswell/ "
+        "tls/x86_64/ tls/ haswell/x86_64/ haswell/ x86_64/ ");
+  // This machine's (AMD, no avx512_1): the platform x86_64 and the hwcap
+  // name x86_64 both, as its LD_DEBUG=libs trace shows.
+  CHECK(list({4, true, "x86_64", false}) ==
+        "glibc-hwcaps/x86-64-v4/ glibc-hwcaps/x86-64-v3/ glibc-hwcaps/x86-64-v2/ "
+        "tls/x86_64/x86_64/ tls/x86_64/ tls/x86_64/ tls/ x86_64/x86_64/ x86_64/ x86_64/ ");
+  // Skylake-X: avx512_1/ before x86_64/.
+  const std::string SkylakeX = list({4, true, "haswell", true});
+  CHECK(SkylakeX.find(" avx512_1/ ") < SkylakeX.find(" x86_64/ "));
+  // glibc 2.37 on: the levels only; a baseline CPU: nothing.
+  CHECK(list({2, false, "", false}) == "glibc-hwcaps/x86-64-v2/ ");
+  CHECK(list({0, false, "", false}).empty());
+  // The default machine searches every other one's.
+  const std::vector<std::string> All = LdSoMachine().x86Subdirs();
+  for (const LdSoMachine &M : {LdSoMachine{4, true, "haswell", true},
+                               LdSoMachine{3, true, "xeon_phi", false},
+                               LdSoMachine{4, true, "x86_64", true}})
+    for (const std::string &S : M.x86Subdirs()) {
+      INFO(S);
+      CHECK(llvm::is_contained(All, S));
+    }
 }
