@@ -402,19 +402,24 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
   // The machines, the baseline first: each CPU level on glibc 2.37 on
   // (no legacy subdirectory), then the CPUs glibc 2.36 tells apart
   // (sysdeps/x86/cpu-features.c): AMD and older Intel keep the kernel's
-  // platform x86_64, Intel with AVX2, BMI1/2, LZCNT, MOVBE and POPCNT is
-  // haswell (a v3 CPU at least), with AVX512ER/PF xeon_phi (v3, no
-  // avx512_1); avx512_1 (AVX512F/CD/BW/DQ/VL) is what v4 needs. A machine
-  // tells apart from another only by the subdirectories found, in its
-  // order, so each such list is judged once. Each closure may find more
-  // (another machine's copy needs other names, searched in other
-  // directories): until none does. A closure cut short ends it: the
-  // verdict is undecided.
+  // platform x86_64 (and no avx512_1, set for Intel only: an AMD v4 CPU,
+  // this one among them, has none), Intel with AVX2, BMI1/2, LZCNT, MOVBE
+  // and POPCNT is haswell (a v3 CPU at least; v4 with avx512_1,
+  // AVX512F/CD/BW/DQ/VL), with AVX512ER/PF xeon_phi (v3); then the same
+  // platforms on glibc 2.26 to 2.32 (legacy subdirectories, no
+  // glibc-hwcaps); then an i386 CPU without SSE2 (platform i686 alone) and
+  // an aarch64 one without LSE atomics. A machine tells apart from another
+  // only by the subdirectories found, in its order, so each such list is
+  // judged once. Each closure may find more (another machine's copy needs
+  // other names, searched in other directories): until none does. A
+  // closure cut short ends it: the verdict is undecided.
   const LdSoMachine Machines[] = {
-      {0, false, "", false},       {4, false, "", false},       {3, false, "", false},
-      {2, false, "", false},       {4, true, "x86_64", true},   {3, true, "x86_64", false},
-      {2, true, "x86_64", false},  {0, true, "x86_64", false},  {4, true, "haswell", true},
-      {3, true, "haswell", false}, {3, true, "xeon_phi", false}};
+      {0, false, "", false},        {4, false, "", false},        {3, false, "", false},
+      {2, false, "", false},        {4, true, "x86_64", false},   {3, true, "x86_64", false},
+      {2, true, "x86_64", false},   {0, true, "x86_64", false},   {4, true, "haswell", true},
+      {3, true, "haswell", false},  {3, true, "xeon_phi", false}, {0, true, "haswell", true},
+      {0, true, "haswell", false},  {0, true, "xeon_phi", false},
+      {0, true, "x86_64", false, false}};
   std::set<std::string> Seen = C.SubdirectoriesSeen;
   // What a machine searches of Seen, in its order: x86-64's subdirectories
   // as it tries them, then other architectures' (the same on each).

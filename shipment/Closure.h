@@ -81,13 +81,15 @@ struct LdSoMachine {
   bool Legacy = true;       // glibc before 2.37
   std::string Platform;     // x86_64, haswell, xeon_phi; empty: every one
   bool Avx512 = true;       // the avx512_1 hwcap name
+  /// The one optional hwcap name of i386 (sse2) and aarch64 (atomics).
+  bool OptionalHwcap = true;
   bool searches(llvm::StringRef Subdir) const; // "glibc-hwcaps/x86-64-v3/", "tls/"
   /// An x86-64 ELF image's: the levels, then the legacy ones, in ld.so's
   /// order (shipment/LdSo.cpp).
   std::vector<std::string> x86Subdirs() const;
   bool operator==(const LdSoMachine &M) const {
     return HwcapsLevel == M.HwcapsLevel && Legacy == M.Legacy && Platform == M.Platform &&
-           Avx512 == M.Avx512;
+           Avx512 == M.Avx512 && OptionalHwcap == M.OptionalHwcap;
   }
 };
 

@@ -121,6 +121,29 @@ bool isX86LegacyName(StringRef Part) {
   return llvm::is_contained({"tls", "x86_64", "haswell", "xeon_phi", "avx512_1"}, Part);
 }
 
+/// An architecture with one optional hwcap name (LdSoMachine::
+/// OptionalHwcap): i386 (sse2, sysdeps/x86/dl-hwcap.h; platform i686 on a
+/// CPU with CMOV, sysdeps/x86/cpu-features.c), aarch64 (atomics: LSE,
+/// ARMv8.1; sysdeps/unix/sysv/linux/aarch64/dl-procinfo.h).
+struct OneHwcapArch {
+  const char *Hwcap, *Platform;
+};
+constexpr OneHwcapArch I386{"sse2", "i686"}, AArch64{"atomics", "aarch64"};
+
+std::vector<std::string> oneHwcapSubdirs(const OneHwcapArch &A, const LdSoMachine &M) {
+  if (!M.Legacy)
+    return {};
+  if (M.OptionalHwcap)
+    return legacyPowerSet({A.Hwcap, A.Platform, "tls"});
+  return legacyPowerSet({A.Platform, "tls"});
+}
+
+bool allIn(StringRef Subdir, std::initializer_list<StringRef> Names) {
+  SmallVector<StringRef, 4> Parts;
+  Subdir.split(Parts, '/', -1, false);
+  return llvm::all_of(Parts, [&](StringRef P) { return llvm::is_contained(Names, P); });
+}
+
 } // namespace
 
 std::vector<std::string> LdSoMachine::x86Subdirs() const {
@@ -157,10 +180,13 @@ std::vector<std::string> LdSoMachine::x86Subdirs() const {
 bool LdSoMachine::searches(StringRef Subdir) const {
   if (Subdir.starts_with("glibc-hwcaps/") && !Subdir.starts_with("glibc-hwcaps/x86-64-v"))
     return HwcapsLevel > 0; // another architecture's levels
-  SmallVector<StringRef, 4> Parts;
-  Subdir.split(Parts, '/', -1, false);
-  if (Subdir.starts_with("glibc-hwcaps/") || llvm::all_of(Parts, isX86LegacyName))
+  if (Subdir.starts_with("glibc-hwcaps/") ||
+      allIn(Subdir, {"tls", "x86_64", "haswell", "xeon_phi", "avx512_1"}))
     return llvm::is_contained(x86Subdirs(), Subdir);
+  if (allIn(Subdir, {"tls", I386.Hwcap, I386.Platform}))
+    return llvm::is_contained(oneHwcapSubdirs(I386, *this), Subdir);
+  if (allIn(Subdir, {"tls", AArch64.Hwcap, AArch64.Platform}))
+    return llvm::is_contained(oneHwcapSubdirs(AArch64, *this), Subdir);
   return Legacy; // another architecture's legacy names
 }
 
@@ -177,13 +203,23 @@ namespace {
 std::vector<std::string> optionalSubdirs(const ELFKind &K, const LdSoMachine &M) {
   if (K.Machine == ELF::EM_X86_64 && K.Class == ELF::ELFCLASS64)
     return M.x86Subdirs();
-  if (!M.Legacy)
-    return {};
   if (K.Machine == ELF::EM_386)
-    return legacyPowerSet({"sse2", "i686", "tls"});
-  if (K.Arch.empty())
-    return {"tls/"};
-  return legacyPowerSet({K.Arch, "tls"});
+    return oneHwcapSubdirs(I386, M);
+  if (K.Machine == ELF::EM_AARCH64)
+    return oneHwcapSubdirs(AArch64, M);
+  std::vector<std::string> Out;
+  // sysdeps/powerpc/powerpc64/le/dl-hwcaps-subdirs.c, sysdeps/s390/
+  // s390-64/dl-hwcaps-subdirs.c: their levels, each CPU's and those below.
+  // A CPU between the highest and none is not told apart here.
+  if (M.HwcapsLevel > 0 && K.Machine == ELF::EM_PPC64)
+    Out = {"glibc-hwcaps/power10/", "glibc-hwcaps/power9/"};
+  if (M.HwcapsLevel > 0 && K.Machine == ELF::EM_S390)
+    Out = {"glibc-hwcaps/z16/", "glibc-hwcaps/z15/", "glibc-hwcaps/z14/", "glibc-hwcaps/z13/"};
+  if (!M.Legacy)
+    return Out;
+  llvm::append_range(Out, K.Arch.empty() ? std::vector<std::string>{"tls/"}
+                                         : legacyPowerSet({K.Arch, "tls"}));
+  return Out;
 }
 
 /// Every machine's (the default machine searches them all).
@@ -1423,8 +1459,14 @@ void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RI, 
     L.ReadBytes = false;
   }
   L.Want.Arch = S.images()[Img].Info.Slices.empty() ? "" : S.images()[Img].Info.Slices[0].Arch;
+  // A zip's member (its records, not its bytes): the machine by its
+  // architecture, for the subdirectories ld.so searches there.
   if (!K && L.Want.Arch == "x86_64")
     L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_X86_64;
+  else if (!K && L.Want.Arch == "i386")
+    L.Want.Class = ELF::ELFCLASS32, L.Want.Machine = ELF::EM_386;
+  else if (!K && L.Want.Arch == "aarch64")
+    L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_AARCH64;
   L.AllOptional = allOptionalSubdirs(L.Want);
   L.Optional = optionalSubdirs(L.Want, O.Machine);
   L.run();

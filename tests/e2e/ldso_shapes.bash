@@ -745,4 +745,83 @@ PY
     expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
     expect_contains "$(cat out.txt)" "t/lib/sse2/libX.so (loaded by"
   done
+
+  TEST "review: the CPUs glibc can see, no other: AMD v4 without avx512_1, Intel AVX2 on glibc 2.26-2.32, i686 without SSE2, aarch64 with LSE atomics"
+  # lib/libX.so is plain; PLAIN holds plain copies, GOMP a renamed
+  # libgomp; bin/app needs libomp.so and libX.so. EXPECT: check --unique
+  # openmp's status on the tree (and its zip). Each was wrong on eadac4b.
+  #  - glibc-hwcaps/x86-64-v2 plain, haswell/ gomp: an Intel AVX2 CPU on
+  #    glibc 2.26-2.32 (legacy subdirectories, no glibc-hwcaps) maps it.
+  #  - tls/haswell plain, tls/avx512_1 gomp: no CPU maps it (avx512_1 is
+  #    set for Intel only, whose AVX2 CPUs are haswell: tls/haswell/
+  #    first); a machine with platform x86_64 and avx512_1 was judged.
+  #  - tls/sse2 plain, i686 gomp (32-bit): a CPU without SSE2 (Pentium
+  #    III) searches tls/i686, tls, i686 only.
+  #  - atomics gomp (aarch64): an ARMv8.1 CPU (LSE) searches atomics/.
+  local spec cc kind
+  for spec in "x86_64|glibc-hwcaps/x86-64-v2|haswell|1" "x86_64|tls/haswell|tls/avx512_1|0" \
+    "i386|tls/sse2|i686|1" "aarch64||atomics|1"; do
+    IFS='|' read -r kind plain gomp expect <<<"$spec"
+    case $kind in
+    x86_64) cc=("$CLANG") ;;
+    i386) cc=("$CLANG" -m32 -nostdlib) ;;
+    aarch64) cc=("$CLANG" --target=aarch64-linux-gnu -nostdlib -fuse-ld=lld) ;;
+    esac
+    rm -rf t t.zip && mkdir -p t/lib/"$gomp" t/bin
+    echo 'void __kmpc_fork_call(void){}' >omp.c
+    echo 'void GOMP_parallel(void){}' >gomp.c
+    echo 'int f_x(void){return 0;}' >x.c
+    "${cc[@]}" -shared -fPIC -o t/lib/libomp.so omp.c -Wl,-soname,libomp.so || test_failed "$kind omp"
+    "${cc[@]}" -shared -fPIC -o t/lib/libX.so x.c -Wl,-soname,libX.so || test_failed "$kind libX"
+    if [ -n "$plain" ]; then mkdir -p "t/lib/$plain" && cp t/lib/libX.so "t/lib/$plain/"; fi
+    "${cc[@]}" -shared -fPIC -o "t/lib/$gomp/libX.so" gomp.c -Wl,-soname,libX.so || test_failed "$kind gomp"
+    if [ "$kind" = x86_64 ]; then
+      echo 'int main(void){return 0;}' >m.c
+    else
+      echo 'void _start(void){}' >m.c
+    fi
+    "${cc[@]}" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
+      -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "$kind app"
+    "$LINKGUARD_BIN" check --unique openmp t >out.txt 2>&1; st=$?
+    expect_equal "$st" "$expect" "--unique openmp, $kind, $plain / $gomp ($(cat out.txt))"
+    (cd t && zip -qry ../t.zip .)
+    "$LINKGUARD_BIN" check --unique openmp t.zip >out.txt 2>&1; st=$?
+    expect_equal "$st" "$expect" "--unique openmp t.zip, $kind, $plain / $gomp ($(cat out.txt))"
+  done
+  # An AMD v4 CPU (this one, where ld.so --help lists avx512_1 unsearched
+  # and x86-64-v4 supported): platform x86_64, no avx512_1. lib/x86_64/
+  # libX.so needs libZ.so, whose x86-64-v4 copy is a renamed libgomp;
+  # avx512_1/ copies of libX.so keep every avx512_1 machine off x86_64/.
+  rm -rf t t.zip && mkdir -p t/lib/x86_64 t/lib/avx512_1 t/lib/tls/x86_64/avx512_1/x86_64     t/lib/glibc-hwcaps/x86-64-v4 t/bin
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
+  ldso_lib t/lib libZ.so libZ.so
+  ldso_runtime t/lib/glibc-hwcaps/x86-64-v4 libZ.so GOMP_parallel
+  ldso_lib t/lib libX.so libX.so
+  cp t/lib/libX.so t/lib/avx512_1/
+  cp t/lib/libX.so t/lib/tls/x86_64/avx512_1/x86_64/
+  "$CLANG" -shared -fPIC -o t/lib/x86_64/libX.so x.c -Wl,-soname,libX.so -Lt/lib -Wl,--no-as-needed \
+    -l:libZ.so -Wl,-rpath,'$ORIGIN/..' -Wl,--enable-new-dtags || test_failed "x86_64/libX.so"
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
+    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  if /lib64/ld-linux-x86-64.so.2 --help | grep -q '^  avx512_1$' &&
+    /lib64/ld-linux-x86-64.so.2 --help | grep -q 'x86-64-v4 (supported, searched)'; then
+    /lib64/ld-linux-x86-64.so.2 --list t/bin/app >list.out 2>&1
+    expect_contains "$(cat list.out)" "glibc-hwcaps/x86-64-v4/libZ.so" "this machine's ld.so"
+  fi
+  for what in t t/bin/app; do
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 1 "--unique openmp $what, an AMD v4 CPU ($(cat out.txt))"
+  done
+  # Where qemu-user is installed: the emulated CPUs' own ld.so.
+  if command -v qemu-i386 >/dev/null && [ -x /lib32/ld-linux.so.2 ]; then
+    rm -rf t && mkdir -p t/lib/tls/sse2 t/lib/i686 t/bin
+    "$CLANG" -m32 -nostdlib -shared -fPIC -o t/lib/libX.so x.c -Wl,-soname,libX.so
+    cp t/lib/libX.so t/lib/tls/sse2/
+    "$CLANG" -m32 -nostdlib -shared -fPIC -o t/lib/i686/libX.so gomp.c -Wl,-soname,libX.so
+    "$CLANG" -m32 -nostdlib -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libX.so \
+      -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags -Wl,-dynamic-linker,/lib/ld-linux.so.2
+    qemu-i386 -cpu pentium3 /lib32/ld-linux.so.2 --list t/bin/app >list.out 2>&1
+    expect_contains "$(cat list.out)" "lib/i686/libX.so" "a Pentium III's ld.so maps i686/libX.so"
+  fi
 }

@@ -116,6 +116,16 @@ TEST_CASE("each glibc 2.36 machine's subdirectories in its ld.so's order", "[shi
   // glibc 2.37 on: the levels only; a baseline CPU: nothing.
   CHECK(list({2, false, "", false}) == "glibc-hwcaps/x86-64-v2/ ");
   CHECK(list({0, false, "", false}).empty());
+  // i386 and aarch64: the optional hwcap name (sse2, atomics) or not.
+  const LdSoMachine NoHwcap{0, true, "x86_64", false, false};
+  CHECK(NoHwcap.searches("i686/"));
+  CHECK(NoHwcap.searches("tls/aarch64/"));
+  CHECK_FALSE(NoHwcap.searches("sse2/"));
+  CHECK_FALSE(NoHwcap.searches("tls/i686/sse2/"));
+  CHECK_FALSE(NoHwcap.searches("atomics/"));
+  CHECK(LdSoMachine().searches("tls/i686/sse2/"));
+  CHECK(LdSoMachine().searches("aarch64/atomics/"));
+  CHECK_FALSE(LdSoMachine{0, false, "", false}.searches("i686/"));
   // The default machine searches every other one's.
   const std::vector<std::string> All = LdSoMachine().x86Subdirs();
   for (const LdSoMachine &M : {LdSoMachine{4, true, "haswell", true},
