@@ -703,6 +703,15 @@ void forbiddenRuntimes(const shipment::Shipment &S, const shipment::Closure &C,
           unknown(E, G, E.Unreadable, "linkguard cannot read it");
       continue;
     }
+    if (E.Where == shipment::Outcome::Unknown && !E.Target) {
+      // Which file loads cannot be decided ($LIB before the tree's copy):
+      // by its name it is judged already; by what it defines, not.
+      for (const std::string &G : Groups)
+        if (!libnames::inGroup(G, E.Dependency))
+          unknown(E, G, "which file the loader loads cannot be decided",
+                  E.Reason.empty() ? std::string("unknown") : E.Reason);
+      continue;
+    }
     if (!E.Target || *E.Target >= S.images().size())
       continue;
     const objlib::BinaryInfo &T = S.images()[*E.Target].Info;

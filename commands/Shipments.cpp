@@ -171,8 +171,10 @@ contract::Finding unreadableMemberFinding(const shipment::Shipment &S,
   F.Dependency = U.Id;
   F.Rule = "unique " + U.Group;
   F.Message = U.Id + " (loaded by " + U.Via + "): " +
-              (U.Why.empty() ? std::string("linkguard cannot read it")
-                             : "its exports cannot be read (" + U.Why + ")") +
+              (!U.Undecided.empty() ? "which file the loader loads cannot be decided (" +
+                                          U.Undecided + ")"
+               : U.Why.empty()      ? std::string("linkguard cannot read it")
+                                    : "its exports cannot be read (" + U.Why + ")") +
               ", so whether the load closure of " + S.printName(R.Image) + " (" + R.Arch +
               ") holds two " + U.Group + " runtimes cannot be decided";
   return F;

@@ -58,9 +58,20 @@ std::string unreadableMember() {
          "a library defines tells a runtime under another name";
 }
 
+/// The phrase shipment's undecided placements carry (commands/
+/// Shipments.cpp unreadableMemberFinding, Check.cpp forbiddenRuntimes).
+constexpr const char *UndecidedLoad = "which file the loader loads cannot be decided";
+
+std::string unreadableMember(const Finding &F) {
+  if (StringRef(F.Message).contains(UndecidedLoad))
+    return "make the search decidable: replace $LIB/$PLATFORM in the search paths with "
+           "$ORIGIN-relative directories";
+  return unreadableMember();
+}
+
 std::string forbid(const Finding &F, const AdviceContext &C) {
   if (F.Kind == FindingKind::Unknown)
-    return unreadableMember();
+    return unreadableMember(F);
   if (C.From == Origin::Process)
     return "remove the dependency on it from the image that loads it (named after "
            "'loaded by'; JSON: the image's via), or hide it (--hide) to see whether the "
@@ -245,7 +256,7 @@ std::string dyld(const Finding &F, const AdviceContext &) {
 
 std::string unique(const Finding &F, const AdviceContext &C) {
   if (F.Kind == FindingKind::Unknown)
-    return unreadableMember();
+    return unreadableMember(F);
   StringRef Group = F.Rule;
   Group.consume_front("unique ");
   if (C.From == Origin::PyTorchExport)

@@ -182,8 +182,16 @@ struct Walker {
             }
             continue;
           }
-          if (E.Where == Outcome::Unknown)
-            continue; // cannot be told
+          if (E.Where == Outcome::Unknown) {
+            // Which file loads cannot be told ($LIB before the tree's
+            // copy, say): it may be a member, and make two. Undecided.
+            if (llvm::none_of(Unread, [&](const UnreadableMember &U) {
+                  return U.Root == RI && U.Id == E.Dependency;
+                }))
+              Unread.push_back({RI, G, E.Dependency, S.printName(E.Image), "",
+                                E.Reason.empty() ? std::string("unknown") : E.Reason});
+            continue;
+          }
           // Unresolved in the tree is not "never loads": the loader looks
           // for it on the machine (a link out of the tree, a runtime the
           // system has), and if it loads it meets the others; by name.
@@ -426,7 +434,7 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
   auto searched = [&](const LdSoMachine &M) {
     std::vector<std::string> R;
     for (const std::string &Sub : M.x86Subdirs())
-      if (Seen.count(Sub))
+      if (Seen.count(Sub) && !llvm::is_contained(R, Sub)) // x86_64/ may come twice
         R.push_back(Sub);
     for (const std::string &Sub : Seen)
       if (M.searches(Sub) && !llvm::is_contained(R, Sub))

@@ -174,6 +174,9 @@ struct UnreadableMember {
   std::string Group;
   std::string Id, Via; // the library and the image that loads it
   std::string Why;     // Slice::ExportsProblem; empty: the file itself cannot be read
+  /// Not the file: which file the loader loads cannot be decided (an
+  /// unknown placement, Edge::Reason).
+  std::string Undecided;
 };
 
 struct Root {

@@ -1467,6 +1467,10 @@ void closeWithLdSo(Shipment &S, const ClosureOptions &O, Closure &C, size_t RI, 
     L.Want.Class = ELF::ELFCLASS32, L.Want.Machine = ELF::EM_386;
   else if (!K && L.Want.Arch == "aarch64")
     L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_AARCH64;
+  else if (!K && StringRef(L.Want.Arch).starts_with("powerpc64"))
+    L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_PPC64;
+  else if (!K && L.Want.Arch == "systemz")
+    L.Want.Class = ELF::ELFCLASS64, L.Want.Machine = ELF::EM_S390;
   L.AllOptional = allOptionalSubdirs(L.Want);
   L.Optional = optionalSubdirs(L.Want, O.Machine);
   L.run();

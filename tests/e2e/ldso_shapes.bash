@@ -824,4 +824,25 @@ PY
     qemu-i386 -cpu pentium3 /lib32/ld-linux.so.2 --list t/bin/app >list.out 2>&1
     expect_contains "$(cat list.out)" "lib/i686/libX.so" "a Pentium III's ld.so maps i686/libX.so"
   fi
+
+  TEST "review: a dependency whose file cannot be decided (\$LIB before the tree's copy) leaves --unique and --forbid openmp undecided, not holds"
+  # bin/app (DT_RUNPATH $LIB/none:$ORIGIN/../lib) needs libomp.so and
+  # libX.so, a renamed libgomp: ld.so maps both. Before, each placement
+  # was unknown and --unique skipped it: held.
+  mkdir -p t/lib t/bin
+  ldso_runtime t/lib libomp.so __kmpc_fork_call
+  ldso_runtime t/lib libX.so GOMP_parallel
+  echo 'int main(void){return 0;}' >m.c
+  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
+    -Wl,-rpath,'$LIB/none:$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  /lib64/ld-linux-x86-64.so.2 --list t/bin/app >list.out 2>&1
+  expect_contains "$(cat list.out)" "lib/libX.so" "ld.so maps libX.so"
+  for what in t t/bin/app; do
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" 92 "--unique openmp $what ($(cat out.txt))"
+    expect_contains "$(cat out.txt)" "which file the loader loads cannot be decided"
+    expect_contains "$(cat out.txt)" "replace \$LIB/\$PLATFORM"
+  done
+  "$LINKGUARD_BIN" check --forbid openmp --json t/bin/app >out.json 2>&1
+  expect_contains "$(cat out.json)" "libX.so (which file the loader loads cannot be decided)"
 }
