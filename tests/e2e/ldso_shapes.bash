@@ -43,6 +43,27 @@ ldso_app() {
     $rp || test_failed "building $dir/bin/app"
 }
 
+# unique_each STATUS TEXT WHAT...: check --unique openmp on each WHAT (a
+# tree, a file) exits STATUS and says TEXT.
+ldso_unique_each() {
+  local want=$1 text=$2 what st
+  shift 2
+  for what in "$@"; do
+    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
+    expect_equal "$st" "$want" "--unique openmp $what ($(cat out.txt))"
+    expect_contains "$(cat out.txt)" "$text"
+  done
+}
+
+# omp_app DIR NEEDED...: DIR/bin/app needing libomp.so and NEEDED from
+# DIR/lib (DT_RUNPATH $ORIGIN/../lib).
+ldso_omp_app() {
+  local dir=$1
+  shift
+  echo 'int main(void){return 0;}' >m.c # the test may build more from it
+  ldso_app "$dir" '-Wl,-rpath,$ORIGIN/../lib -Wl,--enable-new-dtags' libomp.so "$@"
+}
+
 # verdict TREE: check --portable's exit status on the tree, and on bin/app
 # alone in the tree's bundle root; both must be the same.
 ldso_verdict() {
@@ -373,9 +394,7 @@ PY
   echo 'int f_e(void){return 0;}' >e.c
   "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 -Lt/dep -Wl,--no-as-needed \
     -l:libX.so -Wl,-rpath,'$ORIGIN/../dep' -Wl,--enable-new-dtags || test_failed libE.so.3
-  echo 'int main(void){return 0;}' >m.c
-  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
-    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  ldso_omp_app t libE.so.3
   if ! /lib64/ld-linux-x86-64.so.2 --help | grep -q 'avx512_1 (supported, searched)'; then
     LD_DEBUG=files t/bin/app 2>ld.out
     expect_contains "$(cat ld.out)" "t/bin/../lib/../dep/libX.so" "ld.so loads dep/libX.so"
@@ -401,9 +420,7 @@ PY
   echo 'void GOMP_parallel(void){} int dup_sym(void){return 2;}' >e.c
   "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 -Lt/dep -Wl,--no-as-needed \
     -l:libX.so -Wl,-rpath,'$ORIGIN/../dep' -Wl,--enable-new-dtags || test_failed libE.so.3
-  echo 'int main(void){return 0;}' >m.c
-  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libD.so -l:libE.so.3 \
-    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  ldso_omp_app t libD.so libE.so.3
   # The real ld.so, as a CPU below x86-64-v3 (no glibc-hwcaps level searched).
   /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v2 --list t/bin/app >list.out 2>&1
   expect_contains "$(cat list.out)" "t/bin/../lib/libE.so.3" "a v2 machine loads the directory's copy"
@@ -513,9 +530,7 @@ PY
     -Wl,--no-as-needed "${needed[@]}" -l:libX.so -Wl,-rpath,"$rp:\$ORIGIN/../dep" \
     -Wl,--enable-new-dtags || test_failed libE.so.3
   ldso_runtime t/lib libomp.so __kmpc_fork_call
-  echo 'int main(void){return 0;}' >m.c
-  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
-    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  ldso_omp_app t libE.so.3
   "$LINKGUARD_BIN" check --unique openmp t/bin/app >out.txt 2>&1; st=$?
   expect_equal "$st" 92 "--unique openmp t/bin/app ($(cat out.txt))"
   expect_contains "$(cat out.txt)" "t/bin/app (on machines whose ld.so searches, of the tree's glibc-hwcaps and legacy subdirectories, none) is too large to resolve"
@@ -555,9 +570,7 @@ PY
   "$CLANG" -shared -fPIC -o t/lib/glibc-hwcaps/x86-64-v3/libE.so.3 e.c -Wl,-soname,libE.so.3 \
     -Lt/dep -Wl,--no-as-needed -l:libX.so -Wl,-rpath,'$ORIGIN/../../../dep' \
     -Wl,--enable-new-dtags || test_failed "v3 copy"
-  echo 'int main(void){return 0;}' >m.c
-  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
-    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  ldso_omp_app t libE.so.3
   # The real ld.so as a v3 CPU maps both runtimes; as a v2 or v4 one, one.
   /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v3 --list t/bin/app >list.out 2>&1
   expect_contains "$(cat list.out)" "dep/libX.so" "a v3 machine loads libX.so"
@@ -617,17 +630,11 @@ PY
     ldso_runtime t/lib libomp.so __kmpc_fork_call
     "$CLANG" -shared -fPIC -o t/lib/libE.so.3 e.c -Wl,-soname,libE.so.3 -Lt/dep -Wl,--no-as-needed \
       -l:libX.so -Wl,-rpath,'$ORIGIN/../dep' -Wl,--enable-new-dtags || test_failed libE.so.3
-    echo 'int main(void){return 0;}' >m.c
-    "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
-      -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+    ldso_omp_app t libE.so.3
     # A v3 CPU (it searches v3 and v2) maps the renamed libgomp.
     /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v3:x86-64-v2 --list t/bin/app >list.out 2>&1
     expect_contains "$(cat list.out)" "dep/$sub/libX.so" "a v3 CPU loads dep/$sub/libX.so"
-    for what in t t/bin/app; do
-      "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
-      expect_equal "$st" 1 "--unique openmp $what, $sub ($(cat out.txt))"
-      expect_contains "$(cat out.txt)" "t/dep/$sub/libX.so (loaded by"
-    done
+    ldso_unique_each 1 "t/dep/$sub/libX.so (loaded by" t t/bin/app
   done
 
   TEST "review: one file by two names, a lower machine's \$ORIGIN reaching a legacy subdirectory: judged on that machine"
@@ -645,16 +652,10 @@ PY
     -Lt/lib/dep -Wl,--no-as-needed -l:libX.so -Wl,-rpath,'$ORIGIN/dep' -Wl,--enable-new-dtags ||
     test_failed libE.so.3
   ln -s glibc-hwcaps/x86-64-v4/libE.so.3 t/lib/libE.so.3
-  echo 'int main(void){return 0;}' >m.c
-  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libE.so.3 \
-    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  ldso_omp_app t libE.so.3
   /lib64/ld-linux-x86-64.so.2 --glibc-hwcaps-mask x86-64-v3:x86-64-v2 --list t/bin/app >list.out 2>&1
   expect_contains "$(cat list.out)" "dep/tls/libX.so" "a v3 CPU loads lib/dep/tls/libX.so"
-  for what in t t/bin/app; do
-    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
-    expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
-    expect_contains "$(cat out.txt)" "t/lib/dep/tls/libX.so (loaded by"
-  done
+  ldso_unique_each 1 "t/lib/dep/tls/libX.so (loaded by" t t/bin/app
 
   TEST "review: this CPU's own legacy search (AT_PLATFORM x86_64, no avx512_1) is one of the machines judged"
   # lib/x86_64/avx512_1/libX.so and lib/libX.so are plain; lib/x86_64/
@@ -667,9 +668,7 @@ PY
   cp t/lib/libX.so t/lib/x86_64/avx512_1/
   ldso_runtime t/lib/x86_64 libX.so GOMP_parallel
   ldso_runtime t/lib libomp.so __kmpc_fork_call
-  echo 'int main(void){return 0;}' >m.c
-  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
-    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  ldso_omp_app t libX.so
   "$CLANG" -o t/bin/app2 m.c -Lt/lib -Wl,--no-as-needed -l:libX.so \
     -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app2"
   if /lib64/ld-linux-x86-64.so.2 --help | grep -q '^  avx512_1$'; then
@@ -700,9 +699,7 @@ PY
     cp t/lib/libX.so "t/lib/$plain/"
     ldso_runtime "t/lib/$gomp" libX.so GOMP_parallel
     ldso_runtime t/lib libomp.so __kmpc_fork_call
-    echo 'int main(void){return 0;}' >m.c
-    "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
-      -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+    ldso_omp_app t libX.so
     "$CLANG" -o t/bin/app2 m.c -Lt/lib -Wl,--no-as-needed -l:libX.so \
       -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app2"
     # The real ld.so on an emulated Haswell, where qemu-user is installed
@@ -711,11 +708,7 @@ PY
       qemu-x86_64 -cpu Haswell /lib64/ld-linux-x86-64.so.2 --list t/bin/app >list.out 2>&1
       expect_contains "$(cat list.out)" "lib/tls/haswell/libX.so" "a haswell machine's ld.so"
     fi
-    for what in t t/bin/app; do
-      "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
-      expect_equal "$st" 1 "--unique openmp $what, $gomp ($(cat out.txt))"
-      expect_contains "$(cat out.txt)" "t/lib/$gomp/libX.so (loaded by"
-    done
+    ldso_unique_each 1 "t/lib/$gomp/libX.so (loaded by" t t/bin/app
     "$LINKGUARD_BIN" check --forbid openmp t/bin/app2 >out.txt 2>&1; st=$?
     expect_equal "$st" 1 "--forbid openmp t/bin/app2, $gomp ($(cat out.txt))"
   done
@@ -740,11 +733,7 @@ PY
     /lib32/ld-linux.so.2 --list t/bin/app >list.out 2>&1
     expect_contains "$(cat list.out)" "lib/sse2/libX.so" "the i386 ld.so maps sse2/libX.so"
   fi
-  for what in t t/bin/app; do
-    "$LINKGUARD_BIN" check --unique openmp "$what" >out.txt 2>&1; st=$?
-    expect_equal "$st" 1 "--unique openmp $what ($(cat out.txt))"
-    expect_contains "$(cat out.txt)" "t/lib/sse2/libX.so (loaded by"
-  done
+  ldso_unique_each 1 "t/lib/sse2/libX.so (loaded by" t t/bin/app
 
   TEST "review: the CPUs glibc can see, no other: AMD v4 without avx512_1, Intel AVX2 on glibc 2.26-2.32, i686 without SSE2, aarch64 with LSE atomics"
   # lib/libX.so is plain; PLAIN holds plain copies, GOMP a renamed
@@ -801,9 +790,7 @@ PY
   cp t/lib/libX.so t/lib/tls/x86_64/avx512_1/x86_64/
   "$CLANG" -shared -fPIC -o t/lib/x86_64/libX.so x.c -Wl,-soname,libX.so -Lt/lib -Wl,--no-as-needed \
     -l:libZ.so -Wl,-rpath,'$ORIGIN/..' -Wl,--enable-new-dtags || test_failed "x86_64/libX.so"
-  echo 'int main(void){return 0;}' >m.c
-  "$CLANG" -o t/bin/app m.c -Lt/lib -Wl,--no-as-needed -l:libomp.so -l:libX.so \
-    -Wl,-rpath,'$ORIGIN/../lib' -Wl,--enable-new-dtags || test_failed "building app"
+  ldso_omp_app t libX.so
   if /lib64/ld-linux-x86-64.so.2 --help | grep -q '^  avx512_1$' &&
     /lib64/ld-linux-x86-64.so.2 --help | grep -q 'x86-64-v4 (supported, searched)'; then
     /lib64/ld-linux-x86-64.so.2 --list t/bin/app >list.out 2>&1
