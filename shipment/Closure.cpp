@@ -163,7 +163,10 @@ struct Walker {
               return;
           Found.push_back({Id, Via, *M, Marker});
         };
-        if (const Slice *Sl = sliceOf(R.Image, R.Arch); Sl && Sl->InstallName)
+        // The root is in its process whatever its name: one without a
+        // SONAME (or an executable) that is a runtime by its file's name
+        // or what it defines counts too (ld-diff seeds 31242, 35930).
+        if (sliceOf(R.Image, R.Arch))
           add(S.printName(R.Image), rel(R.Image), "the root", R.Image);
         for (size_t EI : R.Edges) {
           const Edge &E = C.Edges[EI];
