@@ -371,17 +371,10 @@ void truncatedFinding(std::vector<contract::Finding> &Out, const std::string &Pa
 /// have it (Searched: shipment::machineNote), once.
 void addMachineFinding(std::vector<contract::Finding> &Out, contract::Finding F,
                        const std::string &Searched) {
-  const std::string Marked = F.Message + shipment::MachineNoteHead;
-  for (contract::Finding &G : Out) {
-    if (G.Rule != F.Rule || G.Dependency != F.Dependency)
-      continue;
-    if (G.Message == F.Message)
+  for (contract::Finding &G : Out)
+    if (G.Rule == F.Rule && G.Dependency == F.Dependency &&
+        shipment::absorbMachineMessage(G.Message, F.Message, Searched))
       return;
-    if (StringRef(G.Message).starts_with(Marked)) {
-      shipment::mergeMachineNote(G.Message, Searched);
-      return;
-    }
-  }
   F.Message += shipment::machineNote(Searched);
   Out.push_back(std::move(F));
 }

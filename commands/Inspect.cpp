@@ -265,12 +265,10 @@ int inspectTree(const ParsedCommandLine &CL) {
       for (const shipment::MachineClosure &MC : shipment::otherMachineClosures(*S, C, CO))
         for (const shipment::Conflict &K : MC.C.Conflicts) {
           std::string M = conflictMessage(*S, MC.C, K);
-          const std::string Marked = M + shipment::MachineNoteHead;
-          auto It = llvm::find_if(Said, [&](StringRef X) { return X == M || X.starts_with(Marked); });
-          if (It == Said.end())
+          if (llvm::none_of(Said, [&](std::string &X) {
+                return shipment::absorbMachineMessage(X, M, MC.Searched);
+              }))
             Said.push_back(M + shipment::machineNote(MC.Searched));
-          else if (*It != M)
-            shipment::mergeMachineNote(*It, MC.Searched);
         }
     for (std::string &M : Said)
       Conflicts.push_back(std::move(M));

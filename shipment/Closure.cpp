@@ -390,6 +390,8 @@ std::string machineNote(const std::string &Searched) {
   return MachineNoteHead + Searched + ")";
 }
 
+namespace {
+
 void mergeMachineNote(std::string &Message, const std::string &Searched) {
   // "...(on machines ..., none; or only tls/)": a set said once.
   const size_t At = Message.rfind(MachineNoteHead);
@@ -402,6 +404,18 @@ void mergeMachineNote(std::string &Message, const std::string &Searched) {
     return;
   Message.pop_back();
   Message += "; or " + Searched + ")";
+}
+
+} // namespace
+
+bool absorbMachineMessage(std::string &Said, const std::string &Message,
+                          const std::string &Searched) {
+  if (Said == Message)
+    return true;
+  if (!StringRef(Said).starts_with(Message + MachineNoteHead))
+    return false;
+  mergeMachineNote(Said, Searched);
+  return true;
 }
 
 std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,

@@ -244,11 +244,14 @@ std::vector<MachineClosure> otherMachineClosures(Shipment &S, const Closure &C,
 /// machines by the subdirectories they search of those the tree has,
 /// " (on machines whose ld.so searches, of the tree's glibc-hwcaps and
 /// legacy subdirectories, none)" or "..., only glibc-hwcaps/x86-64-v2/)";
-/// Merge adds another set to such a note ("...; or only tls/)").
+/// another set that has it is added to the note ("...; or only tls/)").
 inline constexpr const char *MachineNoteHead =
     " (on machines whose ld.so searches, of the tree's glibc-hwcaps and legacy subdirectories, ";
 std::string machineNote(const std::string &Searched);
-void mergeMachineNote(std::string &Message, const std::string &Searched);
+/// Whether Said says Message already: as it is (this machine's), or
+/// marked with other machines, whose note then gets Searched too.
+bool absorbMachineMessage(std::string &Said, const std::string &Message,
+                          const std::string &Searched);
 
 /// For each walked image, why it is a root of its own ("" = none): --root
 /// (ClosureOptions::Roots) by its path under the tree or its member name,

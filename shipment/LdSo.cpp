@@ -114,13 +114,6 @@ std::vector<std::string> legacyPowerSet(ArrayRef<std::string> Temp) {
   return Out;
 }
 
-/// x86-64's legacy names (sysdeps/x86/dl-hwcap.h, dl-procinfo.c): hwcap
-/// names x86_64 and avx512_1 (HWCAP_IMPORTANT), platforms x86_64 (the
-/// kernel's), haswell and xeon_phi (glibc's, Intel only).
-bool isX86LegacyName(StringRef Part) {
-  return llvm::is_contained({"tls", "x86_64", "haswell", "xeon_phi", "avx512_1"}, Part);
-}
-
 /// An architecture with one optional hwcap name (LdSoMachine::
 /// OptionalHwcap): i386 (sse2, sysdeps/x86/dl-hwcap.h; platform i686 on a
 /// CPU with CMOV, sysdeps/x86/cpu-features.c), aarch64 (atomics: LSE,
@@ -180,6 +173,9 @@ std::vector<std::string> LdSoMachine::x86Subdirs() const {
 bool LdSoMachine::searches(StringRef Subdir) const {
   if (Subdir.starts_with("glibc-hwcaps/") && !Subdir.starts_with("glibc-hwcaps/x86-64-v"))
     return HwcapsLevel > 0; // another architecture's levels
+  // x86-64's legacy names (sysdeps/x86/dl-hwcap.h, dl-procinfo.c): hwcap
+  // names x86_64 and avx512_1 (HWCAP_IMPORTANT), platforms x86_64 (the
+  // kernel's), haswell and xeon_phi (glibc's, Intel only).
   if (Subdir.starts_with("glibc-hwcaps/") ||
       allIn(Subdir, {"tls", "x86_64", "haswell", "xeon_phi", "avx512_1"}))
     return llvm::is_contained(x86Subdirs(), Subdir);
